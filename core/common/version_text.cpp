@@ -1,0 +1,31 @@
+#include "common/version_text.h"
+
+#include "monitor/nvml_status.h"
+
+#include <ddpdesk/build_info.h>
+
+#include <sstream>
+
+namespace ddpdesk {
+
+std::string versionText(std::string_view program, std::string_view qtRuntimeVersion) {
+    std::ostringstream out;
+    out << program << " " << DDPDESK_VERSION << "\n";
+    out << "LibTorch: " << (DDPDESK_TORCH_VERSION[0] ? DDPDESK_TORCH_VERSION : "unknown") << "\n";
+    std::string qtBuilt = DDPDESK_QT_BUILD_VERSION;
+    if (qtBuilt.empty())
+        out << "Qt: not used by this build\n";
+    else
+        out << "Qt: " << qtBuilt << " (running " << (qtRuntimeVersion.empty() ? qtBuilt : std::string(qtRuntimeVersion))
+            << ")\n";
+    out << "CUDA: " << (DDPDESK_TORCH_HAS_CUDA ? "compiled in (LibTorch with CUDA)" : "not available (CPU-only LibTorch)")
+        << "\n";
+    monitor::NvmlStatus nvml = monitor::probeNvml();
+    if (nvml.available)
+        out << "NVML: available (driver " << nvml.driverVersion << ", " << nvml.deviceCount << " GPU(s))";
+    else
+        out << "NVML: not available (" << nvml.reason << ")";
+    return out.str();
+}
+
+} // namespace ddpdesk

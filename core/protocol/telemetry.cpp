@@ -1,0 +1,50 @@
+#include "protocol/telemetry.h"
+
+#include <chrono>
+
+namespace ddpdesk::protocol {
+
+double nowSeconds() {
+    using namespace std::chrono;
+    return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() / 1e6;
+}
+
+nlohmann::json makeEvent(std::string_view type, int rank) {
+    nlohmann::json e;
+    e["v"] = kVersion;
+    e["event"] = std::string(type);
+    e["rank"] = rank;
+    e["t"] = nowSeconds();
+    return e;
+}
+
+std::string encodeLine(const nlohmann::json& event) {
+    return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<Event> parseLine(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+        line.remove_suffix(1);
+    size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] != '{')
+        return std::nullopt;
+    nlohmann::json j = nlohmann::json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object())
+        return std::nullopt;
+    auto type = j.find("event");
+    if (type == j.end() || !type->is_string())
+        return std::nullopt;
+    auto v = j.find("v");
+    if (v != j.end() && (!v->is_number_integer() || v->get<int>() != kVersion))
+        return std::nullopt;
+    Event e;
+    e.type = type->get<std::string>();
+    auto r = j.find("rank");
+    e.rank = (r != j.end() && r->is_number_integer()) ? r->get<int>() : -1;
+    auto t = j.find("t");
+    e.t = (t != j.end() && t->is_number()) ? t->get<double>() : nowSeconds();
+    e.body = std::move(j);
+    return e;
+}
+
+} // namespace ddpdesk::protocol

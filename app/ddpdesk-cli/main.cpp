@@ -20,7 +20,9 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // One exit code for every usage error (CLI11 has one per kind), so scripts can tell "bad flags" (2) from
+        // "the run failed" (1); --help and --version still exit 0.
+        return app.exit(e) == 0 ? 0 : 2;
     } catch (const std::exception& e) {
         std::cerr << "ddpdesk-cli: error: " << e.what() << "\n";
         return 2;

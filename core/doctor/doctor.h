@@ -15,7 +15,7 @@ namespace ddpdesk::doctor {
 enum class Severity { Info, Warning, Error };
 
 struct Finding {
-    std::string code;         // stable, e.g. "FILESTORE_STALE"; see the README's doctor section
+    std::string code;         // stable, e.g. "FILESTORE_STALE"; see docs/doctor.md
     Severity severity = Severity::Info;
     std::string message;      // plain words
     nlohmann::json evidence = nlohmann::json::object();
@@ -37,5 +37,19 @@ bool hasError(const std::vector<Finding>& findings);
 const char* severityName(Severity s);
 nlohmann::json toJson(const std::vector<Finding>& findings); // {"findings":[{code,severity,message,evidence,fix}]}
 std::string toText(const std::vector<Finding>& findings);    // human-readable report
+
+// ---- fixes the GUI offers as buttons (the only calls here that change anything) ----
+
+struct FixResult {
+    bool ok = false;
+    std::string message; // what was done, or why it was refused
+};
+
+// Deletes a FileStore file left by an earlier run. Refuses (ok=false) when the path is not a store file or when a
+// live process holds, locks or names it, or it changed in the last few seconds.
+FixResult deleteStaleStore(const std::string& path);
+
+// A TCP port that is free for a TCPStore now: the first free one after `preferred`, else one the OS picks.
+int suggestFreePort(int preferred = 29500);
 
 } // namespace ddpdesk::doctor

@@ -1,0 +1,162 @@
+// `ddpdesk-cli run`: one supervised run from the command line; also registers `sweep` and `command`.
+#include "run_cmd.h"
+
+#include "commands.h"
+#include "launch/console_view.h"
+#include "launch/process_control.h"
+#include "launch/supervisor.h"
+
+#include <QCoreApplication>
+#include <QGuiApplication>
+#include <QJsonDocument>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+namespace ddpdesk::cli {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+void printSummaryText(const launch::Supervisor& run) {
+    const launch::RunSummary s = run.model()->summary();
+    std::cout << "status: " << s.status.toStdString() << "\n"
+              << "world size: " << s.worldSize << ", steps: " << s.steps << ", wall: " << s.wallS << " s\n"
+              << "samples/s (global, after warm-up): " << s.samplesPerS << "\n";
+    if (std::isfinite(s.finalLoss))
+        std::cout << "final loss: " << s.finalLoss << "\n";
+    if (std::isfinite(s.testAccuracy))
+        std::cout << "test accuracy: " << s.testAccuracy << "\n";
+    if (s.restarts > 0)
+        std::cout << "restarts: " << s.restarts << "\n";
+    if (!s.failureReason.isEmpty())
+        std::cout << (s.status == QLatin1String("failed") ? "failed: " : "reason: ") << s.failureReason.toStdString()
+                  << "\n";
+    if (!s.failedRankStderr.isEmpty()) {
+        std::cout << "last stderr lines of rank " << s.failedRank << ":\n";
+        for (const QString& line : s.failedRankStderr)
+            std::cout << "  | " << line.toStdString() << "\n";
+    }
+    std::cout << "metrics: " << run.metricsPath().toStdString() << "\nsummary: " << run.summaryPath().toStdString()
+              << "\n";
+}
+
+int runMain(CliContext& ctx, const RunFlags& flags) {
+    prepareQtApplication(ctx.argc, ctx.argv, false);
+    const launch::RunConfig config = toConfig(flags);
+    launch::Supervisor run;
+    QVector<launch::ConfigProblem> problems;
+    launch::ConsoleView view(&run);
+    if (!run.start(config, &problems))
+        return refuse(problems);
+    launch::installInterruptHandler([&run] { run.stop(QStringLiteral("interrupted (Ctrl-C); checkpoints kept")); });
+    if (run.isRunning())
+        QObject::connect(&run, &launch::Supervisor::finished, qApp, [] { QCoreApplication::exit(0); });
+    if (run.isRunning())
+        QCoreApplication::exec();
+    if (flags.json)
+        std::cout << QJsonDocument(run.model()->summary().toJson(run.model()->ranks())).toJson().toStdString();
+    else
+        printSummaryText(run);
+    const QString status = run.model()->summary().status;
+    return status == QLatin1String("ok") ? 0 : status == QLatin1String("stopped") ? 130 : 1;
+}
+
+} // namespace
+
+void prepareQtApplication(int& argc, char** argv, bool gui) {
+    if (QCoreApplication::instance())
+        return;
+    if (gui) {
+        // sweep.png is drawn with QPainter: fonts need a QGuiApplication, which needs a platform even headless.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+#ifndef Q_OS_WIN
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+#endif
+        }
+        new QGuiApplication(argc, argv); // lives until exit, like the process
+    } else {
+        new QCoreApplication(argc, argv);
+    }
+}
+
+int refuse(const QVector<launch::ConfigProblem>& problems) {
+    std::cerr << "ddpdesk-cli: cannot start:\n";
+    for (const launch::ConfigProblem& p : problems)
+        std::cerr << "  --" << p.field.toStdString() << ": " << p.message.toStdString() << "\n";
+    return 2;
+}
+
+void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
+    launch::RunConfig& c = f.config;
+    sub->add_option("--workload", f.workload, "autoencoder|fashion-mnist|torchscript")->capture_default_str();
+    sub->add_option("--model", f.model, "TorchScript module (torchscript workload)");
+    sub->add_option("--data", f.data, "IDX data folder");
+    sub->add_option("--nproc", c.nproc, "workers on this node (default 1, or one per GPU in --devices)");
+    sub->add_option("--devices", f.devices, "cpu, or GPU indices like 0,1 (one worker per GPU)")->capture_default_str();
+    sub->add_option("--nnodes", c.nnodes, "number of nodes")->capture_default_str();
+    sub->add_option("--node-rank", c.nodeRank, "this node's rank, 0..nnodes-1")->capture_default_str();
+    sub->add_option("--store", f.store, "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
+    sub->add_option("--iface", f.iface, "network interface for Gloo (GLOO_SOCKET_IFNAME)");
+    sub->add_option("--epochs", c.epochs, "epochs");
+    sub->add_option("--steps", c.steps, "total optimizer steps (instead of --epochs)");
+    sub->add_option("--batch-size", c.batchSize, "batch size per rank");
+    sub->add_option("--lr", c.lr, "learning rate");
+    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)");
+    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)");
+    sub->add_flag("--no-overlap", c.noOverlap, "allreduce after backward instead of overlapping it");
+    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps");
+    sub->add_flag("--resume", c.resume, "continue from <out>/checkpoint.pt");
+    sub->add_option("--max-restarts", c.maxRestarts, "restart all workers from the last checkpoint up to R times");
+    sub->add_option("--seed", c.seed, "random seed");
+    sub->add_option("--timeout", c.timeoutSec, "seconds for store connect + process group creation")
+        ->capture_default_str();
+    sub->add_option("--stall-timeout", c.stallTimeoutSec, "seconds without progress before a stall report (0: off)")
+        ->capture_default_str();
+    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events");
+    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples");
+    auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
+    if (requireOut)
+        out->required();
+    sub->add_option("--script", f.script, "run this program per rank instead of ddpdesk-worker (args after --)");
+    sub->add_option("--python", f.python, "interpreter for --script (default /usr/bin/python3 for .py)");
+    sub->add_option("--loss-regex", f.lossRegex, "regex whose group 1 is the loss in the script's output");
+    sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
+    sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
+}
+
+launch::RunConfig toConfig(const RunFlags& f) {
+    launch::RunConfig c = f.config;
+    c.workload = q(f.workload);
+    c.modelFile = q(f.model);
+    c.dataDir = q(f.data);
+    c.devices = q(f.devices);
+    c.store = q(f.store);
+    c.iface = q(f.iface);
+    c.outDir = q(f.out);
+    c.scriptFile = q(f.script);
+    c.python = q(f.python);
+    c.lossRegex = q(f.lossRegex);
+    for (const std::string& a : f.scriptArgs)
+        c.scriptArgs << q(a);
+    return c;
+}
+
+void addRunCommands(CLI::App& app, CliContext& ctx) {
+    auto flags = std::make_shared<RunFlags>();
+    CLI::App* run = app.add_subcommand("run", "train with N supervised workers; writes metrics.jsonl and summary.json");
+    addRunFlags(run, *flags, true);
+    run->callback([&ctx, flags, run] {
+        // With GPUs and no --nproc: one worker per listed GPU.
+        if (run->count("--nproc") == 0 && flags->devices != "cpu")
+            flags->config.nproc = toConfig(*flags).gpuList().size();
+        ctx.exitCode = runMain(ctx, *flags);
+    });
+    addSweepCommand(app, ctx);
+    addCommandCommand(app, ctx);
+}
+
+} // namespace ddpdesk::cli

@@ -1,0 +1,89 @@
+// `ddpdesk-cli sweep`: the run flags at several sizes in turn; writes sweep.csv and sweep.png and prints the table.
+#include "commands.h"
+#include "run_cmd.h"
+
+#include "launch/console_view.h"
+#include "launch/process_control.h"
+#include "launch/supervisor.h"
+#include "launch/sweep.h"
+
+#include <QCoreApplication>
+
+#include <iostream>
+#include <memory>
+
+namespace ddpdesk::cli {
+
+namespace {
+
+struct SweepFlags {
+    RunFlags run;
+    std::string nprocList, gpuSets;
+    double targetLoss = 0;
+};
+
+int sweepMain(CliContext& ctx, const SweepFlags& f) {
+    QString error;
+    QVector<launch::SweepSize> sizes;
+    if (!f.gpuSets.empty())
+        sizes = launch::parseGpuSets(QString::fromStdString(f.gpuSets), &error);
+    else
+        sizes = launch::parseNprocList(QString::fromStdString(f.nprocList), &error);
+    if (sizes.isEmpty()) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << error.toStdString() << "\n";
+        return 2;
+    }
+    prepareQtApplication(ctx.argc, ctx.argv, true);
+    launch::SweepRunner sweep;
+    std::unique_ptr<launch::ConsoleView> view;
+    QObject::connect(&sweep, &launch::SweepRunner::sizeStarted, &sweep, [&view, sizes](int i, launch::Supervisor* run) {
+        const launch::SweepSize& s = sizes[i];
+        view = std::make_unique<launch::ConsoleView>(
+            run, s.devices == QLatin1String("cpu") ? QStringLiteral("nproc %1").arg(s.nproc)
+                                                   : QStringLiteral("gpus %1").arg(s.devices));
+    });
+    // Deleted later: the view still prints its final line from the same `finished` signal.
+    QObject::connect(&sweep, &launch::SweepRunner::sizeFinished, &sweep,
+                     [&view](int, bool) { view.release()->deleteLater(); });
+    bool allOk = false;
+    QObject::connect(&sweep, &launch::SweepRunner::finished, &sweep, [&allOk](bool ok) {
+        allOk = ok;
+        QCoreApplication::exit(0);
+    });
+    QVector<launch::ConfigProblem> problems;
+    if (!sweep.start(toConfig(f.run), sizes, &problems, f.targetLoss))
+        return refuse(problems);
+    bool interrupted = false;
+    launch::installInterruptHandler([&sweep, &interrupted] {
+        interrupted = true;
+        sweep.stop();
+    });
+    QCoreApplication::exec();
+    std::cout << launch::sweepTable(sweep.rows()).toStdString() << "csv: " << sweep.csvPath().toStdString()
+              << "\nplot: " << sweep.pngPath().toStdString() << "\n";
+    return interrupted ? 130 : allOk ? 0 : 1;
+}
+
+} // namespace
+
+void addSweepCommand(CLI::App& app, CliContext& ctx) {
+    auto flags = std::make_shared<SweepFlags>();
+    CLI::App* sub = app.add_subcommand("sweep", "run the same configuration at several sizes and compare scaling");
+    addRunFlags(sub, flags->run, true);
+    auto* list = sub->add_option("--nproc-list", flags->nprocList, "worker counts, e.g. 1,2,4");
+    auto* gpus = sub->add_option("--gpu-sets", flags->gpuSets, "GPU sets, e.g. \"0;0,1;0,1,2,3\"");
+    list->excludes(gpus);
+    sub->add_option("--target-loss", flags->targetLoss,
+                    "loss for time_to_target_s (default: the highest final loss among the sizes)");
+    sub->callback([&ctx, flags] {
+        if (flags->nprocList.empty() && flags->gpuSets.empty()) {
+            std::cerr << "ddpdesk-cli: cannot start:\n  --nproc-list: give the sizes to compare, e.g. "
+                         "--nproc-list 1,2,4 (or --gpu-sets \"0;0,1\")\n";
+            ctx.exitCode = 2;
+            return;
+        }
+        ctx.exitCode = sweepMain(ctx, *flags);
+    });
+}
+
+} // namespace ddpdesk::cli

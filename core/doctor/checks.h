@@ -1,0 +1,21 @@
+#pragma once
+
+// Internal: the probe families diagnose() runs, each appending findings. Not part of the public API.
+
+#include "doctor/doctor.h"
+#include "doctor/rank_census.h"
+#include "doctor/store_address.h"
+
+namespace ddpdesk::doctor::detail {
+
+Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
+                    std::string fix = {});
+
+void checkFileStore(const DoctorRequest& request, const std::filesystem::path& path, std::vector<Finding>& out);
+void checkTcpStore(const DoctorRequest& request, const StoreAddress& address, std::vector<Finding>& out);
+
+// Turns what a live store shows about the ranks into RANKS_MISSING / RANKS_EXCESS / RANK_* findings.
+// `pending`: the job may still be forming (a pre-flight on a joining node), so missing ranks are only a warning.
+void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending, std::vector<Finding>& out);
+
+} // namespace ddpdesk::doctor::detail

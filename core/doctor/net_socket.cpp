@@ -1,0 +1,23 @@
+// The OS-independent parts of net_socket.h.
+
+#include "doctor/net_socket.h"
+
+namespace ddpdesk::doctor::net {
+
+bool isLoopbackAddress(const std::string& a) {
+    return a.rfind("127.", 0) == 0 || a == "::1" || a.rfind("::ffff:127.", 0) == 0;
+}
+
+const char* connectStatusName(ConnectStatus s) {
+    switch (s) {
+    case ConnectStatus::Connected: return "connected";
+    case ConnectStatus::Refused: return "refused";
+    case ConnectStatus::TimedOut: return "timed out";
+    case ConnectStatus::Unreachable: return "unreachable";
+    case ConnectStatus::Unresolved: return "unresolved";
+    case ConnectStatus::Error: return "error";
+    }
+    return "error";
+}
+
+} // namespace ddpdesk::doctor::net

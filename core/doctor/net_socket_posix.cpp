@@ -1,0 +1,220 @@
+// POSIX side of net_socket.h: non-blocking sockets driven by poll() so every wait is bounded.
+
+#include "doctor/net_socket.h"
+#include "doctor/stream_connection.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace ddpdesk::doctor::net {
+
+namespace {
+
+std::string errnoText(int err) {
+    return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
+}
+
+std::string numericAddress(const sockaddr* sa, socklen_t len) {
+    char host[NI_MAXHOST] = {0};
+    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+        return "?";
+    return host;
+}
+
+class PosixConnection final : public detail::StreamConnection {
+public:
+    explicit PosixConnection(int fd) : m_fd(fd) {}
+    ~PosixConnection() override { ::close(m_fd); }
+
+protected:
+    Wait waitReady(bool forWrite, Millis timeout) override {
+        pollfd pfd{m_fd, static_cast<short>(forWrite ? POLLOUT : POLLIN), 0};
+        int rc;
+        do {
+            rc = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
+        } while (rc < 0 && errno == EINTR);
+        m_waitError = rc < 0 ? errno : 0;
+        // readable/hangup/error all count as ready: recv/send then report the details
+        return rc > 0 ? Wait::Ready : rc == 0 ? Wait::TimedOut : Wait::Failed;
+    }
+    Io sendSome(const char* data, std::size_t size) override {
+        ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
+        return {n, n < 0 ? errno : 0};
+    }
+    Io recvSome(char* data, std::size_t size) override {
+        ssize_t n = ::recv(m_fd, data, size, 0);
+        return {n, n < 0 ? errno : 0};
+    }
+    bool isRetryable(int error) const override { return error == EINTR || error == EAGAIN || error == EWOULDBLOCK; }
+    bool isReset(int error) const override { return error == ECONNRESET; }
+    std::string errorText(int error) const override { return errnoText(error); }
+    int lastWaitError() const override { return m_waitError; }
+
+private:
+    int m_fd;
+    int m_waitError = 0;
+};
+
+} // namespace
+
+Resolved resolveHost(const std::string& host) {
+    Resolved r;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &res);
+    if (rc != 0) {
+        r.error = gai_strerror(rc);
+        return r;
+    }
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        detail::addUnique(r.addresses, numericAddress(ai->ai_addr, ai->ai_addrlen));
+    }
+    ::freeaddrinfo(res);
+    r.ok = !r.addresses.empty();
+    return r;
+}
+
+std::string localHostName() {
+    char name[256] = {0};
+    if (::gethostname(name, sizeof name - 1) != 0)
+        return {};
+    return name;
+}
+
+ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
+    ConnectResult result;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    std::string service = std::to_string(port);
+    int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+    if (rc != 0) {
+        result.status = ConnectStatus::Unresolved;
+        result.error = gai_strerror(rc);
+        return result;
+    }
+    result.status = ConnectStatus::Unreachable;
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        result.address = numericAddress(ai->ai_addr, ai->ai_addrlen);
+        int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0) {
+            result.status = ConnectStatus::Error;
+            result.error = "socket failed: " + errnoText(errno);
+            continue;
+        }
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        int err = 0;
+        if (::connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+            err = errno;
+            if (err == EINPROGRESS) {
+                pollfd pfd{fd, POLLOUT, 0};
+                int prc;
+                do {
+                    prc = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
+                } while (prc < 0 && errno == EINTR);
+                if (prc == 0) {
+                    err = ETIMEDOUT;
+                } else {
+                    socklen_t len = sizeof err;
+                    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+                }
+            }
+        }
+        if (err == 0) {
+            result.status = ConnectStatus::Connected;
+            result.error.clear();
+            result.connection = std::make_unique<PosixConnection>(fd);
+            break;
+        }
+        ::close(fd);
+        result.error = errnoText(err);
+        if (err == ECONNREFUSED)
+            result.status = ConnectStatus::Refused;
+        else if (err == ETIMEDOUT)
+            result.status = ConnectStatus::TimedOut;
+        else if (err == ENETUNREACH || err == EHOSTUNREACH)
+            result.status = ConnectStatus::Unreachable;
+        else
+            result.status = ConnectStatus::Error;
+    }
+    ::freeaddrinfo(res);
+    return result;
+}
+
+namespace {
+
+// Binds one wildcard family; returns 0 on success or the errno.
+int bindWildcard(int family, int port) {
+    int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return errno == EAFNOSUPPORT ? 0 : errno; // no IPv6 here: nothing to conflict with
+    int one = 1;
+    // TCPStore sets SO_REUSEADDR too, so TIME_WAIT leftovers must not count as "in use".
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    int rc;
+    if (family == AF_INET6) {
+        int zero = 0;
+        ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+        sockaddr_in6 a{};
+        a.sin6_family = AF_INET6;
+        a.sin6_addr = in6addr_any;
+        a.sin6_port = htons(static_cast<uint16_t>(port));
+        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    } else {
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_ANY);
+        a.sin_port = htons(static_cast<uint16_t>(port));
+        rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    }
+    int err = rc == 0 ? 0 : errno;
+    ::close(fd);
+    return err;
+}
+
+} // namespace
+
+BindResult tryBind(int port) {
+    BindResult r;
+    for (int family : {AF_INET, AF_INET6}) {
+        int err = bindWildcard(family, port);
+        if (err == 0)
+            continue;
+        r.error = errnoText(err);
+        r.status = err == EADDRINUSE ? BindStatus::InUse
+                 : (err == EACCES || err == EPERM) ? BindStatus::AccessDenied
+                                                   : BindStatus::Error;
+        return r;
+    }
+    r.status = BindStatus::Free;
+    return r;
+}
+
+int pickFreePort() {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    a.sin_port = 0;
+    int port = 0;
+    socklen_t len = sizeof a;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
+} // namespace ddpdesk::doctor::net

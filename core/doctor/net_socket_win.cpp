@@ -1,0 +1,246 @@
+// Windows side of net_socket.h: Winsock non-blocking sockets driven by select() so every wait is bounded.
+
+#include "doctor/net_socket.h"
+#include "doctor/stream_connection.h"
+
+#include <winsock2.h>
+#include <ws2tcpip.h>
+
+#include <mutex>
+
+namespace ddpdesk::doctor::net {
+
+namespace {
+
+void ensureWinsock() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        WSADATA data;
+        WSAStartup(MAKEWORD(2, 2), &data);
+    });
+}
+
+std::string wsaText(int err) {
+    char buf[256] = {0};
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, static_cast<DWORD>(err), 0,
+                   buf, sizeof buf, nullptr);
+    std::string text(buf);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+        text.pop_back();
+    return text + " (WSA error " + std::to_string(err) + ")";
+}
+
+std::string numericAddress(const sockaddr* sa, int len) {
+    char host[NI_MAXHOST] = {0};
+    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+        return "?";
+    return host;
+}
+
+// select() with a timeout; returns >0 ready, 0 timeout, <0 error
+int waitSocket(SOCKET s, bool forWrite, Millis timeout, bool* failed = nullptr) {
+    fd_set rw, ex;
+    FD_ZERO(&rw);
+    FD_ZERO(&ex);
+    FD_SET(s, &rw);
+    FD_SET(s, &ex);
+    timeval tv{static_cast<long>(timeout.count() / 1000), static_cast<long>((timeout.count() % 1000) * 1000)};
+    int rc = select(0, forWrite ? nullptr : &rw, forWrite ? &rw : nullptr, &ex, &tv);
+    if (failed)
+        *failed = rc > 0 && FD_ISSET(s, &ex);
+    return rc;
+}
+
+class WinConnection final : public detail::StreamConnection {
+public:
+    explicit WinConnection(SOCKET s) : m_socket(s) {}
+    ~WinConnection() override { closesocket(m_socket); }
+
+protected:
+    Wait waitReady(bool forWrite, Millis timeout) override {
+        int rc = waitSocket(m_socket, forWrite, timeout);
+        m_waitError = rc < 0 ? WSAGetLastError() : 0;
+        return rc > 0 ? Wait::Ready : rc == 0 ? Wait::TimedOut : Wait::Failed;
+    }
+    Io sendSome(const char* data, std::size_t size) override {
+        int n = send(m_socket, data, static_cast<int>(size), 0);
+        return {n, n == SOCKET_ERROR ? WSAGetLastError() : 0};
+    }
+    Io recvSome(char* data, std::size_t size) override {
+        int n = recv(m_socket, data, static_cast<int>(size), 0);
+        return {n, n == SOCKET_ERROR ? WSAGetLastError() : 0};
+    }
+    bool isRetryable(int error) const override { return error == WSAEWOULDBLOCK || error == WSAEINTR; }
+    bool isReset(int error) const override { return error == WSAECONNRESET; }
+    std::string errorText(int error) const override { return wsaText(error); }
+    int lastWaitError() const override { return m_waitError; }
+
+private:
+    SOCKET m_socket;
+    int m_waitError = 0;
+};
+
+} // namespace
+
+Resolved resolveHost(const std::string& host) {
+    ensureWinsock();
+    Resolved r;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    int rc = getaddrinfo(host.c_str(), nullptr, &hints, &res);
+    if (rc != 0) {
+        r.error = wsaText(rc);
+        return r;
+    }
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        detail::addUnique(r.addresses, numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen)));
+    }
+    freeaddrinfo(res);
+    r.ok = !r.addresses.empty();
+    return r;
+}
+
+std::string localHostName() {
+    ensureWinsock();
+    char name[256] = {0};
+    if (gethostname(name, sizeof name - 1) != 0)
+        return {};
+    return name;
+}
+
+ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
+    ensureWinsock();
+    ConnectResult result;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    std::string service = std::to_string(port);
+    int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+    if (rc != 0) {
+        result.status = ConnectStatus::Unresolved;
+        result.error = wsaText(rc);
+        return result;
+    }
+    result.status = ConnectStatus::Unreachable;
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        result.address = numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen));
+        SOCKET s = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (s == INVALID_SOCKET) {
+            result.status = ConnectStatus::Error;
+            result.error = "socket failed: " + wsaText(WSAGetLastError());
+            continue;
+        }
+        u_long nonBlocking = 1;
+        ioctlsocket(s, FIONBIO, &nonBlocking);
+        int err = 0;
+        if (connect(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) == SOCKET_ERROR) {
+            err = WSAGetLastError();
+            if (err == WSAEWOULDBLOCK) {
+                bool failed = false;
+                int wrc = waitSocket(s, true, timeout, &failed);
+                if (wrc == 0) {
+                    err = WSAETIMEDOUT;
+                } else if (failed || wrc < 0) {
+                    int len = sizeof err;
+                    getsockopt(s, SOL_SOCKET, SO_ERROR, reinterpret_cast<char*>(&err), &len);
+                    if (err == 0)
+                        err = WSAECONNREFUSED;
+                } else {
+                    err = 0;
+                }
+            }
+        }
+        if (err == 0) {
+            result.status = ConnectStatus::Connected;
+            result.error.clear();
+            result.connection = std::make_unique<WinConnection>(s);
+            break;
+        }
+        closesocket(s);
+        result.error = wsaText(err);
+        if (err == WSAECONNREFUSED)
+            result.status = ConnectStatus::Refused;
+        else if (err == WSAETIMEDOUT)
+            result.status = ConnectStatus::TimedOut;
+        else if (err == WSAENETUNREACH || err == WSAEHOSTUNREACH)
+            result.status = ConnectStatus::Unreachable;
+        else
+            result.status = ConnectStatus::Error;
+    }
+    freeaddrinfo(res);
+    return result;
+}
+
+namespace {
+
+int bindWildcard(int family, int port) {
+    SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
+    if (s == INVALID_SOCKET) {
+        int err = WSAGetLastError();
+        return err == WSAEAFNOSUPPORT ? 0 : err;
+    }
+    // Exclusive use so another socket's SO_REUSEADDR cannot make an occupied port look free.
+    BOOL one = TRUE;
+    setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&one), sizeof one);
+    int rc;
+    if (family == AF_INET6) {
+        DWORD zero = 0;
+        setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&zero), sizeof zero);
+        sockaddr_in6 a{};
+        a.sin6_family = AF_INET6;
+        a.sin6_addr = in6addr_any;
+        a.sin6_port = htons(static_cast<u_short>(port));
+        rc = bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    } else {
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_ANY);
+        a.sin_port = htons(static_cast<u_short>(port));
+        rc = bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    }
+    int err = rc == 0 ? 0 : WSAGetLastError();
+    closesocket(s);
+    return err;
+}
+
+} // namespace
+
+BindResult tryBind(int port) {
+    ensureWinsock();
+    BindResult r;
+    for (int family : {AF_INET, AF_INET6}) {
+        int err = bindWildcard(family, port);
+        if (err == 0)
+            continue;
+        r.error = wsaText(err);
+        // WSAEACCES (10013) on bind: the port lies in an excluded range (Hyper-V/WinNAT reservations).
+        r.status = err == WSAEADDRINUSE ? BindStatus::InUse
+                 : err == WSAEACCES     ? BindStatus::AccessDenied
+                                        : BindStatus::Error;
+        return r;
+    }
+    r.status = BindStatus::Free;
+    return r;
+}
+
+int pickFreePort() {
+    ensureWinsock();
+    SOCKET s = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
+    if (s == INVALID_SOCKET)
+        return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    int len = sizeof a;
+    int port = 0;
+    if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    closesocket(s);
+    return port;
+}
+
+} // namespace ddpdesk::doctor::net

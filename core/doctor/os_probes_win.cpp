@@ -1,0 +1,126 @@
+// Windows side of os_probes.h: GetExtendedTcpTable (IP Helper) names the process that owns a port, the Restart
+// Manager (RmGetList) names the processes that hold a file open - the same API Explorer uses for "file in use".
+
+#include "doctor/os_probes.h"
+
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#include <windows.h>
+#include <iphlpapi.h>
+#include <restartmanager.h>
+
+#include <vector>
+
+namespace ddpdesk::doctor::os {
+
+namespace {
+
+std::string narrow(const wchar_t* w) {
+    if (!w || !*w)
+        return {};
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
+    std::string s(static_cast<std::size_t>(n > 0 ? n - 1 : 0), '\0');
+    if (n > 1)
+        WideCharToMultiByte(CP_UTF8, 0, w, -1, s.data(), n, nullptr, nullptr);
+    return s;
+}
+
+void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, std::string name, const std::string& how) {
+    for (const auto& p : out)
+        if (p.pid == pid)
+            return;
+    out.push_back({pid, name.empty() ? processName(pid) : std::move(name), how});
+}
+
+template <typename Table, typename Row>
+void scanTable(ULONG family, int port, std::vector<ProcessRef>& out) {
+    DWORD size = 0;
+    GetExtendedTcpTable(nullptr, &size, FALSE, family, TCP_TABLE_OWNER_PID_ALL, 0);
+    std::vector<unsigned char> buffer(size + 4096);
+    size = static_cast<DWORD>(buffer.size());
+    if (GetExtendedTcpTable(buffer.data(), &size, FALSE, family, TCP_TABLE_OWNER_PID_ALL, 0) != NO_ERROR)
+        return;
+    auto table = reinterpret_cast<const Table*>(buffer.data());
+    for (DWORD i = 0; i < table->dwNumEntries; ++i) {
+        const Row& row = table->table[i];
+        if (ntohs(static_cast<u_short>(row.dwLocalPort)) != port)
+            continue;
+        if (row.dwState == MIB_TCP_STATE_LISTEN)
+            addUnique(out, row.dwOwningPid, {}, "listening");
+        else if (row.dwState == MIB_TCP_STATE_CLOSED)
+            addUnique(out, row.dwOwningPid, {}, "bound");
+    }
+}
+
+} // namespace
+
+std::int64_t currentPid() { return static_cast<std::int64_t>(GetCurrentProcessId()); }
+
+bool processAlive(std::int64_t pid) {
+    HANDLE h = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
+    if (!h)
+        return GetLastError() == ERROR_ACCESS_DENIED; // exists, belongs to someone else
+    DWORD code = 0;
+    bool alive = GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+    CloseHandle(h);
+    return alive;
+}
+
+std::string processName(std::int64_t pid) {
+    HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
+    if (!h)
+        return {};
+    wchar_t path[MAX_PATH] = {0};
+    DWORD size = MAX_PATH;
+    std::string name;
+    if (QueryFullProcessImageNameW(h, 0, path, &size)) {
+        std::string full = narrow(path);
+        auto slash = full.find_last_of("\\/");
+        name = slash == std::string::npos ? full : full.substr(slash + 1);
+    }
+    CloseHandle(h);
+    return name;
+}
+
+std::vector<ProcessRef> portHolders(int port) {
+    std::vector<ProcessRef> out;
+    scanTable<MIB_TCPTABLE_OWNER_PID, MIB_TCPROW_OWNER_PID>(AF_INET, port, out);
+    scanTable<MIB_TCP6TABLE_OWNER_PID, MIB_TCP6ROW_OWNER_PID>(AF_INET6, port, out);
+    return out;
+}
+
+std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
+    std::vector<ProcessRef> out;
+    DWORD session = 0;
+    WCHAR key[CCH_RM_SESSION_KEY + 1] = {0};
+    if (RmStartSession(&session, 0, key) != ERROR_SUCCESS)
+        return out;
+    std::wstring wide = path.wstring();
+    LPCWSTR files[] = {wide.c_str()};
+    if (RmRegisterResources(session, 1, files, 0, nullptr, 0, nullptr) == ERROR_SUCCESS) {
+        UINT needed = 0, count = 0;
+        DWORD reasons = 0;
+        std::vector<RM_PROCESS_INFO> info;
+        DWORD rc = ERROR_MORE_DATA;
+        for (int attempt = 0; attempt < 3 && rc == ERROR_MORE_DATA; ++attempt) {
+            count = needed;
+            info.resize(count);
+            rc = RmGetList(session, &needed, &count, info.empty() ? nullptr : info.data(), &reasons);
+        }
+        const auto self = currentPid();
+        if (rc == ERROR_SUCCESS)
+            for (UINT i = 0; i < count; ++i) {
+                auto pid = static_cast<std::int64_t>(info[i].Process.dwProcessId);
+                if (pid != self)
+                    addUnique(out, pid, narrow(info[i].strAppName), "open");
+            }
+    }
+    RmEndSession(session);
+    return out;
+}
+
+std::vector<ProcessRef> processesMentioning(const std::string&) {
+    return {}; // reading another process's command line needs NtQueryInformationProcess; not worth it here
+}
+
+} // namespace ddpdesk::doctor::os

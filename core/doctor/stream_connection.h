@@ -1,0 +1,44 @@
+#pragma once
+
+// Internal: the part of a Connection that is the same on every OS - looping partial sends/receives under one
+// timeout per wait. Each OS file supplies only the raw calls (poll/select, send, recv, error codes).
+
+#include "doctor/net_socket.h"
+
+#include <string>
+#include <vector>
+
+namespace ddpdesk::doctor::net::detail {
+
+class StreamConnection : public Connection {
+public:
+    bool sendAll(const void* data, std::size_t size, Millis timeout) override;
+    bool recvExact(void* data, std::size_t size, Millis timeout) override;
+    bool peerClosed() const override { return m_closed; }
+    std::string lastError() const override { return m_error; }
+
+protected:
+    enum class Wait { Ready, TimedOut, Failed };
+    struct Io {
+        long long bytes = 0; // < 0: failed, see error
+        int error = 0;
+    };
+    virtual Wait waitReady(bool forWrite, Millis timeout) = 0;
+    virtual Io sendSome(const char* data, std::size_t size) = 0;
+    virtual Io recvSome(char* data, std::size_t size) = 0;
+    virtual bool isRetryable(int error) const = 0; // interrupted / would block
+    virtual bool isReset(int error) const = 0;
+    virtual std::string errorText(int error) const = 0;
+    virtual int lastWaitError() const = 0;
+
+private:
+    bool ready(bool forWrite, Millis timeout, const char* what);
+
+    bool m_closed = false;
+    std::string m_error;
+};
+
+// getaddrinfo lists an address once per socket type/protocol; the findings want each address once.
+void addUnique(std::vector<std::string>& addresses, const std::string& address);
+
+} // namespace ddpdesk::doctor::net::detail

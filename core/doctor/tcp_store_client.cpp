@@ -1,0 +1,138 @@
+#include "doctor/tcp_store_client.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace ddpdesk::doctor {
+
+namespace {
+
+constexpr std::uint32_t kValidationMagic = 0x3C85F7CE;
+
+struct Codes {
+    std::uint8_t get, check, numKeys;
+};
+Codes codesFor(int dialect) { return dialect == 2 ? Codes{3, 5, 7} : Codes{2, 4, 6}; }
+
+// c10d sends integers in host order; every platform PyTorch supports is little-endian.
+void putLe(std::string& out, std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+std::uint64_t getLe(const unsigned char* b, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i)
+        v = (v << 8) | b[i];
+    return v;
+}
+
+} // namespace
+
+TcpStoreClient::TcpStoreClient(std::string host, int port, net::Millis timeout)
+    : m_host(std::move(host)), m_port(port), m_timeout(timeout) {}
+
+bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
+    auto c = net::connectTcp(m_host, m_port, m_timeout);
+    r.connect = c.status;
+    r.address = c.address;
+    if (c.status != net::ConnectStatus::Connected) {
+        r.outcome = Outcome::Unreachable;
+        r.detail = c.error;
+        return false;
+    }
+    m_conn = std::move(c.connection);
+    std::string msg;
+    if (dialect == 2) {
+        msg.push_back(0);
+        putLe(msg, kValidationMagic, 4);
+    }
+    msg.push_back(static_cast<char>(codesFor(dialect).numKeys));
+    unsigned char answer[8];
+    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !m_conn->recvExact(answer, 8, m_timeout)) {
+        r.outcome = Outcome::NotAStore;
+        r.detail = m_conn->lastError();
+        m_conn.reset();
+        return false;
+    }
+    auto n = static_cast<long long>(getLe(answer, 8));
+    // A store answers with exactly one small non-negative int64; a chatty server (HTTP, SSH banner) says more.
+    unsigned char extra;
+    bool more = m_conn->recvExact(&extra, 1, net::Millis(100));
+    if (n < 0 || n > 100000000 || more) {
+        std::string seen(reinterpret_cast<const char*>(answer), 8);
+        for (auto& ch : seen)
+            if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126)
+                ch = '.';
+        r.outcome = Outcome::NotAStore;
+        r.detail = "answered \"" + seen + (more ? "...\"" : "\"") + " to a store query";
+        m_conn.reset();
+        return false;
+    }
+    r.outcome = Outcome::Store;
+    r.dialect = dialect == 2 ? "v2" : "v1";
+    r.numKeys = n;
+    r.detail.clear();
+    m_dialect = dialect;
+    return true;
+}
+
+TcpStoreClient::OpenResult TcpStoreClient::open() {
+    OpenResult r;
+    if (handshake(1, r) || r.outcome == Outcome::Unreachable)
+        return r;
+    OpenResult v1 = r;
+    if (handshake(2, r))
+        return r;
+    if (r.outcome == Outcome::Unreachable)
+        return r;
+    // Report what the PyTorch 1.x probe saw: it is the more telling answer for a non-store listener.
+    v1.detail += "; the PyTorch 2.x handshake got: " + r.detail;
+    return v1;
+}
+
+bool TcpStoreClient::sendString(const std::string& s) {
+    std::string msg;
+    putLe(msg, s.size(), 8);
+    msg += s;
+    return m_conn->sendAll(msg.data(), msg.size(), m_timeout);
+}
+
+std::optional<bool> TcpStoreClient::check(const std::string& rawKey) {
+    if (!m_conn)
+        return std::nullopt;
+    std::string msg(1, static_cast<char>(codesFor(m_dialect).check));
+    putLe(msg, 1, 8);
+    unsigned char answer = 0xff;
+    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !sendString(rawKey) ||
+        !m_conn->recvExact(&answer, 1, m_timeout) || answer > 1) {
+        m_conn.reset();
+        return std::nullopt;
+    }
+    return answer == 0;
+}
+
+std::optional<std::string> TcpStoreClient::get(const std::string& rawKey) {
+    auto exists = check(rawKey);
+    if (!exists || !*exists)
+        return std::nullopt;
+    std::string msg(1, static_cast<char>(codesFor(m_dialect).get));
+    unsigned char len[8];
+    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !sendString(rawKey) ||
+        !m_conn->recvExact(len, 8, m_timeout)) {
+        m_conn.reset();
+        return std::nullopt;
+    }
+    auto n = getLe(len, 8);
+    if (n > 16u * 1024u * 1024u) {
+        m_conn.reset();
+        return std::nullopt;
+    }
+    std::string value(static_cast<std::size_t>(n), '\0');
+    if (n > 0 && !m_conn->recvExact(value.data(), value.size(), m_timeout)) {
+        m_conn.reset();
+        return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace ddpdesk::doctor

@@ -1,0 +1,51 @@
+#pragma once
+
+// The OS side of supervision behind one portable interface: child processes that cannot outlive the launcher
+// (POSIX: own process group + parent-death signal; Windows: a kill-on-close Job Object), whole-tree terminate/kill,
+// and Ctrl-C delivered to the Qt event loop. Implemented in process_control_posix.cpp / process_control_win.cpp.
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QProcess;
+
+namespace ddpdesk::launch {
+
+class ProcessGuard {
+public:
+    ProcessGuard();
+    ~ProcessGuard(); // Windows: closing the job kills every process still in it
+    ProcessGuard(const ProcessGuard&) = delete;
+    ProcessGuard& operator=(const ProcessGuard&) = delete;
+
+    void prepare(QProcess& process); // before start()
+    void adopt(QProcess& process);   // right after the process started
+    void terminate(QProcess& process); // polite stop of the process and its children
+    void kill(QProcess& process);      // forced stop of the process and its children
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Calls handler (on the Qt event loop thread) on Ctrl-C / SIGINT / SIGTERM. A second Ctrl-C while the first is
+// being handled exits at once with status 130. Call once, after the QCoreApplication exists.
+void installInterruptHandler(std::function<void()> handler);
+
+// Human text for how a process ended: "exit code 3" / "killed by signal 9 (SIGKILL)".
+QString describeExit(int exitCode, bool crashed);
+
+// Whether an exit is explained by our own stop: stage 1 = terminate sent, 2 = kill sent (0: not signalled).
+// A signal we did not send (someone's SIGKILL, a SIGSEGV) is a failure even while stopping.
+bool exitCausedByStop(int stage, int exitCode, bool crashed);
+
+// Whether a pid is still alive (tests and leftover checks).
+bool processAlive(qint64 pid);
+
+// Console helpers for the live progress bar.
+bool stderrIsTerminal();
+int terminalColumns(); // of stderr; 80 when unknown
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,109 @@
+// Windows side of process_control.h: every worker joins one Job Object with KILL_ON_JOB_CLOSE, so closing the
+// launcher (even by a crash) ends all workers and their children; workers get their own console process group so
+// the launcher, not Ctrl-C, decides when they stop (CTRL_BREAK first, TerminateProcess after the grace period).
+#include "launch/process_control.h"
+
+#include <QCoreApplication>
+#include <QMetaObject>
+#include <QProcess>
+
+#include <windows.h>
+
+#include <io.h>
+#include <stdio.h>
+
+namespace ddpdesk::launch {
+
+struct ProcessGuard::Impl {
+    HANDLE job = nullptr;
+};
+
+ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {
+    d->job = CreateJobObjectW(nullptr, nullptr);
+    if (d->job) {
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION info = {};
+        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        SetInformationJobObject(d->job, JobObjectExtendedLimitInformation, &info, sizeof info);
+    }
+}
+
+ProcessGuard::~ProcessGuard() {
+    if (d->job)
+        CloseHandle(d->job);
+}
+
+void ProcessGuard::prepare(QProcess& process) {
+    process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments* args) {
+        args->flags |= CREATE_NEW_PROCESS_GROUP;
+    });
+}
+
+void ProcessGuard::adopt(QProcess& process) {
+    if (!d->job)
+        return;
+    HANDLE h = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE, FALSE, DWORD(process.processId()));
+    if (h) {
+        AssignProcessToJobObject(d->job, h);
+        CloseHandle(h);
+    }
+}
+
+void ProcessGuard::terminate(QProcess& process) {
+    if (process.processId() > 0)
+        GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(process.processId()));
+}
+
+void ProcessGuard::kill(QProcess& process) { process.kill(); }
+
+namespace {
+
+std::function<void()>* g_handler = nullptr;
+volatile LONG g_interrupts = 0;
+
+BOOL WINAPI onConsoleCtrl(DWORD type) {
+    if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT && type != CTRL_CLOSE_EVENT)
+        return FALSE;
+    if (InterlockedIncrement(&g_interrupts) > 1)
+        ExitProcess(130); // the job object takes the workers with us
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [] { (*g_handler)(); }, Qt::QueuedConnection);
+    return TRUE;
+}
+
+} // namespace
+
+void installInterruptHandler(std::function<void()> handler) {
+    if (g_handler)
+        return;
+    g_handler = new std::function<void()>(std::move(handler));
+    SetConsoleCtrlHandler(onConsoleCtrl, TRUE);
+}
+
+QString describeExit(int exitCode, bool crashed) {
+    if (crashed)
+        return QStringLiteral("crashed (status 0x%1)").arg(quint32(exitCode), 8, 16, QLatin1Char('0'));
+    return QStringLiteral("exit code %1").arg(exitCode);
+}
+
+bool exitCausedByStop(int stage, int, bool) {
+    return stage > 0; // Windows exit statuses cannot tell our CTRL_BREAK/TerminateProcess from others
+}
+
+bool processAlive(qint64 pid) {
+    HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, DWORD(pid));
+    if (!h)
+        return false;
+    const bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
+    CloseHandle(h);
+    return alive;
+}
+
+bool stderrIsTerminal() { return _isatty(_fileno(stderr)) != 0; }
+
+int terminalColumns() {
+    CONSOLE_SCREEN_BUFFER_INFO info;
+    if (GetConsoleScreenBufferInfo(GetStdHandle(STD_ERROR_HANDLE), &info))
+        return info.srWindow.Right - info.srWindow.Left + 1;
+    return 80;
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,309 @@
+#include "launch/run_config.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryFile>
+#include <QThread>
+#include <QUrl>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+constexpr int kMaxLocalWorkers = 256;
+
+QString nonEmpty(const QString& s, const QString& fallback) { return s.isEmpty() ? fallback : s; }
+
+// Parses "tcp://HOST:PORT" (IPv6 as [::1]); port -1 when missing or not a number.
+bool splitTcp(const QString& store, QString* host, int* port) {
+    if (!store.startsWith(QLatin1String("tcp://")))
+        return false;
+    const QString rest = store.mid(6);
+    const int colon = rest.lastIndexOf(QLatin1Char(':'));
+    *host = colon < 0 ? rest : rest.left(colon);
+    if (host->startsWith(QLatin1Char('[')) && host->endsWith(QLatin1Char(']')))
+        *host = host->mid(1, host->size() - 2);
+    bool ok = false;
+    const long long p = colon < 0 ? -1 : rest.mid(colon + 1).toLongLong(&ok);
+    *port = ok ? int(qBound(-1LL, p, 1LL << 30)) : -1;
+    return true;
+}
+
+// Creates the folder if needed and proves a file can be written there.
+QString writableDirProblem(const QString& dir) {
+    if (!QDir().mkpath(dir))
+        return QStringLiteral("cannot create folder '%1' (check the path and permissions)").arg(dir);
+    QTemporaryFile probe(QDir(dir).filePath(QStringLiteral(".ddpdesk-write-test-XXXXXX")));
+    if (!probe.open())
+        return QStringLiteral("folder '%1' is not writable: %2").arg(dir, probe.errorString());
+    return QString();
+}
+
+} // namespace
+
+QString RunConfig::defaultLossRegex() {
+    // loss: 0.123 | loss=0.123 | "Epoch 3 : 0.45" (the seed script's format). Group 1 is the number.
+    return QStringLiteral("(?:\\bloss\\s*[:=]\\s*|\\bEpoch\\s+\\d+\\s*:\\s*)"
+                          "([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?|nan|inf)");
+}
+
+QStringList RunConfig::workloads() {
+    return {QStringLiteral("autoencoder"), QStringLiteral("fashion-mnist"), QStringLiteral("torchscript")};
+}
+
+bool RunConfig::usesGpus() const {
+    const QString d = devices.trimmed().toLower();
+    return !d.isEmpty() && d != QLatin1String("cpu");
+}
+
+QVector<int> RunConfig::gpuList() const {
+    QVector<int> ids;
+    if (!usesGpus())
+        return ids;
+    for (const QString& part : devices.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int id = part.trimmed().toInt(&ok);
+        if (!ok || id < 0)
+            return {};
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+int RunConfig::localWorldSize() const { return nproc; }
+int RunConfig::worldSize() const { return nproc * nnodes; }
+int RunConfig::globalRank(int localRank) const { return nodeRank * nproc + localRank; }
+
+QString RunConfig::effectiveStore() const {
+    if (!store.isEmpty())
+        return store;
+    return QStringLiteral("file:") + QDir(outDir).filePath(QStringLiteral("store/filestore"));
+}
+
+bool RunConfig::storeIsTcp() const { return effectiveStore().startsWith(QLatin1String("tcp://")); }
+
+QString RunConfig::storeHost() const {
+    QString host;
+    int port = 0;
+    return splitTcp(effectiveStore(), &host, &port) ? host : QStringLiteral("127.0.0.1");
+}
+
+int RunConfig::storePort() const {
+    QString host;
+    int port = 0;
+    return splitTcp(effectiveStore(), &host, &port) ? port : 0;
+}
+
+int RunConfig::threadsPerWorker() const {
+    if (threads > 0)
+        return threads;
+    const int cores = qMax(1, QThread::idealThreadCount());
+    return qMax(1, cores / qMax(1, nproc));
+}
+
+QString RunConfig::interpreter() const {
+    if (!python.isEmpty())
+        return python;
+    if (scriptFile.endsWith(QLatin1String(".py"), Qt::CaseInsensitive)) {
+#ifdef Q_OS_WIN
+        return QStringLiteral("python");
+#else
+        return QStringLiteral("/usr/bin/python3");
+#endif
+    }
+    return QString();
+}
+
+QString RunConfig::effectiveLossRegex() const { return nonEmpty(lossRegex, defaultLossRegex()); }
+
+QVector<ConfigProblem> RunConfig::validate() const {
+    QVector<ConfigProblem> p = validateValues();
+    auto add = [&p](const char* field, const QString& msg) { p.push_back({QString::fromLatin1(field), msg}); };
+    if (isScript()) {
+        const QFileInfo fi(scriptFile);
+        if (!fi.isFile())
+            add("script", QStringLiteral("'%1' is not a file").arg(scriptFile));
+        const QString interp = interpreter();
+        if (!python.isEmpty() && QFileInfo(python).isAbsolute() && !QFileInfo(python).isExecutable())
+            add("python", QStringLiteral("'%1' is not an executable interpreter").arg(python));
+        else if (interp.isEmpty() && fi.isFile() && !fi.isExecutable())
+            add("script", QStringLiteral("'%1' is not executable; give --python PATH to run it with an interpreter")
+                              .arg(scriptFile));
+    } else {
+        if (workload == QLatin1String("torchscript") && !modelFile.isEmpty() && !QFileInfo(modelFile).isFile())
+            add("model", QStringLiteral("model file '%1' not found").arg(modelFile));
+        if (!dataDir.isEmpty() && !QFileInfo(dataDir).isDir())
+            add("data", QStringLiteral("data folder '%1' not found").arg(dataDir));
+    }
+    const QString st = effectiveStore();
+    if (st.startsWith(QLatin1String("file:")) && !store.isEmpty() && nnodes == 1 && st.size() > 5 &&
+        QFileInfo::exists(st.mid(5)))
+        add("store", QStringLiteral("FileStore file '%1' already exists (left by an earlier run, or another job "
+                                    "is using it); delete it or choose another path").arg(st.mid(5)));
+    if (!outDir.isEmpty()) {
+        const QString why = writableDirProblem(outDir);
+        if (!why.isEmpty())
+            add("out", why);
+        else if (st.startsWith(QLatin1String("file:")) && st.size() > 5) {
+            const QString w = writableDirProblem(QFileInfo(st.mid(5)).absolutePath());
+            if (!w.isEmpty())
+                add("store", w);
+        }
+    }
+    return p;
+}
+
+QVector<ConfigProblem> RunConfig::validateValues() const {
+    QVector<ConfigProblem> p;
+    auto add = [&p](const char* field, const QString& msg) { p.push_back({QString::fromLatin1(field), msg}); };
+
+    if (isScript()) {
+        if (!QRegularExpression(effectiveLossRegex()).isValid())
+            add("loss-regex", QStringLiteral("not a valid regular expression: %1")
+                                  .arg(QRegularExpression(effectiveLossRegex()).errorString()));
+    } else {
+        if (!workloads().contains(workload))
+            add("workload", QStringLiteral("unknown workload '%1'; valid: %2").arg(workload, workloads().join(", ")));
+        if (workload == QLatin1String("torchscript") && modelFile.isEmpty())
+            add("model", QStringLiteral("the torchscript workload needs --model FILE"));
+    }
+
+    if (nproc < 1 || nproc > kMaxLocalWorkers)
+        add("nproc", QStringLiteral("%1 workers is not valid; use 1..%2").arg(nproc).arg(kMaxLocalWorkers));
+    if (usesGpus()) {
+        const QVector<int> gpus = gpuList();
+        if (gpus.isEmpty())
+            add("devices", QStringLiteral("'%1' is neither 'cpu' nor a GPU list like 0,1").arg(devices));
+        else if (gpus.size() != nproc)
+            add("nproc", QStringLiteral("--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)")
+                             .arg(nproc).arg(gpus.size()).arg(devices));
+    }
+    if (nnodes < 1)
+        add("nnodes", QStringLiteral("%1 nodes is not valid; use 1 or more").arg(nnodes));
+    if (nnodes >= 1 && (nodeRank < 0 || nodeRank >= nnodes))
+        add("node-rank", QStringLiteral("node rank %1 is out of range: with --nnodes %2 valid node ranks are 0..%3 "
+                                        "(its ranks would not be below world size %4)")
+                             .arg(nodeRank).arg(nnodes).arg(nnodes - 1).arg(worldSize()));
+
+    const QString st = effectiveStore();
+    QString host;
+    int port = 0;
+    if (splitTcp(st, &host, &port)) {
+        if (host.isEmpty())
+            add("store", QStringLiteral("'%1' has no host; use tcp://HOST:PORT").arg(st));
+        if (port < 1 || port > 65535)
+            add("store", QStringLiteral("port in '%1' must be 1..65535").arg(st));
+    } else if (st.startsWith(QLatin1String("file:"))) {
+        const QString path = st.mid(5);
+        if (path.isEmpty())
+            add("store", QStringLiteral("'file:' needs a path, e.g. file:C:/share/run1/store"));
+    } else {
+        add("store", QStringLiteral("'%1' is not a store; use file:PATH or tcp://HOST:PORT").arg(st));
+    }
+    if (nnodes > 1 && store.isEmpty())
+        add("store", QStringLiteral("with --nnodes %1 every node must reach the same store: give "
+                                    "tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store").arg(nnodes));
+
+    if (epochs < 0)
+        add("epochs", QStringLiteral("%1 is not valid; use 1 or more").arg(epochs));
+    if (steps < 0)
+        add("steps", QStringLiteral("%1 is not valid; use 1 or more").arg(steps));
+    if (epochs > 0 && steps > 0)
+        add("steps", QStringLiteral("give either --epochs or --steps, not both"));
+    if (batchSize < 0)
+        add("batch-size", QStringLiteral("%1 is not valid; use 1 or more").arg(batchSize));
+    if (lr < 0)
+        add("lr", QStringLiteral("learning rate %1 is not valid; use a positive number").arg(lr));
+    if (threads < 0)
+        add("threads", QStringLiteral("%1 is not valid; use 0 (automatic) or more").arg(threads));
+    if (bucketMb < 0)
+        add("bucket-mb", QStringLiteral("%1 is not valid; use a positive size in MiB").arg(bucketMb));
+    if (checkpointEvery < 0)
+        add("checkpoint-every", QStringLiteral("%1 is not valid; use 0 (off) or more steps").arg(checkpointEvery));
+    if (maxRestarts < 0)
+        add("max-restarts", QStringLiteral("%1 is not valid; use 0 or more").arg(maxRestarts));
+    if (timeoutSec < 1)
+        add("timeout", QStringLiteral("%1 s is not valid; use 1 or more seconds").arg(timeoutSec));
+    if (stallTimeoutSec < 0)
+        add("stall-timeout", QStringLiteral("%1 s is not valid; use 0 (off) or more seconds").arg(stallTimeoutSec));
+
+    if (outDir.isEmpty())
+        add("out", QStringLiteral("an output folder is required (--out DIR)"));
+    return p;
+}
+
+QString RunConfig::problemsText(const QVector<ConfigProblem>& problems) {
+    QStringList lines;
+    for (const ConfigProblem& pr : problems)
+        lines << QStringLiteral("--%1: %2").arg(pr.field, pr.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList RunConfig::workerArgs(int localRank) const {
+    QStringList a;
+    a << "--workload" << workload;
+    if (!modelFile.isEmpty())
+        a << "--model" << modelFile;
+    if (!dataDir.isEmpty())
+        a << "--data" << dataDir;
+    a << "--rank" << QString::number(globalRank(localRank)) << "--world-size" << QString::number(worldSize())
+      << "--local-rank" << QString::number(localRank) << "--local-world-size" << QString::number(nproc);
+    a << "--store" << effectiveStore();
+    if (!iface.isEmpty())
+        a << "--iface" << iface;
+    a << "--timeout" << QString::number(timeoutSec);
+    if (steps > 0)
+        a << "--steps" << QString::number(steps);
+    else if (epochs > 0)
+        a << "--epochs" << QString::number(epochs);
+    if (batchSize > 0)
+        a << "--batch-size" << QString::number(batchSize);
+    if (lr > 0)
+        a << "--lr" << QString::number(lr, 'g', 10);
+    if (seed >= 0)
+        a << "--seed" << QString::number(seed);
+    a << "--threads" << QString::number(threadsPerWorker());
+    if (bucketMb > 0)
+        a << "--bucket-mb" << QString::number(bucketMb, 'g', 10);
+    if (noOverlap)
+        a << "--no-overlap";
+    a << "--device" << (usesGpus() ? QStringLiteral("cuda") : QStringLiteral("cpu"));
+    a << "--out" << outDir;
+    if (checkpointEvery > 0)
+        a << "--checkpoint-every" << QString::number(checkpointEvery);
+    if (resume)
+        a << "--resume";
+    if (telemetryMs >= 0)
+        a << "--telemetry-ms" << QString::number(telemetryMs);
+    if (limitSamples > 0)
+        a << "--limit-samples" << QString::number(limitSamples);
+    return a;
+}
+
+QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortOverride) const {
+    QMap<QString, QString> env;
+    env["RANK"] = QString::number(globalRank(localRank));
+    env["LOCAL_RANK"] = QString::number(localRank);
+    env["WORLD_SIZE"] = QString::number(worldSize());
+    env["LOCAL_WORLD_SIZE"] = QString::number(nproc);
+    env["GROUP_RANK"] = QString::number(nodeRank);
+    env["NODE_RANK"] = QString::number(nodeRank);
+    env["MASTER_ADDR"] = storeHost();
+    const int port = masterPortOverride > 0 ? masterPortOverride : storePort();
+    if (port > 0)
+        env["MASTER_PORT"] = QString::number(port);
+    env["DDPDESK_STORE"] = effectiveStore();
+    env["OMP_NUM_THREADS"] = QString::number(threadsPerWorker());
+    env["PYTHONUNBUFFERED"] = "1"; // a script's loss lines must arrive while it runs, not at exit
+    if (!iface.isEmpty())
+        env["GLOO_SOCKET_IFNAME"] = iface;
+    const QVector<int> gpus = gpuList();
+    if (!gpus.isEmpty() && localRank < gpus.size())
+        env["CUDA_VISIBLE_DEVICES"] = QString::number(gpus[localRank]);
+    else if (!usesGpus())
+        env["CUDA_VISIBLE_DEVICES"] = QString(); // CPU run: no rank grabs a GPU by accident
+    return env;
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,96 @@
+#pragma once
+
+// One launch configuration: everything the `run` command line (and the GUI's form) can say. It is validated before
+// anything starts, turned into per-rank worker flags + environment, and saved/loaded as a JSON profile.
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace ddpdesk::launch {
+
+// A reason the configuration cannot start; `field` is the command-line flag without dashes ("nproc", "store",
+// "out", ...) so the GUI can highlight the matching widget.
+struct ConfigProblem {
+    QString field;
+    QString message;
+    bool operator==(const ConfigProblem& o) const { return field == o.field && message == o.message; }
+};
+
+struct RunConfig {
+    // What runs: the built-in worker with a workload, or the user's own script.
+    QString workload = QStringLiteral("autoencoder"); // autoencoder|fashion-mnist|torchscript
+    QString modelFile;                                 // --model (torchscript workload)
+    QString dataDir;                                   // --data; empty: worker default
+    QString scriptFile;                                // --script; non-empty selects script mode
+    QStringList scriptArgs;                            // after `--`
+    QString python;                                    // --python; empty: /usr/bin/python3 for *.py (python on Windows)
+    QString lossRegex;                                 // --loss-regex; empty: defaultLossRegex()
+
+    // Where it runs.
+    int nproc = 1;                          // local workers on this node
+    QString devices = QStringLiteral("cpu"); // "cpu" or a GPU list "0,1"; with GPUs nproc defaults to their count
+    int nnodes = 1;
+    int nodeRank = 0;
+    QString store;                          // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
+    QString iface;                          // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
+
+    // How it trains. 0 / negative values mean "worker default" and are not passed on.
+    int epochs = 0;
+    int steps = 0;
+    int batchSize = 0;
+    double lr = 0.0;
+    int threads = 0;                        // per worker; 0: the machine's cores split evenly over local workers
+    double bucketMb = 0.0;
+    bool noOverlap = false;
+    int checkpointEvery = 0;
+    bool resume = false;
+    int maxRestarts = 0;
+    qint64 seed = -1;
+    int timeoutSec = 60;                    // worker's --timeout
+    int stallTimeoutSec = 120;              // no progress for this long while others wait -> stall report + doctor
+    int telemetryMs = -1;                   // worker's --telemetry-ms; -1: worker default
+    int limitSamples = 0;                   // worker's --limit-samples (tests, quick demos)
+    QString outDir;                         // --out (required)
+
+    bool isScript() const { return !scriptFile.isEmpty(); }
+    bool usesGpus() const;                  // devices is a GPU list
+    QVector<int> gpuList() const;           // parsed devices; empty for "cpu" or when malformed
+    int localWorldSize() const;             // nproc
+    int worldSize() const;                  // nproc * nnodes
+    int globalRank(int localRank) const;    // nodeRank * nproc + localRank
+    QString effectiveStore() const;         // store, or the default FileStore inside outDir
+    bool storeIsTcp() const;
+    QString storeHost() const;              // tcp host; "127.0.0.1" for a file store
+    int storePort() const;                  // tcp port; 0 for a file store
+    int threadsPerWorker() const;           // threads, or cores / nproc (at least 1)
+    QString interpreter() const;            // the program that runs scriptFile (empty: run it directly)
+    QString effectiveLossRegex() const;
+
+    // All problems, empty when the configuration can start: validateValues() plus the environment this machine
+    // must provide (out dir writable - it is created -, model/script/data present, FileStore folder creatable, no
+    // stale FileStore file on a single node).
+    QVector<ConfigProblem> validate() const;
+    // Only the values (ranges, formats, combinations); touches no file. For `command` and live form feedback.
+    QVector<ConfigProblem> validateValues() const;
+    static QString problemsText(const QVector<ConfigProblem>& problems); // "--flag: message" lines
+
+    // Arguments for ddpdesk-worker for one local rank (the rank identity is passed both as flags and env).
+    QStringList workerArgs(int localRank) const;
+    // torchrun-compatible environment for one local rank (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE,
+    // GROUP_RANK, MASTER_ADDR, MASTER_PORT, CUDA_VISIBLE_DEVICES, OMP_NUM_THREADS, GLOO_SOCKET_IFNAME,
+    // DDPDESK_STORE). masterPortOverride: used for script mode with a file store (scripts need env://).
+    QMap<QString, QString> rankEnvironment(int localRank, int masterPortOverride = 0) const;
+
+    QJsonObject toJson() const;
+    static RunConfig fromJson(const QJsonObject& json); // unknown keys ignored, missing keys keep defaults
+    bool saveProfile(const QString& path, QString* error) const;
+    static bool loadProfile(const QString& path, RunConfig* out, QString* error);
+
+    static QString defaultLossRegex();
+    static QStringList workloads(); // autoencoder, fashion-mnist, torchscript
+};
+
+} // namespace ddpdesk::launch

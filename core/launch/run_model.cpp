@@ -1,0 +1,396 @@
+#include "launch/run_model.h"
+
+#include "launch/json_bridge.h"
+#include "protocol/telemetry.h"
+
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+double num(const nlohmann::json& j, const char* key, double fallback = qQNaN()) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_number()) ? it->get<double>() : fallback;
+}
+
+QString str(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+// The expected total of optimizer steps when an event announces it.
+qint64 announcedSteps(const nlohmann::json& j) {
+    for (const char* k : {"total_steps", "steps_total", "planned_steps"}) {
+        const double v = num(j, k, -1);
+        if (v > 0)
+            return qint64(v);
+    }
+    return 0;
+}
+
+} // namespace
+
+QString rankStateName(RankState s) {
+    switch (s) {
+    case RankState::Pending: return QStringLiteral("pending");
+    case RankState::Starting: return QStringLiteral("starting");
+    case RankState::Rendezvous: return QStringLiteral("rendezvous");
+    case RankState::Training: return QStringLiteral("training");
+    case RankState::Done: return QStringLiteral("done");
+    case RankState::Failed: return QStringLiteral("failed");
+    case RankState::Stopped: return QStringLiteral("stopped");
+    }
+    return QStringLiteral("unknown");
+}
+
+RunModel::RunModel(QObject* parent) : QObject(parent) {}
+
+void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QString& workload, qint64 expectedSteps) {
+    const int n = globalRanks.size();
+    m_ranks = QVector<RankStatus>(n);
+    for (int i = 0; i < n; ++i) {
+        m_ranks[i].rank = globalRanks[i];
+        m_ranks[i].localRank = i;
+    }
+    m_loss = QVector<QVector<QPointF>>(n);
+    m_rate = QVector<QVector<QPointF>>(n);
+    m_globalLoss.clear();
+    m_warmSamples = QVector<qint64>(n, -1);
+    m_warmT = QVector<double>(n, 0);
+    m_commMs = QVector<double>(n, 0);
+    m_stepMs = QVector<double>(n, 0);
+    m_perStepSamples = QVector<qint64>(n, -1);
+    m_stepEvents = QVector<int>(n, 0);
+    m_startT = protocol::nowSeconds();
+    m_endT = 0;
+    m_firstStepT = 0;
+    m_firstStep = -1;
+    m_globalStep = 0;
+    m_expectedSteps = expectedSteps;
+    m_lastGpu = {};
+    m_lastProc = {};
+    m_summary = RunSummary();
+    m_summary.worldSize = worldSize;
+    m_summary.workload = workload;
+    m_finished = false;
+    emit progressChanged();
+}
+
+void RunModel::setExpectedSteps(qint64 steps) {
+    m_expectedSteps = steps;
+    emit progressChanged();
+}
+
+int RunModel::indexOfRank(int globalRank) const {
+    for (int i = 0; i < m_ranks.size(); ++i)
+        if (m_ranks[i].rank == globalRank)
+            return i;
+    return -1;
+}
+
+void RunModel::appendPoint(QVector<QPointF>& series, QPointF p) {
+    series.push_back(p);
+    if (series.size() <= kMaxSeriesPoints)
+        return;
+    // Thin 2:1 but keep the newest point, so long runs stay cheap to draw and still end where the run is.
+    QVector<QPointF> thinned;
+    thinned.reserve(series.size() / 2 + 1);
+    for (int i = 0; i < series.size() - 1; i += 2)
+        thinned.push_back(series[i]);
+    thinned.push_back(series.back());
+    series.swap(thinned);
+}
+
+void RunModel::applyLine(int index, const QByteArray& line) {
+    if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
+        applyEvent(index, *e);
+        return;
+    }
+    emit logLine(index, QString::fromUtf8(line), false);
+}
+
+void RunModel::appendStderr(int index, const QString& line) {
+    if (index < 0 || index >= m_ranks.size())
+        return;
+    QStringList& tail = m_ranks[index].lastStderr;
+    tail.push_back(line);
+    while (tail.size() > kStderrLines)
+        tail.pop_front();
+    emit logLine(index, line, true);
+}
+
+void RunModel::setPid(int index, qint64 pid) {
+    if (index < 0 || index >= m_ranks.size())
+        return;
+    m_ranks[index].pid = pid;
+    if (m_ranks[index].state == RankState::Pending)
+        m_ranks[index].state = RankState::Starting;
+    emit rankUpdated(index);
+}
+
+void RunModel::setRankState(int index, RankState s, const QString& exitText, int exitCode) {
+    if (index < 0 || index >= m_ranks.size())
+        return;
+    RankStatus& r = m_ranks[index];
+    r.state = s;
+    if (!exitText.isEmpty())
+        r.exitText = exitText;
+    if (s == RankState::Done || s == RankState::Failed || s == RankState::Stopped)
+        r.exitCode = exitCode;
+    emit rankUpdated(index);
+}
+
+void RunModel::applyEvent(int index, const protocol::Event& e) {
+    if (index < 0 || index >= m_ranks.size())
+        return;
+    RankStatus& r = m_ranks[index];
+    const nlohmann::json& b = e.body;
+    if (const qint64 planned = announcedSteps(b); planned > 0 && planned != m_expectedSteps)
+        setExpectedSteps(planned);
+
+    if (e.type == protocol::ev::Hello) {
+        r.host = str(b, "host");
+        const double pid = num(b, "pid", 0);
+        if (pid > 0)
+            r.pid = qint64(pid);
+        if (r.state == RankState::Pending || r.state == RankState::Starting)
+            r.state = RankState::Rendezvous;
+    } else if (e.type == protocol::ev::Rendezvous) {
+        r.rendezvousPhase = str(b, "phase");
+        r.state = r.rendezvousPhase == QLatin1String("done") ? RankState::Training : RankState::Rendezvous;
+    } else if (e.type == protocol::ev::Step) {
+        applyStep(index, e);
+    } else if (e.type == protocol::ev::Epoch) {
+        r.epoch = int(num(b, "epoch", r.epoch));
+        const double acc = num(b, "test_accuracy");
+        if (!std::isnan(acc)) {
+            r.testAccuracy = acc;
+            m_summary.testAccuracy = acc;
+        }
+        const double tl = num(b, "train_loss");
+        if (!std::isnan(tl))
+            r.loss = tl;
+        r.lastProgressT = e.t;
+    } else if (e.type == protocol::ev::Error) {
+        r.errorCode = str(b, "code");
+        r.errorMessage = str(b, "message");
+        emit logLine(index, QStringLiteral("error %1: %2").arg(r.errorCode, r.errorMessage), true);
+    } else if (e.type == protocol::ev::Done) {
+        const double fl = num(b, "final_loss");
+        if (!std::isnan(fl))
+            r.loss = fl;
+        const double rate = num(b, "samples_per_s");
+        if (r.samplesPerSec <= 0 && rate > 0)
+            r.samplesPerSec = rate;
+        const double st = num(b, "steps", -1);
+        if (st >= 0)
+            r.step = qint64(st);
+        r.state = RankState::Done;
+    } else if (e.type == protocol::ev::Checkpoint) {
+        emit logLine(index, QStringLiteral("checkpoint at step %1: %2")
+                                .arg(qint64(num(b, "step", 0))).arg(str(b, "path")), false);
+    }
+    updateSummaryLive();
+    emit rankUpdated(index);
+}
+
+void RunModel::applyStep(int index, const protocol::Event& e) {
+    RankStatus& r = m_ranks[index];
+    const nlohmann::json& b = e.body;
+    r.state = RankState::Training;
+    r.step = qint64(num(b, "step", double(r.step)));
+    r.epoch = int(num(b, "epoch", r.epoch));
+    r.lastProgressT = e.t;
+    if (m_firstStep < 0) {
+        m_firstStep = r.step;
+        m_firstStepT = e.t;
+    }
+    const double loss = num(b, "loss");
+    if (!std::isnan(loss) || b.contains("loss"))
+        r.loss = loss;
+
+    // `samples` is this rank's cumulative sample count; per-step counts (a constant value) are turned into one.
+    const double s = num(b, "samples_total", num(b, "samples", -1));
+    if (s >= 0) {
+        const qint64 v = qint64(s);
+        if (m_perStepSamples[index] < 0 && r.samples > 0 && v == r.samples && r.step > 1)
+            m_perStepSamples[index] = v;
+        r.samples = m_perStepSamples[index] > 0 ? m_perStepSamples[index] * r.step : v;
+    }
+    // Throughput after warm-up: measured from this rank's second step event on, so the first step's
+    // one-time costs (allocation, first allreduce) do not count.
+    const int seen = ++m_stepEvents[index];
+    if (seen == 2) {
+        m_warmT[index] = e.t;
+        m_warmSamples[index] = r.samples;
+    } else if (seen > 2 && e.t > m_warmT[index]) {
+        r.samplesPerSec = double(r.samples - m_warmSamples[index]) / (e.t - m_warmT[index]);
+    }
+    const double direct = num(b, "samples_per_s", -1);
+    if (direct > 0)
+        r.samplesPerSec = direct;
+    const double stepMs = num(b, "step_ms", 0), commMs = num(b, "comm_wait_ms", 0);
+    if (stepMs > 0) {
+        m_stepMs[index] += stepMs;
+        m_commMs[index] += qMax(0.0, commMs);
+        r.commWaitShare = qBound(0.0, m_commMs[index] / m_stepMs[index], 1.0);
+    }
+    const double x = e.t - m_startT;
+    if (!std::isnan(r.loss) && std::isfinite(r.loss)) {
+        appendPoint(m_loss[index], QPointF(x, r.loss));
+        // The global curve advances when the slowest rank does, so it averages losses of the same step instead
+        // of zig-zagging between ranks that are one step apart.
+        qint64 minStep = r.step;
+        for (const RankStatus& o : m_ranks)
+            minStep = qMin(minStep, o.step);
+        const double mean = meanLoss();
+        if (minStep > m_globalStep && !std::isnan(mean)) {
+            m_globalStep = minStep;
+            appendPoint(m_globalLoss, QPointF(x, mean));
+        }
+    }
+    if (r.samplesPerSec > 0)
+        appendPoint(m_rate[index], QPointF(x, r.samplesPerSec));
+    emit seriesAppended(index);
+    emit progressChanged();
+}
+
+void RunModel::applyMonitorEvent(const nlohmann::json& e) {
+    const QString type = str(e, "event");
+    if (type == QLatin1String(protocol::ev::Gpu))
+        m_lastGpu = toQtJson(e);
+    else if (type == QLatin1String(protocol::ev::Proc))
+        m_lastProc = toQtJson(e);
+    else
+        return;
+    emit monitorSampled();
+}
+
+void RunModel::noteRestart() {
+    ++m_summary.restarts;
+    for (int i = 0; i < m_ranks.size(); ++i) {
+        RankStatus& r = m_ranks[i];
+        r.state = RankState::Pending;
+        r.pid = 0;
+        r.exitCode = -1;
+        r.exitText.clear();
+        r.errorCode.clear();
+        r.errorMessage.clear();
+        m_warmSamples[i] = -1;
+        m_warmT[i] = 0;
+        m_perStepSamples[i] = -1;
+        m_stepEvents[i] = 0;
+        r.samples = 0;
+        emit rankUpdated(i);
+    }
+    m_firstStep = -1;
+    m_globalStep = 0;
+    emit restarted(m_summary.restarts);
+}
+
+double RunModel::elapsedS() const {
+    return (m_endT > 0 ? m_endT : protocol::nowSeconds()) - m_startT;
+}
+
+double RunModel::progress() const {
+    if (m_expectedSteps <= 0 || m_ranks.isEmpty())
+        return -1;
+    qint64 minStep = m_ranks[0].step;
+    for (const RankStatus& r : m_ranks)
+        minStep = qMin(minStep, r.step);
+    return qBound(0.0, double(minStep) / double(m_expectedSteps), 1.0);
+}
+
+double RunModel::etaS() const {
+    const double p = progress();
+    if (p <= 0 || m_firstStep < 0 || m_finished)
+        return p >= 1 ? 0 : -1;
+    const double startP = double(m_firstStep) / double(m_expectedSteps);
+    const double spent = protocol::nowSeconds() - m_firstStepT;
+    if (p <= startP || spent <= 0)
+        return -1;
+    return spent * (1.0 - p) / (p - startP);
+}
+
+double RunModel::globalSamplesPerS() const {
+    double sum = 0;
+    for (const RankStatus& r : m_ranks)
+        sum += r.samplesPerSec;
+    return sum * (m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1);
+}
+
+double RunModel::meanLoss() const {
+    double sum = 0;
+    int n = 0;
+    for (const RankStatus& r : m_ranks)
+        if (std::isfinite(r.loss)) {
+            sum += r.loss;
+            ++n;
+        }
+    return n ? sum / n : qQNaN();
+}
+
+QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
+    // Stale: alive but no step/epoch event for stallS. In DDP everyone waits for the slowest rank, so all ranks go
+    // stale together; the ones to name are those whose step counter is behind the others'.
+    QVector<int> stale, behind;
+    qint64 maxStep = 0;
+    int active = 0;
+    for (const RankStatus& r : m_ranks)
+        maxStep = qMax(maxStep, r.step);
+    for (const RankStatus& r : m_ranks) {
+        if (r.state != RankState::Starting && r.state != RankState::Rendezvous && r.state != RankState::Training)
+            continue;
+        ++active;
+        const double since = r.lastProgressT > 0 ? r.lastProgressT : m_startT;
+        if (nowT - since < stallS)
+            continue;
+        stale.push_back(r.rank);
+        if (r.step < maxStep)
+            behind.push_back(r.rank);
+    }
+    if (!behind.isEmpty())
+        return behind;
+    // Nobody is behind by steps: report when every active rank is stuck (e.g. in rendezvous, or a peer on another
+    // node never came), never for one rank that is merely between events while others move.
+    return (active > 0 && stale.size() == active) ? stale : QVector<int>();
+}
+
+void RunModel::updateSummaryLive() {
+    if (m_finished)
+        return;
+    qint64 maxStep = 0;
+    for (const RankStatus& r : m_ranks)
+        maxStep = qMax(maxStep, r.step);
+    m_summary.steps = maxStep;
+    m_summary.wallS = elapsedS();
+    m_summary.samplesPerS = globalSamplesPerS();
+    m_summary.finalLoss = meanLoss();
+}
+
+void RunModel::finish(const QString& status, int failedRank, const QString& reason) {
+    updateSummaryLive();
+    m_endT = protocol::nowSeconds();
+    m_summary.wallS = m_endT - m_startT;
+    m_summary.status = status;
+    m_summary.failedRank = failedRank;
+    m_summary.failureReason = reason;
+    const int idx = indexOfRank(failedRank);
+    m_summary.failedRankStderr = idx >= 0 ? m_ranks[idx].lastStderr : QStringList();
+    m_finished = true;
+    emit progressChanged();
+    emit runFinished(status == QLatin1String("ok"));
+}
+
+RunSummary RunModel::summary() const {
+    if (m_finished)
+        return m_summary;
+    RunSummary s = m_summary;
+    s.wallS = elapsedS();
+    return s;
+}
+
+} // namespace ddpdesk::launch

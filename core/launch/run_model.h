@@ -1,0 +1,140 @@
+#pragma once
+
+// The state of one run as facts arrive: per-rank status, loss/throughput series, progress and ETA, monitor samples,
+// and the final summary. Built only from telemetry events (worker stdout, launcher events, monitor samples), so
+// the CLI's progress bar, summary.json and the GUI's charts are views of the same object.
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ddpdesk::protocol {
+struct Event;
+}
+
+namespace ddpdesk::launch {
+
+enum class RankState { Pending, Starting, Rendezvous, Training, Done, Failed, Stopped };
+QString rankStateName(RankState s); // "pending", "starting", ...
+
+struct RankStatus {
+    int rank = -1;            // global rank
+    int localRank = -1;
+    RankState state = RankState::Pending;
+    qint64 pid = 0;
+    QString host;
+    QString rendezvousPhase;  // last `rendezvous` phase
+    int epoch = 0;
+    qint64 step = 0;
+    qint64 samples = 0;       // cumulative samples this rank processed
+    double loss = qQNaN();
+    double samplesPerSec = 0; // recent (rate over the last step events), after warm-up
+    double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
+    double testAccuracy = qQNaN();
+    double lastProgressT = 0; // unix seconds of the last step/epoch event (stall watch)
+    int exitCode = -1;        // -1 while running or when killed by a signal
+    QString exitText;         // "exit code 3", "killed by signal 9 (SIGKILL)", "stopped by the launcher"
+    QString errorCode;        // from the last `error` event
+    QString errorMessage;
+    QStringList lastStderr;   // last 50 lines
+};
+
+struct RunSummary {
+    QString status = QStringLiteral("running"); // "ok" | "failed" | "stopped" | "running"
+    int worldSize = 0;
+    QString workload;
+    qint64 steps = 0;          // max step over ranks
+    double wallS = 0;
+    double samplesPerS = 0;    // global, after warm-up
+    double finalLoss = qQNaN();
+    double testAccuracy = qQNaN();
+    int failedRank = -1;
+    QString failureReason;     // plain words: which rank, exit code/signal, error event
+    QStringList failedRankStderr;
+    int restarts = 0;
+    QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
+};
+
+class RunModel : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kStderrLines = 50;
+    static constexpr int kMaxSeriesPoints = 2000; // per rank and series; older points are thinned 2:1
+
+    explicit RunModel(QObject* parent = nullptr);
+
+    // Starts a fresh run (clears everything). ranks: global rank of each local index.
+    void reset(const QVector<int>& globalRanks, int worldSize, const QString& workload, qint64 expectedSteps);
+    void setExpectedSteps(qint64 steps);
+
+    // Feeding. Index is the local index (0..rankCount-1), not the global rank.
+    void applyEvent(int index, const protocol::Event& e); // worker telemetry
+    void applyLine(int index, const QByteArray& line);    // a whole stdout line: telemetry or log text
+    void appendStderr(int index, const QString& line);
+    void setPid(int index, qint64 pid);
+    void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
+    void applyMonitorEvent(const nlohmann::json& e);      // `gpu` / `proc` events from core/monitor
+    void noteRestart();                                    // a restart: ranks go back to Pending, series continue
+    void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
+
+    // Reading.
+    int rankCount() const { return m_ranks.size(); }
+    const QVector<RankStatus>& ranks() const { return m_ranks; }
+    const RankStatus& rank(int index) const { return m_ranks.at(index); }
+    int indexOfRank(int globalRank) const; // -1 when not local
+    // Series: x = seconds since the run started, y = value. Downsampled to kMaxSeriesPoints.
+    const QVector<QPointF>& lossSeries(int index) const { return m_loss.at(index); }
+    const QVector<QPointF>& throughputSeries(int index) const { return m_rate.at(index); }
+    const QVector<QPointF>& globalLossSeries() const { return m_globalLoss; } // mean over ranks per step
+    double elapsedS() const;
+    qint64 expectedSteps() const { return m_expectedSteps; }
+    double progress() const;     // 0..1, -1 when unknown
+    double etaS() const;         // -1 when unknown
+    double globalSamplesPerS() const;
+    double meanLoss() const;     // latest loss averaged over ranks that reported one
+    QJsonObject lastGpuSample() const { return m_lastGpu; }
+    QJsonObject lastProcSample() const { return m_lastProc; }
+    QVector<int> laggingRanks(double nowT, double stallS) const; // no progress for stallS while others moved
+    RunSummary summary() const;  // live while running, final after finish()
+    bool isFinished() const { return m_finished; }
+
+signals:
+    void rankUpdated(int index);
+    void seriesAppended(int index);
+    void progressChanged();
+    void logLine(int index, const QString& text, bool isStderr); // index -1: launcher message
+    void monitorSampled();
+    void restarted(int restartCount);
+    void runFinished(bool ok);
+
+private:
+    void appendPoint(QVector<QPointF>& series, QPointF p);
+    void applyStep(int index, const protocol::Event& e);
+    void updateSummaryLive();
+
+    QVector<RankStatus> m_ranks;
+    QVector<QVector<QPointF>> m_loss;
+    QVector<QVector<QPointF>> m_rate;
+    QVector<QPointF> m_globalLoss;
+    QVector<qint64> m_warmSamples;  // samples at the end of warm-up, per rank
+    QVector<double> m_warmT;
+    QVector<double> m_commMs, m_stepMs;
+    QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples
+    QVector<int> m_stepEvents;
+    double m_firstStepT = 0;
+    qint64 m_firstStep = -1;
+    qint64 m_globalStep = 0; // the step the global loss series last advanced to
+    double m_startT = 0;
+    double m_endT = 0;
+    qint64 m_expectedSteps = 0;
+    QJsonObject m_lastGpu, m_lastProc;
+    RunSummary m_summary;
+    bool m_finished = false;
+};
+
+} // namespace ddpdesk::launch

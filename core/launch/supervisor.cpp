@@ -1,0 +1,415 @@
+#include "launch/supervisor.h"
+
+#include "launch/metrics_log.h"
+#include "launch/process_control.h"
+#include "launch/script_output.h"
+#include "launch/supervisor_impl.h"
+#include "launch/json_bridge.h"
+#include "protocol/telemetry.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSaveFile>
+#include <QTcpServer>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+constexpr int kMaxLine = 64 * 1024;  // longer lines are cut: a worker printing megabytes must not hurt us
+constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
+constexpr int kPeerLostExit = 5;
+
+int freeLocalPort() {
+    QTcpServer probe;
+    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+}
+
+} // namespace
+
+Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
+    d->stallTimer.setInterval(1000);
+    connect(&d->stallTimer, &QTimer::timeout, this, &Supervisor::checkStall);
+    d->killTimer.setSingleShot(true);
+    connect(&d->killTimer, &QTimer::timeout, this, &Supervisor::killRemaining);
+}
+
+Supervisor::~Supervisor() {
+    stopMonitor();
+    for (Worker& w : d->workers) {
+        if (w.process && w.process->state() != QProcess::NotRunning) {
+            w.process->disconnect(this);
+            d->guard.kill(*w.process);
+            w.process->waitForFinished(2000);
+        }
+    }
+    if (d->doctorThread.joinable())
+        d->doctorThread.join();
+}
+
+QString Supervisor::findWorker(QString* error) {
+    const QString fromEnv = qEnvironmentVariable("DDPDESK_WORKER");
+    QString path = fromEnv;
+    if (path.isEmpty()) {
+#ifdef Q_OS_WIN
+        const QString name = QStringLiteral("ddpdesk-worker.exe");
+#else
+        const QString name = QStringLiteral("ddpdesk-worker");
+#endif
+        path = QDir(QCoreApplication::applicationDirPath()).filePath(name);
+    }
+    const QFileInfo fi(path);
+    if (!fi.isFile() || !fi.isExecutable()) {
+        if (error)
+            *error = fromEnv.isEmpty()
+                         ? QStringLiteral("ddpdesk-worker not found next to this program (%1); reinstall DDP Desk "
+                                          "or set DDPDESK_WORKER to its path").arg(path)
+                         : QStringLiteral("DDPDESK_WORKER=%1 is not an executable file").arg(path);
+        return QString();
+    }
+    return fi.absoluteFilePath();
+}
+
+QString Supervisor::metricsPath() const { return QDir(m_config.outDir).filePath(QStringLiteral("metrics.jsonl")); }
+QString Supervisor::summaryPath() const { return QDir(m_config.outDir).filePath(QStringLiteral("summary.json")); }
+
+bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems) {
+    if (m_running) {
+        if (problems)
+            *problems = {{QStringLiteral("run"), QStringLiteral("a run is already in progress")}};
+        return false;
+    }
+    QVector<ConfigProblem> found = config.validate();
+    QString program;
+    if (found.isEmpty() && !config.isScript()) {
+        QString why;
+        program = findWorker(&why);
+        if (program.isEmpty())
+            found.push_back({QStringLiteral("worker"), why});
+    }
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why))
+            found.push_back({QStringLiteral("out"), why});
+    }
+    if (problems)
+        *problems = found;
+    if (!found.isEmpty())
+        return false;
+
+    m_config = config;
+    m_restarts = 0;
+    d->program = program;
+    d->scriptPort = (config.isScript() && !config.storeIsTcp()) ? freeLocalPort() : 0;
+    QVector<int> ranks;
+    for (int i = 0; i < config.nproc; ++i)
+        ranks.push_back(config.globalRank(i));
+    m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
+                  config.steps);
+    if (config.store.isEmpty())
+        QDir(QFileInfo(config.effectiveStore().mid(5)).absolutePath()).removeRecursively(); // stale store
+    QDir().mkpath(QFileInfo(config.effectiveStore().mid(5)).absolutePath());
+    writeLauncherEvent("launch", {{"config", config.toJson()},
+                                  {"program", config.isScript() ? config.scriptFile : program},
+                                  {"store", config.effectiveStore()}});
+    m_running = true;
+    emit started();
+    if (!spawnAll())
+        return true; // the failure is reported through finished()
+    if (config.stallTimeoutSec > 0)
+        d->stallTimer.start();
+    sampleMonitor();
+    return true;
+}
+
+bool Supervisor::spawnAll() {
+    d->stopping = false;
+    d->userStop = false;
+    d->failures.clear();
+    d->stallReported = false;
+    for (Worker& w : d->workers)
+        if (w.process)
+            w.process->deleteLater();
+    d->workers.clear();
+    d->workers.resize(size_t(m_config.nproc));
+    d->exited = 0;
+    emit attemptStarted(m_restarts);
+    for (int i = 0; i < m_config.nproc; ++i)
+        spawnWorker(i);
+    return true;
+}
+
+void Supervisor::spawnWorker(int index) {
+    Worker& w = d->workers[index];
+    w = Worker();
+    if (m_config.isScript())
+        w.parser = std::make_unique<ScriptOutputParser>(m_config.effectiveLossRegex());
+    auto* p = new QProcess(this);
+    w.process = p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QMap<QString, QString> rankEnv = m_config.rankEnvironment(index, d->scriptPort);
+    for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
+        env.insert(it.key(), it.value());
+    p->setProcessEnvironment(env);
+    if (m_config.isScript()) {
+        const QString interp = m_config.interpreter();
+        p->setProgram(interp.isEmpty() ? m_config.scriptFile : interp);
+        p->setArguments(interp.isEmpty() ? m_config.scriptArgs : QStringList{m_config.scriptFile} + m_config.scriptArgs);
+    } else {
+        p->setProgram(d->program);
+        QStringList args = m_config.workerArgs(index);
+        if (m_restarts > 0 && !args.contains(QStringLiteral("--resume")))
+            args << QStringLiteral("--resume");
+        p->setArguments(args);
+    }
+    p->setWorkingDirectory(m_config.outDir);
+    d->guard.prepare(*p);
+    connect(p, &QProcess::readyReadStandardOutput, this, [this, index] { onOutput(index, false); });
+    connect(p, &QProcess::readyReadStandardError, this, [this, index] { onOutput(index, true); });
+    connect(p, &QProcess::started, this, [this, index, p] {
+        d->guard.adopt(*p);
+        m_model.setPid(index, p->processId());
+        sampleMonitor();
+        writeLauncherEvent("rank_start", {{"pid", double(p->processId())}, {"local_rank", index},
+                                          {"attempt", m_restarts}}, m_config.globalRank(index));
+    });
+    connect(p, &QProcess::finished, this, [this, index](int code, QProcess::ExitStatus status) {
+        onWorkerExited(index, code, status == QProcess::CrashExit);
+    });
+    connect(p, &QProcess::errorOccurred, this, [this, index, p](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            onWorkerExited(index, -1, false, QStringLiteral("could not start %1: %2").arg(p->program(), p->errorString()));
+    });
+    p->start();
+}
+
+void Supervisor::onOutput(int index, bool isStderr) {
+    if (index >= int(d->workers.size()) || !d->workers[index].process)
+        return;
+    Worker& w = d->workers[index];
+    QByteArray& buf = isStderr ? w.errBuf : w.outBuf;
+    bool& skipping = isStderr ? w.errSkipping : w.outSkipping;
+    buf += isStderr ? w.process->readAllStandardError() : w.process->readAllStandardOutput();
+    int start = 0;
+    for (;;) {
+        const int nl = buf.indexOf('\n', start);
+        if (nl < 0)
+            break;
+        if (!skipping)
+            onLine(index, buf.mid(start, nl - start), isStderr);
+        skipping = false;
+        start = nl + 1;
+    }
+    buf.remove(0, start);
+    if (buf.size() > kMaxLine) {
+        if (!skipping)
+            onLine(index, buf.left(kMaxLine) + " [line cut at 64 KiB]", isStderr);
+        skipping = true;
+        buf.clear();
+    }
+}
+
+void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
+    QByteArray line = raw.size() > kMaxLine ? raw.left(kMaxLine) + " [line cut at 64 KiB]" : raw;
+    if (line.endsWith('\r'))
+        line.chop(1);
+    const int rank = m_config.globalRank(index);
+    if (!isStderr && !m_config.isScript()) {
+        if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
+            if (e->rank < 0)
+                e->body["rank"] = rank;
+            d->log.write(e->body);
+            m_model.applyEvent(index, *e);
+            return;
+        }
+    }
+    const QString text = QString::fromUtf8(line);
+    nlohmann::json logEvent = protocol::makeEvent(protocol::ev::Log, rank);
+    logEvent["stream"] = isStderr ? "stderr" : "stdout";
+    logEvent["text"] = text.toStdString();
+    d->log.write(logEvent);
+    if (isStderr)
+        m_model.appendStderr(index, text);
+    else
+        m_model.applyLine(index, line);
+    // A script's loss may be on stdout or stderr (logging writes to stderr).
+    if (d->workers[index].parser) {
+        if (auto step = d->workers[index].parser->parse(rank, text)) {
+            d->log.write(*step);
+            if (auto e = protocol::parseLine(protocol::encodeLine(*step)))
+                m_model.applyEvent(index, *e);
+        }
+    }
+}
+
+void Supervisor::onWorkerExited(int index, int exitCode, bool crashed, const QString& startError) {
+    if (index >= int(d->workers.size()))
+        return;
+    Worker& w = d->workers[index];
+    if (w.exited)
+        return;
+    w.exited = true;
+    if (w.process) {
+        onOutput(index, false);
+        onOutput(index, true);
+        if (!w.outBuf.isEmpty())
+            onLine(index, w.outBuf, false);
+        if (!w.errBuf.isEmpty())
+            onLine(index, w.errBuf, true);
+        w.outBuf.clear();
+        w.errBuf.clear();
+    }
+    const int rank = m_config.globalRank(index);
+    const RankStatus& status = m_model.rank(index);
+    QString text = startError.isEmpty() ? describeExit(exitCode, crashed) : startError;
+    const bool ok = startError.isEmpty() && !crashed && exitCode == 0;
+    // Exits we caused (our terminate/kill) are "stopped", not failures. A signal we did not send is a failure.
+    const bool causedByUs = exitCausedByStop(w.signalled, exitCode, crashed);
+    if (!ok && !causedByUs) {
+        Failure f;
+        f.index = index;
+        f.exitCode = crashed ? -1 : exitCode;
+        f.peerLost = (!crashed && exitCode == kPeerLostExit) || status.errorCode == QLatin1String("PEER_LOST");
+        f.text = QStringLiteral("rank %1 %2").arg(rank).arg(text);
+        if (!status.errorCode.isEmpty())
+            f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
+        d->failures.push_back(f);
+    }
+    RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
+    if (causedByUs)
+        text += QStringLiteral(" (stopped by the launcher)");
+    m_model.setRankState(index, state, text, crashed ? -1 : exitCode);
+    writeLauncherEvent("rank_exit", {{"local_rank", index}, {"exit_code", crashed ? QJsonValue() : QJsonValue(exitCode)},
+                                     {"signal", crashed ? QJsonValue(exitCode) : QJsonValue()},
+                                     {"text", text}, {"state", rankStateName(state)}}, rank);
+    if (!ok && !causedByUs && !d->stopping) {
+        emit rankFailed(rank, d->failures.back().text);
+        beginStopAll(d->failures.back().text);
+    }
+    if (++d->exited == int(d->workers.size()))
+        onAllExited();
+}
+
+void Supervisor::stop(const QString& reason) {
+    if (!m_running)
+        return;
+    if (d->restartPending) {
+        d->restartPending = false;
+        d->userStop = true;
+        d->stopReason = reason;
+        finishRun(QStringLiteral("stopped"));
+        return;
+    }
+    d->userStop = true;
+    beginStopAll(reason);
+}
+
+void Supervisor::beginStopAll(const QString& reason) {
+    if (d->stopping)
+        return;
+    d->stopping = true;
+    d->stopReason = reason;
+    emit message(QStringLiteral("stopping all workers: %1").arg(reason));
+    for (Worker& w : d->workers) {
+        if (w.process && !w.exited && w.process->state() != QProcess::NotRunning) {
+            w.signalled = 1;
+            d->guard.terminate(*w.process);
+        }
+    }
+    d->killTimer.start(kStopGraceMs);
+}
+
+void Supervisor::killRemaining() {
+    for (Worker& w : d->workers) {
+        if (w.process && !w.exited && w.process->state() != QProcess::NotRunning) {
+            w.signalled = 2;
+            emit message(QStringLiteral("rank %1 did not stop within %2 ms; killing it")
+                             .arg(m_model.rank(int(&w - d->workers.data())).rank).arg(kStopGraceMs));
+            d->guard.kill(*w.process);
+        }
+    }
+}
+
+void Supervisor::resetStore() {
+    const QString st = m_config.effectiveStore();
+    if (st.startsWith(QLatin1String("file:")) && m_config.nnodes == 1)
+        QFile::remove(st.mid(5)); // this run owns it; a stale FileStore would make the next rendezvous hang
+}
+
+void Supervisor::onAllExited() {
+    d->killTimer.stop();
+    if (d->userStop) {
+        finishRun(QStringLiteral("stopped"));
+        return;
+    }
+    if (d->failures.isEmpty()) {
+        finishRun(QStringLiteral("ok"));
+        return;
+    }
+    if (m_restarts < m_config.maxRestarts) {
+        ++m_restarts;
+        const Failure& f = d->pickCulprit();
+        emit message(QStringLiteral("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
+                         .arg(f.text).arg(m_restarts).arg(m_config.maxRestarts));
+        writeLauncherEvent("restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts},
+                                       {"reason", f.text}});
+        m_model.noteRestart();
+        resetStore();
+        d->restartPending = true;
+        QTimer::singleShot(kRestartDelayMs, this, [this] {
+            if (!d->restartPending)
+                return;
+            d->restartPending = false;
+            spawnAll();
+        });
+        return;
+    }
+    finishRun(QStringLiteral("failed"));
+}
+
+void Supervisor::finishRun(const QString& status) {
+    d->stallTimer.stop();
+    stopMonitor();
+    int failedRank = -1;
+    QString reason;
+    if (status == QLatin1String("failed")) {
+        const Failure& f = d->pickCulprit();
+        failedRank = m_config.globalRank(f.index);
+        reason = f.text + QStringLiteral(" (first failure");
+        if (d->failures.size() > 1)
+            reason += QStringLiteral("; %1 rank(s) failed in all").arg(d->failures.size());
+        reason += QLatin1Char(')');
+    } else if (status == QLatin1String("stopped")) {
+        reason = d->stopReason;
+    }
+    m_model.finish(status, failedRank, reason);
+    const QJsonObject summary = m_model.summary().toJson(m_model.ranks());
+    writeLauncherEvent("run_end", {{"summary", summary}});
+    d->log.close();
+    QSaveFile f(summaryPath());
+    if (f.open(QIODevice::WriteOnly)) {
+        f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
+        if (!f.commit())
+            emit message(QStringLiteral("could not write %1: %2").arg(summaryPath(), f.errorString()));
+    } else {
+        emit message(QStringLiteral("could not write %1: %2").arg(summaryPath(), f.errorString()));
+    }
+    m_running = false;
+    emit finished(status == QLatin1String("ok"));
+}
+
+void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields, int rank) {
+    nlohmann::json e = protocol::makeEvent(type, rank);
+    e["source"] = "launcher";
+    const nlohmann::json extra = toNlohmannJson(fields);
+    if (extra.is_object())
+        e.update(extra);
+    d->log.write(e);
+    d->log.flush();
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,85 @@
+#pragma once
+
+// Runs one RunConfig: spawns one process per local rank, feeds their output into a RunModel, stops everyone on the
+// first failure (terminate, then kill after a grace period; 5 s in all), restarts from the last checkpoint up to
+// maxRestarts times, watches for stalls (names the lagging ranks, runs the doctor), writes metrics.jsonl and
+// summary.json into the out dir. Asynchronous: drive it from a Qt event loop.
+
+#include "launch/run_config.h"
+#include "launch/run_model.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace ddpdesk::launch {
+
+class Supervisor : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kStopGraceMs = 3000; // terminate -> kill; everything is gone within 5 s
+
+    explicit Supervisor(QObject* parent = nullptr);
+    ~Supervisor() override; // kills whatever still runs, never leaves a process behind
+
+    // The worker executable: $DDPDESK_WORKER, else ddpdesk-worker next to the running executable. Empty + error
+    // when not found.
+    static QString findWorker(QString* error);
+
+    // Validates and starts; false (with the problems) when the configuration cannot start. Nothing is spawned then.
+    bool start(const RunConfig& config, QVector<ConfigProblem>* problems = nullptr);
+    // Clean stop (Ctrl-C / the GUI's Stop): workers are terminated, then killed after kStopGraceMs; checkpoints stay.
+    void stop(const QString& reason = QStringLiteral("stopped by the user"));
+    bool isRunning() const { return m_running; }
+
+    RunModel* model() { return &m_model; }
+    const RunModel* model() const { return &m_model; }
+    const RunConfig& config() const { return m_config; }
+    int restartCount() const { return m_restarts; }
+    QString metricsPath() const; // <out>/metrics.jsonl
+    QString summaryPath() const; // <out>/summary.json
+
+    // The launcher's own sampling (GPU + worker CPU/RAM, core/monitor) every intervalMs while running; 0 disables.
+    // Call before start().
+    void setMonitorIntervalMs(int intervalMs) { m_monitorMs = intervalMs; }
+
+signals:
+    void started();
+    void attemptStarted(int attempt);              // 0 first, 1.. restarts
+    void rankFailed(int rank, const QString& reason); // first failure of an attempt
+    void stallDetected(const QString& report);     // lagging ranks + the doctor's findings, as text
+    void message(const QString& text);             // launcher notes for the log view / terminal
+    void finished(bool ok);                        // after summary.json is written
+
+private:
+    struct Impl;
+    struct Worker;
+    std::unique_ptr<Impl> d;
+
+    bool spawnAll();
+    void spawnWorker(int index);
+    void onOutput(int index, bool isStderr);
+    void onLine(int index, const QByteArray& line, bool isStderr);
+    void onWorkerExited(int index, int exitCode, bool crashed, const QString& startError = QString());
+    void beginStopAll(const QString& reason);
+    void killRemaining();
+    void onAllExited();
+    void finishRun(const QString& status);
+    void resetStore();
+    void checkStall();
+    void onStallDiagnosed(const QString& report, const QJsonObject& event);
+    void sampleMonitor(); // starts the resource sampler or updates its list of worker processes
+    void stopMonitor();
+    void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);
+
+    RunConfig m_config;
+    RunModel m_model;
+    bool m_running = false;
+    int m_restarts = 0;
+    int m_monitorMs = 1000;
+};
+
+} // namespace ddpdesk::launch

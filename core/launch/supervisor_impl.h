@@ -1,0 +1,64 @@
+#pragma once
+
+// Supervisor's private state, shared by supervisor.cpp and supervisor_stall.cpp.
+
+#include "launch/metrics_log.h"
+#include "launch/process_control.h"
+#include "launch/script_output.h"
+#include "launch/supervisor.h"
+#include "monitor/monitor_sampler.h"
+
+#include <QByteArray>
+#include <QProcess>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+namespace ddpdesk::launch {
+
+struct Supervisor::Worker {
+    QProcess* process = nullptr; // owned by the Supervisor (QObject parent)
+    QByteArray outBuf, errBuf;   // partial lines
+    bool outSkipping = false, errSkipping = false; // inside an over-long line
+    bool exited = false;
+    int signalled = 0;           // 0 none, 1 terminate sent, 2 kill sent
+    std::unique_ptr<ScriptOutputParser> parser;
+};
+
+struct Failure {
+    int index = -1;
+    int exitCode = -1;
+    bool peerLost = false; // failed because another rank died: a consequence, not the cause
+    QString text;
+};
+
+struct Supervisor::Impl {
+    ProcessGuard guard;
+    MetricsLog log;
+    std::vector<Worker> workers;
+    int exited = 0;
+    QString program;
+    int scriptPort = 0;
+    QVector<Failure> failures;
+    bool stopping = false;
+    bool userStop = false;
+    bool restartPending = false;
+    QString stopReason;
+    QTimer stallTimer, killTimer;
+    bool stallReported = false;
+    std::thread doctorThread;
+    std::atomic<bool> doctorBusy{false};
+    std::unique_ptr<monitor::MonitorSampler> sampler; // supervisor_monitor.cpp
+
+    // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
+    const Failure& pickCulprit() const {
+        for (const Failure& f : failures)
+            if (!f.peerLost)
+                return f;
+        return failures.front();
+    }
+};
+
+} // namespace ddpdesk::launch

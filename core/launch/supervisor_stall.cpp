@@ -1,0 +1,91 @@
+// Stall watch: when ranks stop making progress, say which ones are behind (by their step counters) and ask the
+// doctor about the store, instead of letting the run hang silently until the worker's own timeout.
+#include "launch/supervisor_impl.h"
+
+#include "doctor/doctor.h"
+#include "launch/json_bridge.h"
+#include "protocol/telemetry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ddpdesk::launch {
+
+void Supervisor::checkStall() {
+    if (!m_running || d->stopping || d->restartPending || m_config.stallTimeoutSec <= 0)
+        return;
+    const double now = protocol::nowSeconds();
+    const QVector<int> behind = m_model.laggingRanks(now, m_config.stallTimeoutSec);
+    if (behind.isEmpty()) {
+        d->stallReported = false; // progress resumed: a later stall is reported again
+        return;
+    }
+    if (d->stallReported || d->doctorBusy)
+        return;
+    d->stallReported = true;
+
+    QStringList counters;
+    QJsonArray perRank;
+    for (const RankStatus& r : m_model.ranks()) {
+        const QString where = r.state == RankState::Training
+                                  ? QStringLiteral("step %1").arg(r.step)
+                                  : QStringLiteral("%1%2").arg(rankStateName(r.state),
+                                                               r.rendezvousPhase.isEmpty()
+                                                                   ? QString()
+                                                                   : QStringLiteral(" (%1)").arg(r.rendezvousPhase));
+        counters << QStringLiteral("rank %1: %2").arg(r.rank).arg(where);
+        perRank.push_back(QJsonObject{{"rank", r.rank}, {"step", double(r.step)}, {"state", rankStateName(r.state)},
+                                      {"phase", r.rendezvousPhase}});
+    }
+    QStringList names;
+    for (int r : behind)
+        names << QString::number(r);
+    qint64 maxStep = 0;
+    for (const RankStatus& r : m_model.ranks())
+        maxStep = qMax(maxStep, r.step);
+    const RankStatus& first = m_model.rank(m_model.indexOfRank(behind.first()));
+    // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the store).
+    const QString what = first.step < maxStep ? QStringLiteral("rank(s) behind: %1").arg(names.join(", "))
+                                              : QStringLiteral("rank(s) %1 all stuck at the same point")
+                                                    .arg(names.join(", "));
+    QString report = QStringLiteral("no progress for %1 s; %2 [%3]")
+                         .arg(m_config.stallTimeoutSec).arg(what, counters.join("; "));
+    QJsonArray behindJson;
+    for (int r : behind)
+        behindJson.push_back(r);
+    QJsonObject event{{"behind", behindJson}, {"ranks", perRank}, {"stall_timeout_s", m_config.stallTimeoutSec}};
+
+    // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep going.
+    ddpdesk::doctor::DoctorRequest req;
+    req.store = m_config.effectiveStore().toStdString();
+    req.worldSize = m_config.worldSize();
+    req.nodeRank = m_config.nodeRank;
+    req.jobRunning = true;
+    if (d->doctorThread.joinable())
+        d->doctorThread.join();
+    d->doctorBusy = true;
+    d->doctorThread = std::thread([this, req, report, event] {
+        QString fullReport = report;
+        QJsonObject ev = event;
+        try {
+            const auto findings = ddpdesk::doctor::diagnose(req);
+            fullReport += QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
+            ev["doctor"] = toQtJson(ddpdesk::doctor::toJson(findings));
+        } catch (const std::exception& e) {
+            fullReport += QStringLiteral("\ndoctor could not run: %1").arg(QString::fromUtf8(e.what()));
+            ev["doctor_error"] = QString::fromUtf8(e.what());
+        }
+        // Delivered on the Supervisor's thread; the destructor joins this thread first, so `this` is alive.
+        QMetaObject::invokeMethod(this, [this, fullReport, ev] { onStallDiagnosed(fullReport, ev); },
+                                  Qt::QueuedConnection);
+        d->doctorBusy = false;
+    });
+}
+
+void Supervisor::onStallDiagnosed(const QString& report, const QJsonObject& event) {
+    writeLauncherEvent("stall", event);
+    emit message(QStringLiteral("stall: ") + report);
+    emit stallDetected(report);
+}
+
+} // namespace ddpdesk::launch

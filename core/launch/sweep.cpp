@@ -1,0 +1,220 @@
+#include "launch/sweep.h"
+
+#include "launch/supervisor.h"
+
+#include <QDir>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace ddpdesk::launch {
+
+QVector<SweepSize> parseNprocList(const QString& text, QString* error) {
+    QVector<SweepSize> sizes;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        if (!ok || n < 1) {
+            if (error)
+                *error = QStringLiteral("--nproc-list: '%1' is not a worker count; use a list like 1,2,4").arg(part);
+            return {};
+        }
+        sizes.push_back({n, QStringLiteral("cpu")});
+    }
+    if (sizes.isEmpty() && error)
+        *error = QStringLiteral("--nproc-list: empty; use a list like 1,2,4");
+    return sizes;
+}
+
+QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
+    QVector<SweepSize> sizes;
+    for (const QString& set : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        QStringList ids;
+        for (const QString& part : set.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int id = part.trimmed().toInt(&ok);
+            if (!ok || id < 0) {
+                if (error)
+                    *error = QStringLiteral("--gpu-sets: '%1' is not a GPU index; use sets like 0;0,1;0,1,2,3").arg(part);
+                return {};
+            }
+            ids << QString::number(id);
+        }
+        if (!ids.isEmpty())
+            sizes.push_back({int(ids.size()), ids.join(QLatin1Char(','))});
+    }
+    if (sizes.isEmpty() && error)
+        *error = QStringLiteral("--gpu-sets: empty; use sets like 0;0,1;0,1,2,3");
+    return sizes;
+}
+
+void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
+    const SweepRow* base = nullptr;
+    for (const SweepRow& r : rows)
+        if (r.ok && r.samplesPerS > 0 && (!base || r.size.nproc < base->size.nproc))
+            base = &r;
+    double target = targetLoss;
+    if (!(target > 0)) {
+        target = qQNaN();
+        for (const SweepRow& r : rows)
+            if (r.ok && std::isfinite(r.finalLoss))
+                target = std::isnan(target) ? r.finalLoss : qMax(target, r.finalLoss);
+    }
+    for (SweepRow& r : rows) {
+        if (base && r.samplesPerS > 0) {
+            r.speedup = r.samplesPerS / base->samplesPerS;
+            r.efficiency = r.speedup / (double(r.size.nproc) / double(base->size.nproc));
+        }
+        r.timeToTargetS = -1;
+        if (std::isfinite(target))
+            for (const QPointF& p : r.lossVsWall)
+                if (p.y() <= target) {
+                    r.timeToTargetS = p.x();
+                    break;
+                }
+    }
+}
+
+namespace {
+QString cell(double v, int prec = 4) { return std::isfinite(v) ? QString::number(v, 'g', prec + 2) : QString(); }
+} // namespace
+
+QString sweepCsv(const QVector<SweepRow>& rows) {
+    QString out = QStringLiteral(
+        "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share\n");
+    for (const SweepRow& r : rows) {
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+                   .arg(r.size.nproc)
+                   .arg(cell(r.samplesPerS), cell(r.speedup), cell(r.efficiency),
+                        r.timeToTargetS >= 0 ? cell(r.timeToTargetS) : QString(), cell(r.finalLoss),
+                        cell(r.testAccuracy), cell(r.commWaitShare));
+    }
+    return out;
+}
+
+QString sweepTable(const QVector<SweepRow>& rows) {
+    auto f = [](double v, int prec) { return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-"); };
+    QString out = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+                      .arg("nproc", 5).arg("samples/s", 10).arg("speedup", 8).arg("effic.", 7).arg("t_target", 9)
+                      .arg("loss", 9).arg("test_acc", 8).arg("comm", 6).arg("status");
+    for (const SweepRow& r : rows) {
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+                   .arg(r.size.nproc, 5).arg(f(r.samplesPerS, 1), 10).arg(f(r.speedup, 2), 8)
+                   .arg(f(r.efficiency, 2), 7).arg(r.timeToTargetS >= 0 ? f(r.timeToTargetS, 1) : "-", 9)
+                   .arg(f(r.finalLoss, 4), 9).arg(f(r.testAccuracy, 3), 8).arg(f(r.commWaitShare, 2), 6)
+                   .arg(r.status);
+    }
+    return out;
+}
+
+SweepRunner::SweepRunner(QObject* parent) : QObject(parent) {}
+SweepRunner::~SweepRunner() = default;
+
+QString SweepRunner::csvPath() const { return QDir(m_base.outDir).filePath(QStringLiteral("sweep.csv")); }
+QString SweepRunner::pngPath() const { return QDir(m_base.outDir).filePath(QStringLiteral("sweep.png")); }
+
+static QString sizeDirName(const SweepSize& s) {
+    return s.devices == QLatin1String("cpu") ? QStringLiteral("n%1").arg(s.nproc)
+                                               : QStringLiteral("gpus-%1").arg(QString(s.devices).replace(',', '-'));
+}
+
+bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, QVector<ConfigProblem>* problems,
+                        double targetLoss) {
+    QVector<ConfigProblem> found;
+    if (sizes.isEmpty())
+        found.push_back({QStringLiteral("nproc-list"), QStringLiteral("no sizes to run; use --nproc-list 1,2,4")});
+    // Check every size up front, so a bad one is refused before the first run spends minutes.
+    for (const SweepSize& s : sizes) {
+        RunConfig c = base;
+        c.nproc = s.nproc;
+        c.devices = s.devices;
+        c.outDir = QDir(base.outDir).filePath(sizeDirName(s));
+        for (const ConfigProblem& p : c.validate())
+            if (!found.contains(p))
+                found.push_back(p);
+    }
+    if (problems)
+        *problems = found;
+    if (!found.isEmpty())
+        return false;
+    m_base = base;
+    m_sizes = sizes;
+    m_rows.clear();
+    m_next = 0;
+    m_target = targetLoss;
+    m_stopped = false;
+    QMetaObject::invokeMethod(this, &SweepRunner::runNext, Qt::QueuedConnection);
+    return true;
+}
+
+void SweepRunner::stop() {
+    m_stopped = true;
+    if (m_current)
+        m_current->stop(QStringLiteral("sweep stopped by the user"));
+}
+
+void SweepRunner::runNext() {
+    if (m_stopped || m_next >= m_sizes.size()) {
+        computeSweepMetrics(m_rows, m_target);
+        bool allOk = !m_stopped && m_rows.size() == m_sizes.size();
+        for (const SweepRow& r : m_rows)
+            allOk = allOk && r.ok;
+        QSaveFile csv(csvPath());
+        if (csv.open(QIODevice::WriteOnly)) {
+            csv.write(sweepCsv(m_rows).toUtf8());
+            allOk = csv.commit() && allOk;
+        } else {
+            allOk = false;
+        }
+        QString why;
+        if (!drawSweepPng(m_rows, pngPath(), &why))
+            allOk = false;
+        emit finished(allOk);
+        return;
+    }
+    const SweepSize size = m_sizes[m_next];
+    RunConfig c = m_base;
+    c.nproc = size.nproc;
+    c.devices = size.devices;
+    c.outDir = QDir(m_base.outDir).filePath(sizeDirName(size));
+    m_current = new Supervisor(this);
+    connect(m_current, &Supervisor::finished, this, &SweepRunner::onRunFinished);
+    emit sizeStarted(m_next, m_current);
+    QVector<ConfigProblem> problems;
+    if (!m_current->start(c, &problems)) {
+        SweepRow row;
+        row.size = size;
+        row.status = RunConfig::problemsText(problems);
+        m_rows.push_back(row);
+        m_current->deleteLater();
+        m_current = nullptr;
+        emit sizeFinished(m_next++, false);
+        QMetaObject::invokeMethod(this, &SweepRunner::runNext, Qt::QueuedConnection);
+    }
+}
+
+void SweepRunner::onRunFinished(bool ok) {
+    Supervisor* run = m_current;
+    const RunModel* model = run->model();
+    const RunSummary s = model->summary();
+    SweepRow row;
+    row.size = m_sizes[m_next];
+    row.ok = ok;
+    row.status = s.status;
+    row.samplesPerS = s.samplesPerS;
+    row.finalLoss = s.finalLoss;
+    row.testAccuracy = s.testAccuracy;
+    row.wallS = s.wallS;
+    double comm = 0;
+    for (const RankStatus& r : model->ranks())
+        comm += r.commWaitShare;
+    row.commWaitShare = model->rankCount() ? comm / model->rankCount() : 0;
+    row.lossVsWall = model->globalLossSeries();
+    m_rows.push_back(row);
+    m_current = nullptr;
+    run->deleteLater();
+    emit sizeFinished(m_next++, ok);
+    QMetaObject::invokeMethod(this, &SweepRunner::runNext, Qt::QueuedConnection);
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,85 @@
+#pragma once
+
+// A scaling sweep: the same configuration run at several sizes (worker counts or GPU sets) one after another,
+// compared by throughput, speedup against the ideal line, efficiency, and time to a common target loss.
+
+#include "launch/run_config.h"
+
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace ddpdesk::launch {
+
+class Supervisor;
+
+struct SweepSize {
+    int nproc = 1;
+    QString devices = QStringLiteral("cpu"); // "cpu" or the GPU list of this size
+};
+
+struct SweepRow {
+    SweepSize size;
+    bool ok = false;
+    QString status;            // the run's summary status
+    double samplesPerS = 0;
+    double speedup = 0;        // samplesPerS / samplesPerS of the smallest size
+    double efficiency = 0;     // speedup / (nproc / smallest nproc)
+    double timeToTargetS = -1; // first wall time the mean loss reached the target; -1: never
+    double finalLoss = qQNaN();
+    double testAccuracy = qQNaN();
+    double commWaitShare = 0;  // mean over ranks
+    double wallS = 0;
+    QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
+};
+
+// "1,2,4" -> sizes on cpu; "0;0,1;0,1,2,3" -> GPU sets. Empty + error on bad text.
+QVector<SweepSize> parseNprocList(const QString& text, QString* error);
+QVector<SweepSize> parseGpuSets(const QString& text, QString* error);
+
+// Fills speedup/efficiency/timeToTarget. targetLoss <= 0 (or NaN): the largest final loss among successful
+// sizes, so every size that finished reaches it.
+void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss = 0);
+QString sweepCsv(const QVector<SweepRow>& rows);   // header: nproc,samples_per_s,speedup,efficiency,
+                                                   // time_to_target_s,final_loss,test_accuracy,comm_wait_share
+QString sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal
+// Two panels (speedup vs ideal; loss vs wall time per size) drawn with QPainter. Needs a QGuiApplication.
+bool drawSweepPng(const QVector<SweepRow>& rows, const QString& path, QString* error);
+
+class SweepRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SweepRunner(QObject* parent = nullptr);
+    ~SweepRunner() override;
+
+    // Each size runs in <base.outDir>/n<nproc> (or g<list>); sweep.csv and sweep.png go into base.outDir.
+    bool start(const RunConfig& base, const QVector<SweepSize>& sizes, QVector<ConfigProblem>* problems = nullptr,
+               double targetLoss = 0);
+    void stop();
+    const QVector<SweepRow>& rows() const { return m_rows; }
+    Supervisor* current() const { return m_current; } // the run in progress (null between sizes)
+    QString csvPath() const;
+    QString pngPath() const;
+
+signals:
+    void sizeStarted(int index, Supervisor* run);
+    void sizeFinished(int index, bool ok);
+    void finished(bool allOk); // after sweep.csv and sweep.png are written
+
+private:
+    void runNext();
+    void onRunFinished(bool ok);
+
+    RunConfig m_base;
+    QVector<SweepSize> m_sizes;
+    QVector<SweepRow> m_rows;
+    Supervisor* m_current = nullptr;
+    int m_next = 0;
+    double m_target = 0;
+    bool m_stopped = false;
+};
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,51 @@
+#include "monitor/dynamic_library.h"
+
+#include <windows.h>
+
+namespace ddpdesk::monitor {
+
+namespace {
+
+std::wstring widen(const std::string& utf8) {
+    if (utf8.empty()) return {};
+    int n = MultiByteToWideChar(CP_UTF8, 0, utf8.data(), int(utf8.size()), nullptr, 0);
+    std::wstring out(size_t(n > 0 ? n : 0), L'\0');
+    if (n > 0) MultiByteToWideChar(CP_UTF8, 0, utf8.data(), int(utf8.size()), out.data(), n);
+    return out;
+}
+
+std::string systemMessage(DWORD code) {
+    char* buffer = nullptr;
+    DWORD n = FormatMessageA(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
+                                 FORMAT_MESSAGE_IGNORE_INSERTS,
+                             nullptr, code, 0, reinterpret_cast<char*>(&buffer), 0, nullptr);
+    std::string text = (n && buffer) ? std::string(buffer, n) : std::string();
+    if (buffer) LocalFree(buffer);
+    while (!text.empty() &&
+           (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '.'))
+        text.pop_back();
+    return text.empty() ? "error " + std::to_string(code) : text + " (error " + std::to_string(code) + ")";
+}
+
+} // namespace
+
+void* DynamicLibrary::openHandle(const std::string& nameOrPath, std::string* error) {
+    // No "cannot find DLL" message box for a missing driver: the caller reports it in words.
+    DWORD previousMode = 0;
+    SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &previousMode);
+    HMODULE module = LoadLibraryW(widen(nameOrPath).c_str());
+    DWORD code = module ? 0 : GetLastError();
+    SetThreadErrorMode(previousMode, nullptr);
+    if (!module) *error = systemMessage(code);
+    return reinterpret_cast<void*>(module);
+}
+
+void DynamicLibrary::closeHandle(void* handle) {
+    FreeLibrary(reinterpret_cast<HMODULE>(handle));
+}
+
+void* DynamicLibrary::symbolAddress(void* handle, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(reinterpret_cast<HMODULE>(handle), name));
+}
+
+} // namespace ddpdesk::monitor

@@ -1,0 +1,10 @@
+#include "monitor/nvml_library.h"
+
+namespace ddpdesk::monitor {
+
+// The driver installs the versioned soname; the unversioned one exists only with development packages.
+std::vector<std::string> platformNvmlCandidates() {
+    return {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+}
+
+} // namespace ddpdesk::monitor

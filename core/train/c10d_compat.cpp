@@ -1,0 +1,198 @@
+#include "train/c10d_compat.h"
+
+#include <torch/csrc/distributed/c10d/FileStore.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Types.hpp>
+#include <torch/version.h>
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 1
+#else
+#define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 0
+#endif
+
+namespace ddpdesk::train {
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::vector<std::uint8_t> bytes(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
+
+} // namespace
+
+CommFailure classifyCommFailure(const std::string& message) {
+    std::string m = lower(message);
+    for (const char* peerGone : {"connection closed by peer", "connection reset by peer", "broken pipe",
+                                 "socket closed", "end of file", "connection refused", "read error", "write error"})
+        if (m.find(peerGone) != std::string::npos)
+            return CommFailure::PeerLost;
+    for (const char* timedOut : {"timed out", "timeout"})
+        if (m.find(timedOut) != std::string::npos)
+            return CommFailure::Timeout;
+    return CommFailure::Other;
+}
+
+// ---- stores -------------------------------------------------------------------------------------------------
+
+struct KvStore::Impl {
+    c10::intrusive_ptr<c10d::Store> store;
+};
+
+KvStore::KvStore() : m_impl(std::make_unique<Impl>()) {}
+KvStore::~KvStore() = default;
+
+std::shared_ptr<KvStore> KvStore::open(const StoreSpec& spec) {
+    std::shared_ptr<KvStore> kv(new KvStore());
+    if (spec.isFile) {
+        // numWorkers lets the last rank to finish delete the file, so a clean run leaves no stale store behind.
+        kv->m_impl->store = c10::make_intrusive<c10d::FileStore>(spec.path, spec.worldSize);
+        kv->m_impl->store->setTimeout(spec.timeout);
+    } else {
+        c10d::TCPStoreOptions opts;
+        opts.port = spec.port;
+        opts.isServer = spec.hostServer;
+        // Our own arrival keys replace TCPStore's worker counting, so construction never waits for peers.
+        opts.numWorkers = c10::nullopt;
+        opts.waitWorkers = false;
+        opts.timeout = spec.timeout;
+#if DDPDESK_TCPSTORE_HAS_LIBUV_OPTION && defined(_WIN32)
+        // Windows LibTorch builds lack libuv; 2.4+ defaults to it (pytorch#139990).
+        opts.useLibUV = false;
+#endif
+        kv->m_impl->store = c10::make_intrusive<c10d::TCPStore>(spec.host, opts);
+    }
+    return kv;
+}
+
+void KvStore::set(const std::string& key, const std::string& value) { m_impl->store->set(key, bytes(value)); }
+
+std::string KvStore::get(const std::string& key) {
+    std::vector<std::uint8_t> v = m_impl->store->get(key);
+    return std::string(v.begin(), v.end());
+}
+
+bool KvStore::check(const std::string& key) { return m_impl->store->check({key}); }
+
+bool KvStore::waitFor(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) {
+    // Polling with check() instead of Store::wait: the same bounded behaviour on every store type and version,
+    // and no server-side wait left behind when we give up.
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto pause = std::chrono::milliseconds(5);
+    for (;;) {
+        if (m_impl->store->check(keys))
+            return true;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(100));
+    }
+}
+
+std::int64_t KvStore::numKeys() { return m_impl->store->getNumKeys(); }
+
+// ---- Gloo ---------------------------------------------------------------------------------------------------
+
+std::string GlooDeviceSpec::describe() const {
+    if (!iface.empty())
+        return "interface " + iface;
+    if (!hostname.empty())
+        return "address of " + hostname;
+    return "this host's name";
+}
+
+namespace {
+
+class GlooWork : public PendingCollective {
+public:
+    explicit GlooWork(c10::intrusive_ptr<c10d::Work> work) : m_work(std::move(work)) {}
+    void wait(std::chrono::milliseconds timeout) override {
+        if (timeout.count() <= 0)
+            timeout = std::chrono::milliseconds(1); // 0 would mean "forever" to c10d
+        try {
+            m_work->wait(timeout);
+        } catch (const std::exception& e) {
+            std::string what = e.what();
+            // c10d reports its own wait timeout as "Operation timed out!"
+            throw CommError(classifyCommFailure(what), what.substr(0, what.find('\n')));
+        }
+    }
+
+private:
+    c10::intrusive_ptr<c10d::Work> m_work;
+};
+
+} // namespace
+
+struct GlooGroup::Impl {
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
+};
+
+GlooGroup::~GlooGroup() = default;
+
+std::unique_ptr<GlooGroup> GlooGroup::create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
+                                             int rank, int worldSize, const GlooDeviceSpec& device,
+                                             std::chrono::milliseconds collectiveTimeout) {
+    auto options = c10d::ProcessGroupGloo::Options::create(collectiveTimeout);
+    if (!device.iface.empty())
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(device.iface));
+    else if (!device.hostname.empty())
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(device.hostname));
+    else
+        options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+    // Two Gloo threads, as Python's default: one bucket's allreduce can run while the next is queued.
+    options->threads = 2;
+    auto prefixed = c10::make_intrusive<c10d::PrefixStore>(prefix, store->impl().store);
+    std::unique_ptr<GlooGroup> group(new GlooGroup());
+    group->m_impl = std::make_unique<Impl>();
+    // 1.13: ProcessGroupGloo derives from ProcessGroup; 2.x: from Backend. The constructor is the same in both.
+    group->m_impl->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, rank, worldSize, options);
+    group->m_rank = rank;
+    group->m_size = worldSize;
+    return group;
+}
+
+std::shared_ptr<PendingCollective> GlooGroup::allreduceSum(const at::Tensor& tensor) {
+    std::vector<at::Tensor> tensors{tensor};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp::SUM;
+    return std::make_shared<GlooWork>(m_impl->pg->allreduce(tensors, opts));
+}
+
+std::shared_ptr<PendingCollective> GlooGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
+    // Gloo broadcasts one tensor per call; queue them all, wait on the last (the queue runs in order per group).
+    std::vector<c10::intrusive_ptr<c10d::Work>> works;
+    for (const at::Tensor& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        c10d::BroadcastOptions opts;
+        opts.rootRank = root;
+        works.push_back(m_impl->pg->broadcast(one, opts));
+    }
+    struct All : PendingCollective {
+        std::vector<std::shared_ptr<GlooWork>> parts;
+        void wait(std::chrono::milliseconds timeout) override {
+            auto deadline = std::chrono::steady_clock::now() + timeout;
+            for (auto& p : parts)
+                p->wait(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+        }
+    };
+    auto all = std::make_shared<All>();
+    for (auto& w : works)
+        all->parts.push_back(std::make_shared<GlooWork>(w));
+    return all;
+}
+
+std::shared_ptr<PendingCollective> GlooGroup::barrier() {
+    return std::make_shared<GlooWork>(m_impl->pg->barrier(c10d::BarrierOptions()));
+}
+
+} // namespace ddpdesk::train

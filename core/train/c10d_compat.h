@@ -1,0 +1,101 @@
+#pragma once
+
+// The only place that touches c10d (stores, ProcessGroupGloo, Work). c10d's C++ API is not stable across LibTorch
+// releases (1.13 -> 2.x moved ProcessGroupGloo under Backend, TCPStore grew libuv), so every call sits here behind
+// version guards and the rest of the engine sees these small types only.
+
+#include <ATen/Tensor.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::train {
+
+enum class CommFailure { Timeout, PeerLost, Other };
+
+// A store or collective operation that failed; `kind` decides the exit code.
+class CommError : public std::runtime_error {
+public:
+    CommError(CommFailure kind, const std::string& what) : std::runtime_error(what), m_kind(kind) {}
+    CommFailure kind() const { return m_kind; }
+
+private:
+    CommFailure m_kind;
+};
+
+// Classifies a c10d/Gloo exception text (peer went away, timed out, anything else).
+CommFailure classifyCommFailure(const std::string& message);
+
+struct StoreSpec {
+    bool isFile = true;
+    std::string path;        // FileStore
+    std::string host;        // TCPStore
+    std::uint16_t port = 0;  // TCPStore
+    bool hostServer = false; // TCPStore: this process runs the server
+    int worldSize = 1;
+    std::chrono::milliseconds timeout{60000};
+};
+
+// A c10d store (FileStore or TCPStore). Calls throw std::exception subclasses from c10d on failure.
+class KvStore {
+public:
+    static std::shared_ptr<KvStore> open(const StoreSpec& spec);
+    ~KvStore();
+
+    void set(const std::string& key, const std::string& value);
+    std::string get(const std::string& key); // waits for the key up to the store timeout
+    bool check(const std::string& key);      // exists now, never waits
+    bool waitFor(const std::vector<std::string>& keys, std::chrono::milliseconds timeout); // false on timeout
+    std::int64_t numKeys();
+
+    struct Impl;
+    Impl& impl() { return *m_impl; }
+
+private:
+    KvStore();
+    std::unique_ptr<Impl> m_impl;
+};
+
+// An asynchronous collective in flight.
+class PendingCollective {
+public:
+    virtual ~PendingCollective() = default;
+    // Waits at most `timeout`; throws CommError (Timeout / PeerLost / Other).
+    virtual void wait(std::chrono::milliseconds timeout) = 0;
+};
+
+struct GlooDeviceSpec {
+    std::string iface;    // --iface / GLOO_SOCKET_IFNAME
+    std::string hostname; // an address to bind (e.g. 127.0.0.1 for single-node jobs); used when iface is empty
+    std::string describe() const;
+};
+
+// A Gloo process group. Creation blocks until every rank connected (bounded by the caller, see rendezvous.cpp).
+class GlooGroup {
+public:
+    static std::unique_ptr<GlooGroup> create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
+                                             int rank, int worldSize, const GlooDeviceSpec& device,
+                                             std::chrono::milliseconds collectiveTimeout);
+    ~GlooGroup();
+
+    int rank() const { return m_rank; }
+    int size() const { return m_size; }
+
+    std::shared_ptr<PendingCollective> allreduceSum(const at::Tensor& tensor);
+    std::shared_ptr<PendingCollective> broadcast(const std::vector<at::Tensor>& tensors, int root);
+    std::shared_ptr<PendingCollective> barrier();
+
+    struct Impl;
+
+private:
+    GlooGroup() = default;
+    std::unique_ptr<Impl> m_impl;
+    int m_rank = 0;
+    int m_size = 1;
+};
+
+} // namespace ddpdesk::train

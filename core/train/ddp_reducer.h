@@ -1,0 +1,73 @@
+#pragma once
+
+#include "train/c10d_compat.h"
+
+#include <ATen/Tensor.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace ddpdesk::train {
+
+struct ReducerStats {
+    double commWaitMs = 0;          // time spent after backward waiting for allreduces
+    std::int64_t bytesAllreduced = 0;
+};
+
+// PyTorch-DDP-style gradient synchronisation. Parameters are packed into flat buckets in reverse registration
+// order (the first bucket capped at 1 MiB like DDP's, the rest at `bucketBytes`). With overlap, a hook on every
+// parameter copies its gradient into its bucket as autograd produces it; when a bucket is complete (and all
+// earlier buckets were launched, so every rank issues collectives in the same order) its allreduce starts
+// asynchronously while backward continues. finishBackward() launches what is left (parameters that got no
+// gradient contribute zeros), waits with a timeout, and points each .grad at its averaged slice.
+class DdpReducer {
+public:
+    DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::int64_t bucketBytes, bool overlap,
+               std::chrono::milliseconds collectiveTimeout);
+    ~DdpReducer();
+    DdpReducer(const DdpReducer&) = delete;
+    DdpReducer& operator=(const DdpReducer&) = delete;
+
+    // Before each forward: clears gradients (set to none) and bucket bookkeeping.
+    void prepareForBackward();
+    // After loss.backward(): throws CommError on timeout or peer failure.
+    ReducerStats finishBackward();
+
+    std::size_t bucketCount() const { return m_buckets.size(); }
+    std::vector<std::size_t> bucketSizesBytes() const;
+
+private:
+    struct Slot {
+        std::size_t bucket = 0;
+        std::int64_t offset = 0;
+        std::int64_t numel = 0;
+        bool ready = false;
+    };
+    struct Bucket {
+        at::Tensor flat;
+        std::vector<std::size_t> params; // indices into m_params
+        std::size_t pending = 0;
+        std::shared_ptr<PendingCollective> work;
+    };
+
+    void onGradient(std::size_t index, const at::Tensor& grad);
+    void markReady(std::size_t index);
+    void launchReady();
+
+    std::vector<at::Tensor> m_params;
+    std::vector<Slot> m_slots;
+    std::vector<unsigned> m_hooks; // hook handles, per parameter, when overlapping
+    std::vector<Bucket> m_buckets;
+    GlooGroup* m_group;
+    bool m_overlap;
+    std::chrono::milliseconds m_timeout;
+    std::size_t m_nextLaunch = 0;
+    bool m_armed = false;
+    std::int64_t m_bytesThisStep = 0;
+    std::mutex m_mutex;
+};
+
+} // namespace ddpdesk::train

@@ -1,0 +1,142 @@
+#include "train/identity.h"
+
+#include "train/errors.h"
+#include "train/platform.h"
+
+#include <cstdlib>
+#include <optional>
+
+namespace ddpdesk::train {
+
+std::optional<std::string> envValue(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v)
+        return std::nullopt;
+    return std::string(v);
+}
+
+namespace {
+
+struct Lookup {
+    std::optional<int> value;
+    std::string source;
+};
+
+int parseInt(const std::string& text, const std::string& what) {
+    try {
+        size_t used = 0;
+        long long v = std::stoll(text, &used);
+        if (used != text.size() || v < -1 || v > 1000000)
+            throw std::invalid_argument(text);
+        return static_cast<int>(v);
+    } catch (const std::exception&) {
+        throw badInput(what + " is not a whole number: '" + text + "'");
+    }
+}
+
+// Flag first, then each environment family in the documented order.
+Lookup lookup(const std::optional<int>& flag, const char* torchrun, const char* ompi, const char* slurm) {
+    if (flag)
+        return {flag, "flags"};
+    const std::pair<const char*, const char*> env[] = {
+        {torchrun, "torchrun env"}, {ompi, "Open MPI env"}, {slurm, "Slurm env"}};
+    for (const auto& [name, family] : env) {
+        if (!name)
+            continue;
+        if (auto v = envValue(name))
+            return {parseInt(*v, std::string("environment variable ") + name), family};
+    }
+    return {std::nullopt, "default"};
+}
+
+} // namespace
+
+Identity resolveIdentity(const WorkerOptions& o) {
+    Identity id;
+    Lookup rank = lookup(o.rank, "RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID");
+    Lookup world = lookup(o.worldSize, "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS");
+    Lookup localRank = lookup(o.localRank, "LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID");
+    Lookup localWorld =
+        lookup(o.localWorldSize, "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE");
+
+    id.worldSize = world.value.value_or(1);
+    id.rank = rank.value.value_or(0);
+    id.source = rank.source;
+    if (id.worldSize < 1)
+        throw badInput("world size must be at least 1 (got " + std::to_string(id.worldSize) + " from " +
+                       world.source + ")");
+    if (id.rank < 0 || id.rank >= id.worldSize)
+        throw badInput("rank " + std::to_string(id.rank) + " (from " + rank.source + ") is not valid for world size " +
+                       std::to_string(id.worldSize) + " (from " + world.source + "): ranks are 0.." +
+                       std::to_string(id.worldSize - 1));
+    // Without node-local facts, assume every rank shares this node: the safe guess for thread counts.
+    id.localWorldSize = localWorld.value.value_or(id.worldSize);
+    id.localRank = localRank.value.value_or(id.localWorldSize == id.worldSize ? id.rank : 0);
+    if (id.localWorldSize < 1 || id.localWorldSize > id.worldSize)
+        throw badInput("local world size " + std::to_string(id.localWorldSize) + " must be between 1 and the world size " +
+                       std::to_string(id.worldSize));
+    if (id.localRank < 0 || id.localRank >= id.localWorldSize)
+        throw badInput("local rank " + std::to_string(id.localRank) + " is not valid for local world size " +
+                       std::to_string(id.localWorldSize));
+    id.host = hostName();
+    id.pid = processId();
+    return id;
+}
+
+StoreAddress resolveStore(const WorkerOptions& o) {
+    StoreAddress a;
+    std::string spec = o.store;
+    if (spec.empty()) {
+        auto addr = envValue("MASTER_ADDR");
+        auto port = envValue("MASTER_PORT");
+        if (addr && port)
+            spec = "tcp://" + *addr + ":" + *port;
+        else if (addr || port)
+            throw badInput("MASTER_ADDR and MASTER_PORT must be set together (or give --store)");
+        else
+            return a;
+    }
+    const std::string filePrefix = "file:";
+    const std::string tcpPrefix = "tcp://";
+    if (spec.rfind(filePrefix, 0) == 0) {
+        std::string path = spec.substr(filePrefix.size());
+        // Accept the URL-ish spelling file:///tmp/x as well as file:/tmp/x and file:C:\x.
+        if (path.rfind("///", 0) == 0)
+            path = path.substr(2);
+        if (path.empty())
+            throw badInput("--store file: needs a path, e.g. file:/tmp/ddp-store or file:\\\\server\\share\\store");
+        a.kind = StoreAddress::Kind::File;
+        a.path = path;
+        a.display = "file:" + path;
+        return a;
+    }
+    if (spec.rfind(tcpPrefix, 0) == 0) {
+        std::string rest = spec.substr(tcpPrefix.size());
+        size_t colon = rest.rfind(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size())
+            throw badInput("--store " + spec + ": expected tcp://HOST:PORT, e.g. tcp://127.0.0.1:29500");
+        std::string host = rest.substr(0, colon);
+        if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+            host = host.substr(1, host.size() - 2);
+        std::string portText = rest.substr(colon + 1);
+        int port = 0;
+        try {
+            size_t used = 0;
+            port = std::stoi(portText, &used);
+            if (used != portText.size())
+                port = -1;
+        } catch (const std::exception&) {
+            port = -1;
+        }
+        if (port < 1 || port > 65535)
+            throw badInput("--store " + spec + ": port must be 1..65535 (got '" + portText + "')");
+        a.kind = StoreAddress::Kind::Tcp;
+        a.host = host;
+        a.port = static_cast<std::uint16_t>(port);
+        a.display = "tcp://" + rest;
+        return a;
+    }
+    throw badInput("--store " + spec + ": expected file:PATH or tcp://HOST:PORT");
+}
+
+} // namespace ddpdesk::train

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <ATen/Tensor.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace ddpdesk::train {
+
+// Reads an IDX file of unsigned bytes (the MNIST / Fashion-MNIST format), gzipped (needs zlib in the build) or
+// plain. Throws TrainError DATA_MISSING (absent, unreadable, .gz without zlib) or DATA_CORRUPT (bad magic,
+// truncated, wrong dimensions) naming the file.
+struct IdxArray {
+    std::vector<std::int64_t> dims;
+    at::Tensor data; // uint8, shape = dims
+};
+
+IdxArray readIdxFile(const std::filesystem::path& path);
+
+// Looks for NAME.gz then NAME inside `dir`; throws DATA_MISSING naming both when neither exists.
+std::filesystem::path findIdxFile(const std::filesystem::path& dir, const std::string& name);
+
+// Whether this build can read .gz files.
+bool idxGzipSupported();
+
+} // namespace ddpdesk::train

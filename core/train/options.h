@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::train {
+
+// Everything the command line can say (docs/engine.md and the worker contract list the flags).
+// Unset optionals mean "use the environment or the workload's default".
+struct WorkerOptions {
+    std::string workload; // autoencoder | fashion-mnist | torchscript
+    std::string modelPath;
+    std::string dataPath;
+    std::string loss; // mse | rmse | cross-entropy
+
+    std::optional<int> rank, worldSize, localRank, localWorldSize;
+
+    std::string store; // file:PATH | tcp://HOST:PORT
+    bool externalStore = false;
+    std::string iface;
+    double timeoutSec = 60.0;
+    std::optional<double> collectiveTimeoutSec; // default max(timeout, 300)
+
+    std::optional<std::int64_t> epochs, steps;
+    std::optional<std::int64_t> batchSize, globalBatch;
+    std::optional<double> lr;
+    std::uint64_t seed = 0;
+    std::optional<int> threads;
+    double bucketMb = 25.0;
+    bool noOverlap = false;
+    std::string device = "cpu";
+
+    std::string outDir = ".";
+    std::int64_t checkpointEvery = 0;
+    bool resume = false;
+    int telemetryMs = 100;
+    std::optional<std::int64_t> limitSamples;
+
+    bool inspectStore = false;
+    std::vector<std::string> keys;
+    bool version = false;
+};
+
+struct ParsedCommandLine {
+    WorkerOptions options;
+    bool exitNow = false; // --help was printed
+    int exitCode = 0;
+};
+
+// Parses and checks flags; throws TrainError(BAD_INPUT) naming the flag and what would be valid.
+// Checks that need the environment (identity, store fallback) happen in identity.cpp.
+ParsedCommandLine parseCommandLine(int argc, const char* const* argv);
+
+} // namespace ddpdesk::train

@@ -1,0 +1,244 @@
+#include "train/rendezvous.h"
+
+#include "train/bounded_call.h"
+#include "train/errors.h"
+#include "train/telemetry_emitter.h"
+
+#include "protocol/telemetry.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace ddpdesk::train {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+std::string arrivedKey(int rank) { return "ddpdesk/arrived/" + std::to_string(rank); }
+
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store) {
+    GlooDeviceSpec d;
+    if (!ifaceFlag.empty()) {
+        d.iface = ifaceFlag;
+    } else if (auto env = envValue("GLOO_SOCKET_IFNAME")) {
+        d.iface = *env;
+    } else if (store.kind == StoreAddress::Kind::Tcp &&
+               (store.host == "127.0.0.1" || store.host == "localhost" || store.host == "::1")) {
+        d.hostname = store.host == "::1" ? "::1" : "127.0.0.1";
+    } else if (store.kind == StoreAddress::Kind::File || store.kind == StoreAddress::Kind::None) {
+        // A FileStore job may span machines over a shared folder; without an interface, use the hostname's address.
+    }
+    return d;
+}
+
+namespace {
+
+double secondsOf(milliseconds ms) { return ms.count() / 1000.0; }
+
+std::string secondsText(milliseconds ms) {
+    std::string s = std::to_string(secondsOf(ms));
+    s.erase(s.find_last_not_of('0') + 1);
+    if (!s.empty() && s.back() == '.')
+        s.pop_back();
+    return s + " s";
+}
+
+void phase(const char* name, const RendezvousConfig& c, Clock::time_point start, nlohmann::json extra = {}) {
+    auto& tm = TelemetryEmitter::instance();
+    nlohmann::json e = tm.event(protocol::ev::Rendezvous);
+    e["phase"] = name;
+    e["store"] = c.address.display;
+    e["elapsed_ms"] = std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
+    if (extra.is_object())
+        e.update(extra);
+    tm.emit(e);
+}
+
+milliseconds remaining(Clock::time_point deadline) {
+    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    return left.count() > 0 ? left : milliseconds(0);
+}
+
+// A FileStore on a missing folder retries opening for its whole timeout (pytorch#48475): check first.
+void checkFileStorePath(const std::string& path) {
+    fs::path p(path);
+    fs::path parent = p.parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw TrainError(error_code::BadInput,
+                         "--store file:" + path + ": folder " + parent.string() +
+                             " does not exist (create it, or choose a path in an existing shared folder)",
+                         exit_code::BadInput);
+    if (fs::is_directory(p, ec))
+        throw TrainError(error_code::BadInput, "--store file:" + path + " is a folder; give a file path inside it",
+                         exit_code::BadInput);
+    std::ofstream probe(p, std::ios::binary | std::ios::app);
+    if (!probe)
+        throw TrainError(error_code::BadInput, "--store file:" + path + ": cannot create or open the file for writing",
+                         exit_code::BadInput);
+}
+
+std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point deadline) {
+    StoreSpec spec;
+    spec.isFile = c.address.kind == StoreAddress::Kind::File;
+    spec.path = c.address.path;
+    spec.host = c.address.host;
+    spec.port = c.address.port;
+    spec.hostServer = !spec.isFile && c.identity.rank == 0 && !c.externalStore;
+    spec.worldSize = c.identity.worldSize;
+    spec.timeout = c.timeout;
+    if (spec.isFile)
+        checkFileStorePath(spec.path);
+
+    // Abandoned calls outlive this frame: they write only into shared holders they own a share of.
+    auto holder = std::make_shared<std::shared_ptr<KvStore>>();
+    std::string failure;
+    // Grace beyond the store's own timeout so c10d's message (which names the address) normally wins.
+    bool finished = false;
+    try {
+        finished = runBounded([holder, spec] { *holder = KvStore::open(spec); },
+                              remaining(deadline) + milliseconds(2000));
+    } catch (const std::exception& e) {
+        failure = e.what();
+        failure = failure.substr(0, failure.find('\n'));
+        finished = true;
+    }
+    nlohmann::json waiting{{"what", "store"}, {"store", c.address.display}, {"timeout_s", secondsOf(c.timeout)}};
+    if (!finished)
+        throw TrainError(error_code::StoreUnreachable,
+                         "no answer from the store " + c.address.display + " within " + secondsText(c.timeout) +
+                             (spec.hostServer || spec.isFile ? "" : " (is rank 0 running and reachable?)"),
+                         exit_code::Timeout, waiting);
+    if (!failure.empty()) {
+        std::string lowerFailure = failure;
+        for (auto& ch : lowerFailure)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (spec.hostServer && (lowerFailure.find("address already in use") != std::string::npos ||
+                                lowerFailure.find("errno: 98") != std::string::npos ||
+                                lowerFailure.find("10048") != std::string::npos))
+            throw TrainError(error_code::PortInUse,
+                             "rank 0 cannot host the TCPStore on port " + std::to_string(spec.port) +
+                                 ": the port is in use by another process (another job on the same port?). "
+                                 "Choose a free port. (" + failure + ")",
+                             exit_code::Timeout, waiting);
+        throw TrainError(error_code::StoreUnreachable,
+                         "cannot " + std::string(spec.hostServer ? "host" : "reach") + " the store " +
+                             c.address.display + ": " + failure,
+                         exit_code::Timeout, waiting);
+    }
+    return *holder;
+}
+
+nlohmann::json arrivalRecord(const Identity& id) {
+    return {{"host", id.host}, {"pid", id.pid}, {"t", protocol::nowSeconds()}, {"local_rank", id.localRank}};
+}
+
+void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_point deadline) {
+    const Identity& id = c.identity;
+    const std::string mine = arrivedKey(id.rank);
+    if (store.check(mine)) {
+        std::string previous;
+        try {
+            previous = store.get(mine);
+        } catch (const std::exception&) {
+        }
+        throw TrainError(error_code::RendezvousFailed,
+                         "the store " + c.address.display + " already holds an arrival for rank " +
+                             std::to_string(id.rank) + " (" + previous +
+                             "): a stale store left by an earlier run that did not finish, or two processes started "
+                             "as rank " + std::to_string(id.rank) +
+                             ". Delete the store file / use a fresh store, and check the launch.",
+                         exit_code::Timeout,
+                         {{"what", "ranks"}, {"store", c.address.display}, {"duplicate_rank", id.rank}});
+    }
+    store.set(mine, arrivalRecord(id).dump());
+
+    std::vector<std::string> keys;
+    for (int r = 0; r < id.worldSize; ++r)
+        keys.push_back(arrivedKey(r));
+    if (store.waitFor(keys, remaining(deadline)))
+        return;
+
+    nlohmann::json arrived = nlohmann::json::array(), missing = nlohmann::json::array();
+    for (int r = 0; r < id.worldSize; ++r)
+        (store.check(arrivedKey(r)) ? arrived : missing).push_back(r);
+    throw TrainError(error_code::RendezvousTimeout,
+                     "timed out after " + secondsText(c.timeout) + " waiting at the store " + c.address.display +
+                         " for all " + std::to_string(id.worldSize) + " ranks: arrived " + arrived.dump() +
+                         ", missing " + missing.dump() +
+                         " (did every rank start, with the same store and world size?)",
+                     exit_code::Timeout,
+                     {{"what", "ranks"},
+                      {"store", c.address.display},
+                      {"world_size", id.worldSize},
+                      {"arrived", arrived},
+                      {"missing", missing},
+                      {"timeout_s", secondsOf(c.timeout)}});
+}
+
+std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::shared_ptr<KvStore>& store,
+                                       Clock::time_point deadline) {
+    auto holder = std::make_shared<std::unique_ptr<GlooGroup>>();
+    std::string failure;
+    // Arrivals are complete here, so connecting should be quick; still, an advertised address that is not
+    // reachable (hostname -> 127.0.1.1, firewall) would block for Gloo's own 30-minute default.
+    milliseconds limit = std::max(remaining(deadline), milliseconds(5000));
+    bool finished = false;
+    try {
+        finished = runBounded(
+            [holder, store, rank = c.identity.rank, world = c.identity.worldSize, device = c.device,
+             collectiveTimeout = c.collectiveTimeout] {
+                *holder = GlooGroup::create(store, "ddpdesk/pg", rank, world, device, collectiveTimeout);
+            },
+            limit);
+    } catch (const std::exception& e) {
+        failure = e.what();
+        failure = failure.substr(0, failure.find('\n'));
+        finished = true;
+    }
+    nlohmann::json waiting{{"what", "gloo_connect"},
+                           {"store", c.address.display},
+                           {"device", c.device.describe()},
+                           {"world_size", c.identity.worldSize},
+                           {"timeout_s", secondsOf(limit)}};
+    if (!finished)
+        throw TrainError(error_code::RendezvousTimeout,
+                         "all ranks arrived at " + c.address.display + ", but the Gloo connections between them did "
+                             "not complete within " + secondsText(limit) + " (Gloo device: " + c.device.describe() +
+                             "). A rank may advertise an unreachable address (hostname resolving to 127.0.1.1, "
+                             "firewall): set --iface / GLOO_SOCKET_IFNAME.",
+                         exit_code::Timeout, waiting);
+    if (!failure.empty())
+        throw TrainError(error_code::RendezvousFailed,
+                         "creating the Gloo process group failed (device: " + c.device.describe() + "): " + failure,
+                         exit_code::Timeout, waiting);
+    return std::move(*holder);
+}
+
+} // namespace
+
+RendezvousResult rendezvous(const RendezvousConfig& c) {
+    auto start = Clock::now();
+    auto deadline = start + c.timeout;
+    RendezvousResult r;
+    phase("store_connect", c, start,
+          {{"hosting", c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore}});
+    r.store = openStore(c, deadline);
+    phase("store_ready", c, start);
+    try {
+        announceAndWait(c, *r.store, deadline);
+    } catch (const TrainError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw TrainError(error_code::StoreUnreachable,
+                         "the store " + c.address.display + " failed while ranks arrived: " + e.what(),
+                         exit_code::Timeout, {{"what", "store"}, {"store", c.address.display}});
+    }
+    phase("pg_create", c, start, {{"device", c.device.describe()}});
+    r.group = createGroup(c, r.store, deadline);
+    phase("pg_ready", c, start);
+    return r;
+}
+
+} // namespace ddpdesk::train

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "train/c10d_compat.h"
+#include "train/identity.h"
+
+#include <chrono>
+#include <memory>
+
+namespace ddpdesk::train {
+
+struct RendezvousConfig {
+    StoreAddress address;
+    bool externalStore = false;
+    Identity identity;
+    std::chrono::milliseconds timeout{60000};           // store connect + arrivals + process-group creation
+    std::chrono::milliseconds collectiveTimeout{300000}; // each collective afterwards
+    GlooDeviceSpec device;
+};
+
+struct RendezvousResult {
+    std::shared_ptr<KvStore> store;
+    std::unique_ptr<GlooGroup> group;
+};
+
+// Store key each rank sets before the process group is created; value is JSON {"host","pid","t"}.
+std::string arrivedKey(int rank);
+
+// Connects to (or hosts) the store, records this rank's arrival, waits for every rank, then creates the Gloo
+// process group — each step bounded by config.timeout and reported as a `rendezvous` event. Throws TrainError
+// (RENDEZVOUS_TIMEOUT naming the store and which ranks arrived, STORE_UNREACHABLE, PORT_IN_USE, ...). After a
+// timeout a library call may still be running on an abandoned thread: the caller must exit with std::_Exit.
+RendezvousResult rendezvous(const RendezvousConfig& config);
+
+// The Gloo device to use: --iface, else GLOO_SOCKET_IFNAME, else loopback when the store is on loopback (a
+// single-machine job), else the hostname's address.
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store);
+
+} // namespace ddpdesk::train

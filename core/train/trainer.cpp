@@ -1,0 +1,354 @@
+#include "train/trainer.h"
+
+#include "train/ddp_reducer.h"
+#include "train/errors.h"
+#include "train/sampler.h"
+#include "train/telemetry_emitter.h"
+
+#include "protocol/telemetry.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+namespace ddpdesk::train {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+} // namespace
+
+struct Trainer::State {
+    TrainerConfig cfg;
+    Dataset data;
+    std::unique_ptr<TrainModel> model;
+    GlooGroup* group = nullptr;
+    DistributedSampler sampler;
+    std::vector<at::Tensor> params;
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    std::unique_ptr<DdpReducer> reducer;
+    TrainPosition pos;
+    CheckpointIdentity ckptId;
+    // Step telemetry averaged over the steps since the last step event.
+    double accStepMs = 0, accCommMs = 0;
+    std::int64_t accSteps = 0;
+    std::optional<double> lastAccuracy;
+
+    State(TrainerConfig c, Dataset d, std::unique_ptr<TrainModel> m, GlooGroup* g)
+        : cfg(std::move(c)), data(std::move(d)), model(std::move(m)), group(g),
+          sampler(data.size(), cfg.identity.rank, cfg.identity.worldSize, cfg.seed) {}
+
+    bool distributed() const { return group != nullptr; }
+
+    // Runs a collective and turns its failure into the error the launcher expects, naming what was awaited.
+    void awaitCollective(const std::shared_ptr<PendingCollective>& work, const std::string& what) {
+        try {
+            work->wait(cfg.collectiveTimeout);
+        } catch (const CommError& e) {
+            throw commFailure(e, what);
+        }
+    }
+
+    TrainError commFailure(const CommError& e, const std::string& what) const {
+        nlohmann::json waiting{{"what", what},
+                               {"step", pos.globalStep + 1},
+                               {"epoch", pos.epoch + 1},
+                               {"world_size", cfg.identity.worldSize},
+                               {"timeout_s", cfg.collectiveTimeout.count() / 1000.0}};
+        if (e.kind() == CommFailure::Timeout)
+            return TrainError(error_code::CollectiveTimeout,
+                              what + " did not complete within " + std::to_string(cfg.collectiveTimeout.count() / 1000) +
+                                  " s (a rank stopped making progress): " + e.what(),
+                              exit_code::Timeout, waiting);
+        return TrainError(error_code::PeerLost,
+                          what + " failed because another rank went away or its connection broke: " +
+                              std::string(e.what()),
+                          exit_code::PeerFailure, waiting);
+    }
+
+    // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.
+    void broadcastInitialState() {
+        if (!distributed() || group->size() == 1)
+            return;
+        torch::NoGradGuard noGrad;
+        std::map<c10::ScalarType, std::vector<at::Tensor>> byType;
+        for (auto& [name, t] : model->namedParameters())
+            byType[t.scalar_type()].push_back(t);
+        for (auto& [name, t] : model->namedBuffers())
+            byType[t.scalar_type()].push_back(t);
+        for (auto& [type, tensors] : byType) {
+            std::vector<at::Tensor> flat;
+            for (auto& t : tensors)
+                flat.push_back(t.reshape({-1}));
+            at::Tensor all = torch::cat(flat);
+            awaitCollective(group->broadcast({all}, 0), "the initial parameter broadcast from rank 0");
+            std::int64_t offset = 0;
+            for (auto& t : tensors) {
+                t.copy_(all.narrow(0, offset, t.numel()).view_as(t));
+                offset += t.numel();
+            }
+        }
+    }
+
+    void makeOptimizer() {
+        for (auto& [name, t] : model->namedParameters())
+            params.push_back(t);
+        if (cfg.workload == "autoencoder")
+            optimizer = std::make_unique<torch::optim::Adam>(
+                params, torch::optim::AdamOptions(cfg.lr).betas(std::make_tuple(0.0, 0.99)));
+        else
+            optimizer = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(cfg.lr).momentum(0.9));
+    }
+
+    // Rank 0 reads the checkpoint and broadcasts its bytes, so ranks need not share the --out folder; every rank
+    // decodes the same bytes and therefore reaches the same verdict (resume, corrupt or mismatch).
+    void resumeIfAsked() {
+        if (!cfg.resume)
+            return;
+        fs::path path = cfg.outDir / "checkpoint.pt";
+        std::vector<char> bytes;
+        std::int64_t present = 0;
+        if (cfg.identity.rank == 0) {
+            std::error_code ec;
+            if (fs::is_regular_file(path, ec)) {
+                std::ifstream in(path, std::ios::binary);
+                bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+                present = 1;
+            }
+        }
+        if (distributed() && group->size() > 1) {
+            at::Tensor header = torch::tensor({present, static_cast<std::int64_t>(bytes.size())}, torch::kLong);
+            awaitCollective(group->broadcast({header}, 0), "the checkpoint broadcast from rank 0");
+            present = header[0].item<std::int64_t>();
+            std::int64_t size = header[1].item<std::int64_t>();
+            if (present) {
+                at::Tensor blob = torch::empty({size}, torch::kUInt8);
+                if (cfg.identity.rank == 0)
+                    std::memcpy(blob.data_ptr<std::uint8_t>(), bytes.data(), bytes.size());
+                awaitCollective(group->broadcast({blob}, 0), "the checkpoint broadcast from rank 0");
+                const char* p = reinterpret_cast<const char*>(blob.data_ptr<std::uint8_t>());
+                bytes.assign(p, p + size);
+            }
+        }
+        auto& tm = TelemetryEmitter::instance();
+        if (!present) {
+            tm.log("--resume: no checkpoint at " + path.string() + " on rank 0; starting from the beginning");
+            return;
+        }
+        pos = decodeCheckpoint(bytes, path.string(), *model, *optimizer, ckptId);
+        nlohmann::json e = tm.event(protocol::ev::Checkpoint);
+        e["path"] = path.string();
+        e["step"] = pos.globalStep;
+        e["epoch"] = pos.epoch + 1;
+        e["resumed"] = true;
+        tm.emit(e);
+        tm.log("resumed from " + path.string() + " at step " + std::to_string(pos.globalStep));
+    }
+
+    void writeCheckpoint(bool final) {
+        if (cfg.identity.rank != 0)
+            return;
+        fs::path path = cfg.outDir / "checkpoint.pt";
+        std::vector<char> bytes = encodeCheckpoint(*model, *optimizer, pos, ckptId);
+        try {
+            writeFileAtomically(path, [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+            if (final)
+                writeFileAtomically(cfg.outDir / "model.pt", [&](std::ostream& out) { model->save(out); });
+        } catch (const std::exception& e) {
+            throw TrainError(error_code::CheckpointWriteFailed, std::string("writing the checkpoint failed: ") + e.what(),
+                             exit_code::TrainingFailure);
+        }
+        auto& tm = TelemetryEmitter::instance();
+        nlohmann::json ev = tm.event(protocol::ev::Checkpoint);
+        ev["path"] = path.string();
+        ev["step"] = pos.globalStep;
+        ev["epoch"] = pos.epoch + 1;
+        if (final)
+            ev["model"] = (cfg.outDir / "model.pt").string();
+        tm.emit(ev);
+    }
+
+    at::Tensor allreduceStats(std::vector<double> values, const std::string& what) {
+        at::Tensor t = torch::tensor(values, torch::kFloat64);
+        if (distributed() && group->size() > 1)
+            awaitCollective(group->allreduceSum(t), what);
+        return t;
+    }
+
+    // Test accuracy (classification) or test loss, each rank evaluating a disjoint share of the test set.
+    nlohmann::json evaluate() {
+        if (!data.hasTest())
+            return nullptr;
+        torch::NoGradGuard noGrad;
+        model->setTraining(false);
+        const std::int64_t n = data.xTest.size(0);
+        at::Tensor mine = torch::arange(cfg.identity.rank, n, cfg.identity.worldSize, torch::kLong);
+        double score = 0, count = 0;
+        for (std::int64_t start = 0; start < mine.size(0); start += 1000) {
+            at::Tensor idx = mine.narrow(0, start, std::min<std::int64_t>(1000, mine.size(0) - start));
+            at::Tensor out = model->forward(data.xTest.index_select(0, idx).to(cfg.device));
+            at::Tensor target = data.yTest.index_select(0, idx).to(cfg.device);
+            if (data.classification)
+                score += out.argmax(1).eq(target).sum().item<double>();
+            else
+                score += computeLoss(cfg.loss, out, target).item<double>() * idx.size(0);
+            count += idx.size(0);
+        }
+        model->setTraining(true);
+        at::Tensor total = allreduceStats({score, count}, "the test-set evaluation allreduce");
+        double c = total[1].item<double>();
+        return c > 0 ? nlohmann::json(total[0].item<double>() / c) : nlohmann::json(nullptr);
+    }
+
+    double trainStep(const at::Tensor& order, std::int64_t k, ReducerStats& rs) {
+        const std::int64_t begin = k * cfg.batchSize;
+        const std::int64_t end = std::min(begin + cfg.batchSize, sampler.samplesPerRank());
+        at::Tensor idx = order.slice(0, begin, end);
+        at::Tensor x = data.x.index_select(0, idx).to(cfg.device);
+        at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
+        reducer->prepareForBackward();
+        at::Tensor loss = computeLoss(cfg.loss, model->forward(x), target);
+        double value = loss.item<double>();
+        if (!std::isfinite(value))
+            throw TrainError(error_code::NanLoss,
+                             "the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") + " at step " +
+                                 std::to_string(pos.globalStep + 1) + " (epoch " + std::to_string(pos.epoch + 1) +
+                                 "); lower --lr or check the data",
+                             exit_code::TrainingFailure);
+        loss.backward();
+        try {
+            rs = reducer->finishBackward();
+        } catch (const CommError& e) {
+            throw commFailure(e, "the gradient allreduce");
+        }
+        optimizer->step();
+        pos.samples += idx.size(0);
+        return value;
+    }
+
+    void emitStep(double loss, const ReducerStats& rs, double stepMs, bool force, std::int64_t total) {
+        accStepMs += stepMs;
+        accCommMs += rs.commWaitMs;
+        ++accSteps;
+        auto& tm = TelemetryEmitter::instance();
+        if (!tm.stepDue(force ? 0 : cfg.telemetryMs))
+            return;
+        nlohmann::json e = tm.event(protocol::ev::Step);
+        e["epoch"] = pos.epoch + 1;
+        e["step"] = pos.globalStep;
+        e["total_steps"] = total;
+        e["loss"] = loss;
+        e["samples"] = pos.samples;
+        e["step_ms"] = accStepMs / accSteps;
+        e["comm_wait_ms"] = accCommMs / accSteps;
+        e["compute_ms"] = (accStepMs - accCommMs) / accSteps;
+        e["bytes_allreduced"] = rs.bytesAllreduced;
+        e["steps_averaged"] = accSteps;
+        tm.emit(e);
+        accStepMs = accCommMs = 0;
+        accSteps = 0;
+    }
+};
+
+Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group)
+    : m(std::make_unique<State>(std::move(config), std::move(data), std::move(model), group)) {
+    m->ckptId = CheckpointIdentity{m->cfg.workload, m->cfg.identity.worldSize, m->cfg.batchSize, m->cfg.seed,
+                                   m->data.size()};
+}
+
+Trainer::~Trainer() = default;
+
+std::int64_t Trainer::batchesPerEpoch() const { return m->sampler.batchesPerEpoch(m->cfg.batchSize); }
+
+std::int64_t Trainer::totalSteps() const {
+    return m->cfg.steps ? *m->cfg.steps : m->cfg.epochs.value_or(1) * batchesPerEpoch();
+}
+
+void Trainer::run() {
+    auto& tm = TelemetryEmitter::instance();
+    State& s = *m;
+    s.model->toDevice(s.cfg.device);
+    s.model->setTraining(true);
+    s.broadcastInitialState();
+    s.makeOptimizer();
+    s.resumeIfAsked();
+    s.reducer = std::make_unique<DdpReducer>(s.params, s.group, s.cfg.bucketBytes, s.cfg.overlap,
+                                             s.cfg.collectiveTimeout);
+    if (s.distributed()) {
+        nlohmann::json plan = tm.event(protocol::ev::Rendezvous);
+        plan["phase"] = "done";
+        plan["buckets"] = s.reducer->bucketSizesBytes();
+        plan["overlap"] = s.cfg.overlap;
+        tm.emit(plan);
+    }
+
+    const std::int64_t total = totalSteps();
+    const std::int64_t batches = batchesPerEpoch();
+    const std::int64_t firstSamples = s.pos.samples;
+    double lastLoss = std::nan("");
+    auto start = Clock::now();
+    for (std::int64_t epoch = s.pos.epoch; s.pos.globalStep < total || s.pos.stepInEpoch == batches; ++epoch) {
+        if (epoch > s.pos.epoch) {
+            s.pos.epoch = epoch;
+            s.pos.stepInEpoch = 0;
+        }
+        at::Tensor order = s.sampler.indices(epoch);
+        double lossSum = 0;
+        std::int64_t lossCount = 0;
+        for (std::int64_t k = s.pos.stepInEpoch; k < batches && s.pos.globalStep < total; ++k) {
+            auto t0 = Clock::now();
+            ReducerStats rs;
+            lastLoss = s.trainStep(order, k, rs);
+            lossSum += lastLoss;
+            ++lossCount;
+            s.pos.stepInEpoch = k + 1;
+            ++s.pos.globalStep;
+            bool edge = s.pos.globalStep == total || k + 1 == batches || k == 0;
+            s.emitStep(lastLoss, rs, msSince(t0), edge || s.cfg.telemetryMs == 0, total);
+            if (s.cfg.checkpointEvery > 0 && s.pos.globalStep % s.cfg.checkpointEvery == 0 && s.pos.globalStep < total)
+                s.writeCheckpoint(false);
+        }
+        if (s.pos.stepInEpoch < batches)
+            break; // stopped mid-epoch by --steps
+        at::Tensor mean = s.allreduceStats({lossSum, static_cast<double>(lossCount)}, "the epoch-loss allreduce");
+        nlohmann::json accuracy = s.evaluate();
+        nlohmann::json e = tm.event(protocol::ev::Epoch);
+        e["epoch"] = epoch + 1;
+        e["train_loss"] = mean[1].item<double>() > 0 ? nlohmann::json(mean[0].item<double>() / mean[1].item<double>())
+                                                      : nlohmann::json(nullptr);
+        e[s.data.classification ? "test_accuracy" : "test_loss"] = accuracy;
+        if (s.data.classification)
+            s.lastAccuracy = accuracy.is_number() ? std::optional<double>(accuracy.get<double>()) : std::nullopt;
+        e["step"] = s.pos.globalStep;
+        tm.emit(e);
+        s.pos.epoch = epoch + 1;
+        s.pos.stepInEpoch = 0;
+        if (s.cfg.epochs && s.pos.epoch >= *s.cfg.epochs)
+            break;
+    }
+    double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    s.writeCheckpoint(true);
+    if (s.distributed() && s.group->size() > 1)
+        s.awaitCollective(s.group->barrier(), "the final barrier");
+
+    nlohmann::json done = tm.event(protocol::ev::Done);
+    done["steps"] = s.pos.globalStep;
+    done["epochs_completed"] = s.pos.epoch;
+    done["wall_s"] = wall;
+    done["final_loss"] = std::isfinite(lastLoss) ? nlohmann::json(lastLoss) : nlohmann::json(nullptr);
+    done["samples"] = s.pos.samples;
+    done["samples_per_s"] = wall > 0 ? (s.pos.samples - firstSamples) / wall : 0.0;
+    done["test_accuracy"] = s.lastAccuracy ? nlohmann::json(*s.lastAccuracy) : nlohmann::json(nullptr);
+    if (s.cfg.identity.rank == 0)
+        done["model"] = (s.cfg.outDir / "model.pt").string();
+    tm.emit(done);
+}
+
+} // namespace ddpdesk::train

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "train/c10d_compat.h"
+#include "train/checkpoint.h"
+#include "train/datasets.h"
+#include "train/identity.h"
+#include "train/losses.h"
+#include "train/models.h"
+
+#include <c10/core/Device.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ddpdesk::train {
+
+struct TrainerConfig {
+    Identity identity;
+    std::string workload;
+    LossKind loss = LossKind::Mse;
+    std::int64_t batchSize = 1;           // per rank
+    std::optional<std::int64_t> epochs;   // exactly one of epochs / steps is set
+    std::optional<std::int64_t> steps;
+    double lr = 0.01;
+    std::uint64_t seed = 0;
+    std::int64_t bucketBytes = 25ll << 20;
+    bool overlap = true;
+    c10::Device device = c10::Device(c10::kCPU);
+    std::chrono::milliseconds collectiveTimeout{300000};
+    std::filesystem::path outDir;
+    std::int64_t checkpointEvery = 0;
+    bool resume = false;
+    int telemetryMs = 100;
+};
+
+// The DDP step loop for one rank: initial broadcast from rank 0, optional resume, sharded batches, bucketed
+// overlapped allreduce, optimizer step, telemetry, checkpoints, per-epoch evaluation, final model. `group` is null
+// for a single process without a store (no communication at all).
+class Trainer {
+public:
+    Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group);
+    ~Trainer();
+
+    // Trains to the end and emits `done`. Throws TrainError (NaN loss, checkpoint problems) or CommError.
+    void run();
+
+    // Steps per epoch for this rank and the total the run will take (known before training).
+    std::int64_t batchesPerEpoch() const;
+    std::int64_t totalSteps() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
+
+} // namespace ddpdesk::train

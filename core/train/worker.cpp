@@ -1,0 +1,223 @@
+#include "train/worker.h"
+
+#include "train/datasets.h"
+#include "train/errors.h"
+#include "train/identity.h"
+#include "train/options.h"
+#include "train/platform.h"
+#include "train/rendezvous.h"
+#include "train/store_inspect.h"
+#include "train/telemetry_emitter.h"
+#include "train/trainer.h"
+
+#include "protocol/telemetry.h"
+
+#include <ddpdesk/build_info.h>
+
+#include <torch/cuda.h>
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace ddpdesk::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void finish(int code) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
+c10::Device chooseDevice(const WorkerOptions& o, const Identity& id) {
+    if (o.device == "cpu")
+        return c10::Device(c10::kCPU);
+    if (!torch::cuda::is_available()) {
+        std::string why = DDPDESK_TORCH_HAS_CUDA
+                              ? "no CUDA device is visible (driver missing, or CUDA_VISIBLE_DEVICES hides every GPU)"
+                              : "this ddpdesk-worker was built with a CPU-only LibTorch";
+        throw TrainError(error_code::DeviceUnavailable, "--device cuda is not available: " + why + "; use --device cpu",
+                         exit_code::BadInput);
+    }
+    // One GPU per local rank, counting among the GPUs CUDA_VISIBLE_DEVICES leaves visible.
+    int count = static_cast<int>(torch::cuda::device_count());
+    return c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(id.localRank % count));
+}
+
+Dataset loadData(const WorkerOptions& o) {
+    if (o.workload == "autoencoder")
+        return makeLinspaceDataset();
+    std::string path = o.dataPath.empty() ? defaultDataDir() : o.dataPath;
+    std::error_code ec;
+    if (o.workload == "torchscript" && fs::is_regular_file(fs::path(path), ec))
+        return loadTensorFile(path);
+    return loadIdxDataset(path);
+}
+
+void checkOutputFolder(const fs::path& dir, const Identity& id) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (!fs::is_directory(dir, ec))
+        throw TrainError(error_code::OutputUnwritable,
+                         "--out " + dir.string() + " is not a folder and cannot be created" +
+                             (ec ? " (" + ec.message() + ")" : std::string()),
+                         exit_code::BadInput);
+    fs::path probe = dir / (".ddpdesk-write-test-" + std::to_string(id.rank) + "-" + std::to_string(id.pid));
+    {
+        std::ofstream out(probe, std::ios::binary);
+        out << "ok";
+        if (!out)
+            throw TrainError(error_code::OutputUnwritable,
+                             "--out " + dir.string() + " is not writable (checkpoint.pt and model.pt go there)",
+                             exit_code::BadInput);
+    }
+    fs::remove(probe, ec);
+}
+
+// Runs the model once on two samples before any rendezvous, so a model that cannot take this data fails fast
+// and identically on every rank.
+void probeModel(TrainModel& model, const Dataset& data, LossKind loss, const std::string& workload) {
+    try {
+        torch::NoGradGuard noGrad;
+        model.setTraining(false);
+        at::Tensor x = data.x.narrow(0, 0, std::min<std::int64_t>(2, data.size()));
+        at::Tensor target = data.y.defined() ? data.y.narrow(0, 0, x.size(0)) : x;
+        computeLoss(loss, model.forward(x), target);
+        model.setTraining(true);
+    } catch (const TrainError&) {
+        throw;
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        throw TrainError(error_code::ModelInvalid,
+                         workload + " model cannot train on this data with loss " + lossName(loss) + ": " +
+                             what.substr(0, what.find('\n')),
+                         exit_code::BadInput);
+    }
+}
+
+void emitHello(const WorkerOptions& o, const Identity& id, int threads, const StoreAddress& store) {
+    auto& tm = TelemetryEmitter::instance();
+    nlohmann::json e = tm.event(protocol::ev::Hello);
+    e["world_size"] = id.worldSize;
+    e["local_rank"] = id.localRank;
+    e["local_world_size"] = id.localWorldSize;
+    e["identity_source"] = id.source;
+    e["host"] = id.host;
+    e["pid"] = id.pid;
+    e["device"] = o.device;
+    e["workload"] = o.workload;
+    e["threads"] = threads;
+    e["store"] = store.display.empty() ? nlohmann::json(nullptr) : nlohmann::json(store.display);
+    e["versions"] = {{"ddpdesk", DDPDESK_VERSION}, {"torch", DDPDESK_TORCH_VERSION}, {"protocol", protocol::kVersion}};
+    tm.emit(e);
+}
+
+TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data, c10::Device device) {
+    TrainerConfig c;
+    c.identity = id;
+    c.workload = o.workload;
+    std::int64_t defaultBatch = o.workload == "autoencoder" ? 50 : 64;
+    if (o.globalBatch) {
+        if (*o.globalBatch % id.worldSize != 0)
+            throw badInput("--global-batch " + std::to_string(*o.globalBatch) + " does not split evenly over " +
+                           std::to_string(id.worldSize) + " ranks; use a multiple of the world size");
+        c.batchSize = *o.globalBatch / id.worldSize;
+    } else {
+        c.batchSize = o.batchSize.value_or(defaultBatch);
+    }
+    if (!o.loss.empty())
+        c.loss = parseLoss(o.loss);
+    else if (o.workload == "autoencoder")
+        c.loss = LossKind::Rmse;
+    else
+        c.loss = data.classification ? LossKind::CrossEntropy : LossKind::Mse;
+    if (c.loss == LossKind::CrossEntropy && !data.classification)
+        throw badInput("--loss cross-entropy needs integer class labels; this data has " +
+                       std::string(data.y.defined() ? "float targets" : "no labels"));
+    c.lr = o.lr.value_or(o.workload == "autoencoder" ? 1e-4 : 0.01);
+    c.epochs = o.epochs;
+    c.steps = o.steps;
+    if (!c.epochs && !c.steps)
+        c.epochs = 1;
+    c.seed = o.seed;
+    c.bucketBytes = static_cast<std::int64_t>(o.bucketMb * 1024.0 * 1024.0);
+    c.overlap = !o.noOverlap;
+    c.device = device;
+    c.collectiveTimeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
+    c.outDir = fs::path(o.outDir);
+    c.checkpointEvery = o.checkpointEvery;
+    c.resume = o.resume;
+    c.telemetryMs = o.telemetryMs;
+    return c;
+}
+
+int train(const WorkerOptions& o) {
+    auto& tm = TelemetryEmitter::instance();
+    Identity id = resolveIdentity(o);
+    tm.setRank(id.rank);
+    StoreAddress store = resolveStore(o);
+    int threads = o.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
+    emitHello(o, id, threads, store);
+    if (store.kind == StoreAddress::Kind::None && id.worldSize > 1)
+        throw badInput("world size " + std::to_string(id.worldSize) +
+                       " needs a rendezvous store: --store file:PATH or tcp://HOST:PORT (or MASTER_ADDR/MASTER_PORT)");
+    if (o.externalStore && store.kind != StoreAddress::Kind::Tcp)
+        throw badInput("--external-store only applies to a tcp:// store");
+
+    at::set_num_threads(threads);
+    c10::Device device = chooseDevice(o, id);
+    Dataset data = loadData(o);
+    if (o.limitSamples)
+        limitSamples(data, *o.limitSamples);
+    TrainerConfig config = makeConfig(o, id, data, device);
+    torch::manual_seed(o.seed);
+    std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
+    probeModel(*model, data, config.loss, o.workload);
+    checkOutputFolder(config.outDir, id);
+    tm.log(data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
+           " per rank; " + std::to_string(threads) + " thread(s)");
+
+    RendezvousResult rdv;
+    if (store.kind != StoreAddress::Kind::None) {
+        RendezvousConfig rc;
+        rc.address = store;
+        rc.externalStore = o.externalStore;
+        rc.identity = id;
+        rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
+        rc.collectiveTimeout = config.collectiveTimeout;
+        rc.device = chooseGlooDevice(o.iface, store);
+        rdv = rendezvous(rc);
+    }
+    Trainer trainer(config, std::move(data), std::move(model), rdv.group.get());
+    trainer.run();
+    return exit_code::Ok;
+}
+
+} // namespace
+
+int runWorker(int argc, const char* const* argv) {
+    auto& tm = TelemetryEmitter::instance();
+    try {
+        ParsedCommandLine cl = parseCommandLine(argc, argv);
+        if (cl.exitNow)
+            return cl.exitCode;
+        if (cl.options.inspectStore)
+            return inspectStore(cl.options);
+        return train(cl.options);
+    } catch (const TrainError& e) {
+        tm.emitError(e);
+        finish(e.exitCode());
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        tm.emitError(TrainError(error_code::TrainingFailed, what.substr(0, what.find('\n')), exit_code::TrainingFailure));
+        finish(exit_code::TrainingFailure);
+    }
+}
+
+} // namespace ddpdesk::train

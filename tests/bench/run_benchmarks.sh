@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Engine benchmarks: ddpdesk-worker against PyTorch's own Python DDP (ddp_reference.py), same model, data, batch,
+# Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling and overlap on vs off. Prints a table.
+# Usage: run_benchmarks.sh WORKER [PYTHON] [STEPS_SCALE]   (not part of ctest: `cmake --build <dir> --target bench`)
+set -euo pipefail
+WORKER=${1:?path to ddpdesk-worker}
+PYTHON=${2:-/usr/bin/python3}
+SCALE=${3:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+WARMUP=10
+PORT=$((29900 + RANDOM % 500))
+
+engine() { # name world workload batch steps [extra flags]
+  local name=$1 world=$2 workload=$3 batch=$4 steps=$5; shift 5
+  PORT=$((PORT + 1))
+  local pids=() outs=()
+  for ((r = 0; r < world; r++)); do
+    "$WORKER" --workload "$workload" --batch-size "$batch" --steps "$steps" --threads 1 --telemetry-ms 0 \
+      --rank $r --world-size "$world" --store "tcp://127.0.0.1:$PORT" --out "$WORK/$name" "$@" \
+      >"$WORK/$name.$r.jsonl" 2>"$WORK/$name.$r.err" &
+    pids+=($!)
+    outs+=("$WORK/$name.$r.jsonl")
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  "$PYTHON" "$HERE/bench_stats.py" engine "$WARMUP" "${outs[@]}"
+}
+
+reference() { # name world workload batch steps
+  local name=$1 world=$2 workload=$3 batch=$4 steps=$5
+  PORT=$((PORT + 1))
+  local pids=() outs=()
+  for ((r = 0; r < world; r++)); do
+    RANK=$r WORLD_SIZE=$world MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1 \
+      "$PYTHON" "$HERE/ddp_reference.py" --workload "$workload" --batch-size "$batch" --steps "$steps" \
+      --warmup "$WARMUP" >"$WORK/$name.$r.json" 2>"$WORK/$name.$r.err" &
+    pids+=($!)
+    outs+=("$WORK/$name.$r.json")
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  "$PYTHON" "$HERE/bench_stats.py" reference "$WARMUP" "${outs[@]}"
+}
+
+ratio() { "$PYTHON" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+
+AE_STEPS=$((400 * SCALE))
+FM_STEPS=$((120 * SCALE))
+echo "# ddpdesk-worker vs PyTorch Python DDP ($(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
+ae_e=$(engine ae2 2 autoencoder 50 "$AE_STEPS")
+ae_p=$(reference ae2py 2 autoencoder 50 "$AE_STEPS")
+fm_e=$(engine fm2 2 fashion-mnist 64 "$FM_STEPS")
+fm_p=$(reference fm2py 2 fashion-mnist 64 "$FM_STEPS")
+fm1_e=$(engine fm1 1 fashion-mnist 64 "$FM_STEPS")
+fm1_p=$(reference fm1py 1 fashion-mnist 64 "$FM_STEPS")
+fm_no=$(engine fm2no 2 fashion-mnist 64 "$FM_STEPS" --no-overlap)
+ae_no=$(engine ae2no 2 autoencoder 50 "$AE_STEPS" --no-overlap)
+
+printf '%-44s %12s %12s %8s\n' "benchmark (2 workers, 1 thread each)" "engine s/s" "python s/s" "ratio"
+printf '%-44s %12s %12s %8s\n' "autoencoder, batch 50/rank" "$ae_e" "$ae_p" "$(ratio "$ae_e" "$ae_p")"
+printf '%-44s %12s %12s %8s\n' "fashion-mnist CNN, batch 64/rank" "$fm_e" "$fm_p" "$(ratio "$fm_e" "$fm_p")"
+echo
+printf '%-44s %12s %12s\n' "scaling, fashion-mnist (efficiency = s/s(2) / (2 x s/s(1)))" "engine" "python"
+printf '%-44s %12s %12s\n' "1 worker samples/s" "$fm1_e" "$fm1_p"
+printf '%-44s %12s %12s\n' "2 workers samples/s" "$fm_e" "$fm_p"
+printf '%-44s %12s %12s\n' "efficiency" "$(ratio "$fm_e" "$(ratio "$fm1_e" 0.5)")" "$(ratio "$fm_p" "$(ratio "$fm1_p" 0.5)")"
+echo
+printf '%-44s %12s %12s %8s\n' "overlap (engine, 2 workers)" "overlap s/s" "no-overlap" "ratio"
+printf '%-44s %12s %12s %8s\n' "autoencoder" "$ae_e" "$ae_no" "$(ratio "$ae_e" "$ae_no")"
+printf '%-44s %12s %12s %8s\n' "fashion-mnist" "$fm_e" "$fm_no" "$(ratio "$fm_e" "$fm_no")"

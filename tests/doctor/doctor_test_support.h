@@ -1,0 +1,114 @@
+#pragma once
+
+// Shared by the doctor tests: start a real fault (a helper process) and wait until it exists, and look findings up.
+
+#include "doctor/doctor.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::doctor::test {
+
+inline QString python() { return QStringLiteral(DDPDESK_PYTHON); }
+inline QString helperScript() { return QStringLiteral(DDPDESK_DOCTOR_HELPERS); }
+
+// A helper process that holds a fault; killed (SIGKILL) when the test ends.
+class Fault {
+public:
+    Fault() = default;
+    Fault(const Fault&) = delete;
+    ~Fault() { stop(); }
+
+    // Starts `program args` and waits (bounded) for its "ready <detail>" line; returns false with a reason.
+    bool start(const QString& program, const QStringList& args, int timeoutMs = 60000,
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        m_proc = std::make_unique<QProcess>();
+        m_proc->setProcessEnvironment(env);
+        m_proc->setProcessChannelMode(QProcess::SeparateChannels);
+        m_proc->start(program, args);
+        if (!m_proc->waitForStarted(10000)) {
+            m_error = "could not start " + program + ": " + m_proc->errorString();
+            return false;
+        }
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < timeoutMs) {
+            while (m_proc->canReadLine()) {
+                const QString line = QString::fromUtf8(m_proc->readLine()).trimmed();
+                if (line.startsWith("ready")) {
+                    m_detail = line.mid(5).trimmed();
+                    return true;
+                }
+            }
+            if (m_proc->state() == QProcess::NotRunning) {
+                m_error = "helper exited early: " + QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
+                return false;
+            }
+            m_proc->waitForReadyRead(200);
+        }
+        m_error = "helper not ready within " + QString::number(timeoutMs) + " ms waiting for its 'ready' line; "
+                  "stderr: " + QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
+        return false;
+    }
+    bool startHelper(const QStringList& args, int timeoutMs = 60000,
+                     const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        return start(python(), QStringList{helperScript()} + args, timeoutMs, env);
+    }
+    // Starts without waiting for a ready line (for processes that never print one).
+    bool launch(const QString& program, const QStringList& args,
+                const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        m_proc = std::make_unique<QProcess>();
+        m_proc->setProcessEnvironment(env);
+        m_proc->start(program, args);
+        m_error = m_proc->errorString();
+        return m_proc->waitForStarted(10000);
+    }
+    void stop() {
+        if (m_proc && m_proc->state() != QProcess::NotRunning) {
+            m_proc->kill();
+            m_proc->waitForFinished(10000);
+        }
+    }
+    qint64 pid() const { return m_proc ? m_proc->processId() : 0; }
+    QString detail() const { return m_detail; }
+    int port() const { return m_detail.toInt(); }
+    QString error() const { return m_error; }
+    QProcess* process() { return m_proc.get(); }
+
+private:
+    std::unique_ptr<QProcess> m_proc;
+    QString m_detail;
+    QString m_error;
+};
+
+inline const Finding* find(const std::vector<Finding>& findings, const std::string& code) {
+    for (const auto& f : findings)
+        if (f.code == code)
+            return &f;
+    return nullptr;
+}
+
+inline QByteArray dump(const std::vector<Finding>& findings) {
+    return QByteArray::fromStdString(toText(findings));
+}
+
+// Diagnoses repeatedly until `code` appears (a job takes a while to reach the state under test).
+inline std::vector<Finding> diagnoseUntil(const DoctorRequest& request, const std::string& code, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    std::vector<Finding> findings = diagnose(request);
+    while (!find(findings, code) && t.elapsed() < timeoutMs) {
+        QTest::qWait(300);
+        findings = diagnose(request);
+    }
+    return findings;
+}
+
+} // namespace ddpdesk::doctor::test

@@ -1,0 +1,133 @@
+// Live jobs stuck in rendezvous, created for real: 2 of 3 ranks arrived (one ddpdesk-worker, one python3-torch
+// rank) and a double launch of a python3-torch job on one FileStore.
+
+#include "doctor_test_support.h"
+
+#include "doctor/net_socket.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ddpdesk::doctor;
+using namespace ddpdesk::doctor::test;
+
+namespace {
+
+DoctorRequest runningFileJob(const QString& path, int worldSize) {
+    DoctorRequest r;
+    r.store = "file:" + path.toStdString();
+    r.worldSize = worldSize;
+    r.jobRunning = true;
+    return r;
+}
+
+} // namespace
+
+class TestDoctorRendezvous : public QObject {
+    Q_OBJECT
+
+private slots:
+    void hungJobTwoOfThreeArrived();
+    void doubleLaunchOnOneFileStore();
+    void rankStartedWithLargerWorld();
+};
+
+void TestDoctorRendezvous::hungJobTwoOfThreeArrived() {
+    const int port = net::pickFreePort();
+    QVERIFY(port > 0);
+    const QString store = "tcp://127.0.0.1:" + QString::number(port);
+    // $DDPDESK_WORKER overrides the build tree's worker (e.g. one built in another build folder).
+    const QString worker = qEnvironmentVariable("DDPDESK_WORKER", QStringLiteral(DDPDESK_WORKER));
+    const bool ownWorker = !worker.isEmpty() && QFileInfo(worker).isExecutable();
+
+    // Rank 0 hosts the TCPStore: our worker when it is built, else a python3-torch rank.
+    Fault rank0, rank1;
+    if (ownWorker)
+        QVERIFY2(rank0.launch(worker, {"--workload", "autoencoder", "--rank", "0", "--world-size", "3", "--store",
+                                       store, "--timeout", "120"}),
+                 qPrintable(rank0.error()));
+    else
+        QVERIFY2(rank0.launch(python(), {helperScript(), "rank", "tcp://127.0.0.1:" + QString::number(port), "0", "3"}),
+                 qPrintable(rank0.error()));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    QVERIFY2(rank1.launch(python(), {helperScript(), "rank", "env://", "1", "3"}, env), qPrintable(rank1.error()));
+
+    DoctorRequest r;
+    r.store = store.toStdString();
+    r.worldSize = 3;
+    r.jobRunning = true;
+    // Wait (bounded) until both ranks have announced themselves, then diagnose the hang.
+    QElapsedTimer t;
+    t.start();
+    std::vector<Finding> findings;
+    const Finding* missing = nullptr;
+    do {
+        QTest::qWait(300);
+        findings = diagnose(r);
+        missing = find(findings, "RANKS_MISSING");
+    } while (t.elapsed() < 90000 &&
+             !(missing && missing->evidence["arrived"].is_array() ? missing->evidence["arrived"].size() == 2
+                                                                  : missing && missing->evidence["arrived"] == 2));
+    QVERIFY2(missing, dump(findings));
+    QCOMPARE(missing->severity, Severity::Error);
+    QCOMPARE(missing->evidence["world_size"].get<int>(), 3);
+    if (ownWorker) {
+        QCOMPARE(missing->evidence["arrived"], nlohmann::json::array({0, 1}));
+        QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));
+    } else {
+        // python's rank 0 blocks inside TCPStore's constructor, so only the client count names it
+        QCOMPARE(missing->evidence["arrived"], nlohmann::json(2));
+        QCOMPARE(missing->evidence["missing"], nlohmann::json(1));
+    }
+    QVERIFY(find(findings, "STORE_REACHABLE"));
+    QVERIFY(!find(findings, "RANKS_EXCESS"));
+}
+
+void TestDoctorRendezvous::doubleLaunchOnOneFileStore() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("store");
+    const QString init = "file://" + path;
+    Fault a0, a1, b0, b1;
+    QVERIFY2(a0.launch(python(), {helperScript(), "rank", init, "0", "2"}), qPrintable(a0.error()));
+    QVERIFY2(a1.startHelper({"rank", init, "1", "2"}, 90000), qPrintable(a1.error()));
+    // The first launch is up; the same command again (a second terminal, a retry) joins the same store.
+    QVERIFY2(b0.launch(python(), {helperScript(), "rank", init, "0", "2"}), qPrintable(b0.error()));
+    QVERIFY2(b1.launch(python(), {helperScript(), "rank", init, "1", "2"}), qPrintable(b1.error()));
+
+    DoctorRequest r = runningFileJob(path, 2);
+    auto findings = diagnoseUntil(r, "RANK_DUPLICATE", 90000);
+    const Finding* dup = find(findings, "RANK_DUPLICATE");
+    QVERIFY2(dup, dump(findings));
+    const Finding* excess = find(findings, "RANKS_EXCESS");
+    QVERIFY2(excess, dump(findings));
+    QCOMPARE(excess->severity, Severity::Error);
+    QCOMPARE(excess->evidence["world_size"].get<int>(), 2);
+
+    // As a pre-flight for yet another launch the live file must not be called stale.
+    r.jobRunning = false;
+    findings = diagnose(r);
+    QVERIFY2(!find(findings, "FILESTORE_STALE"), dump(findings));
+    QVERIFY2(find(findings, "FILESTORE_IN_USE") || find(findings, "FILESTORE_LOCKED"), dump(findings));
+}
+
+void TestDoctorRendezvous::rankStartedWithLargerWorld() {
+    // One node was configured for 3 ranks, the doctor (and the other nodes) for 2.
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("store");
+    Fault rank2;
+    QVERIFY2(rank2.launch(python(), {helperScript(), "rank", "file://" + path, "2", "3"}), qPrintable(rank2.error()));
+    DoctorRequest r = runningFileJob(path, 2);
+    auto findings = diagnoseUntil(r, "RANK_OUT_OF_RANGE", 90000);
+    const Finding* outside = find(findings, "RANK_OUT_OF_RANGE");
+    QVERIFY2(outside, dump(findings));
+    QCOMPARE(outside->evidence["ranks"], nlohmann::json::array({2}));
+    const Finding* mismatch = find(findings, "WORLD_SIZE_MISMATCH");
+    QVERIFY2(mismatch, dump(findings));
+    QCOMPARE(mismatch->evidence["job_world_size_at_least"].get<int>(), 3);
+}
+
+QTEST_GUILESS_MAIN(TestDoctorRendezvous)
+#include "test_doctor_rendezvous.moc"

@@ -1,0 +1,249 @@
+// RunConfig validation (every refusal names its flag), the per-rank worker flags and torchrun environment, JSON
+// profiles, the script loss parser, the cluster command formats and the RunModel fed with recorded events.
+#include "launch/command_format.h"
+#include "launch/run_config.h"
+#include "launch/run_model.h"
+#include "launch/script_output.h"
+#include "protocol/telemetry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ddpdesk::launch;
+
+namespace {
+
+QStringList fields(const QVector<ConfigProblem>& problems) {
+    QStringList f;
+    for (const ConfigProblem& p : problems)
+        f << p.field;
+    return f;
+}
+
+QString messageFor(const QVector<ConfigProblem>& problems, const QString& field) {
+    for (const ConfigProblem& p : problems)
+        if (p.field == field)
+            return p.message;
+    return QString();
+}
+
+} // namespace
+
+class RunConfigTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    RunConfig valid() {
+        RunConfig c;
+        c.nproc = 2;
+        c.steps = 10;
+        c.outDir = m_dir.filePath("out");
+        return c;
+    }
+
+private slots:
+    void validConfigHasNoProblems() {
+        const auto problems = valid().validate();
+        QVERIFY2(problems.isEmpty(), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY(QFileInfo(m_dir.filePath("out")).isDir());
+    }
+
+    void badFlagsAreNamed_data() {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("expectedText");
+        QTest::newRow("nproc 0") << "nproc" << "use 1..";
+        QTest::newRow("port 0") << "store" << "1..65535";
+        QTest::newRow("port 70000") << "store" << "1..65535";
+        QTest::newRow("unknown workload") << "workload" << "valid: autoencoder, fashion-mnist, torchscript";
+        QTest::newRow("node rank >= nnodes") << "node-rank" << "valid node ranks are 0..1";
+        QTest::newRow("unwritable out") << "out" << "cannot create folder";
+        QTest::newRow("epochs and steps") << "steps" << "not both";
+        QTest::newRow("bad store scheme") << "store" << "file:PATH or tcp://HOST:PORT";
+        QTest::newRow("multi-node without store") << "store" << "every node must reach the same store";
+        QTest::newRow("gpu count mismatch") << "nproc" << "one worker per GPU";
+        QTest::newRow("torchscript without model") << "model" << "needs --model";
+    }
+
+    void badFlagsAreNamed() {
+        QFETCH(QString, field);
+        QFETCH(QString, expectedText);
+        RunConfig c = valid();
+        const QString tag = QString::fromLatin1(QTest::currentDataTag());
+        if (tag == "nproc 0") c.nproc = 0;
+        if (tag == "port 0") c.store = "tcp://127.0.0.1:0";
+        if (tag == "port 70000") c.store = "tcp://127.0.0.1:70000";
+        if (tag == "unknown workload") c.workload = "resnet";
+        if (tag == "node rank >= nnodes") { c.nnodes = 2; c.nodeRank = 2; c.store = "tcp://10.0.0.1:29500"; }
+        if (tag == "unwritable out") {
+            QFile file(m_dir.filePath("a-file"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            c.outDir = m_dir.filePath("a-file/sub"); // below a regular file: no one, not even root, can create it
+        }
+        if (tag == "epochs and steps") c.epochs = 2;
+        if (tag == "bad store scheme") c.store = "redis://x:1";
+        if (tag == "multi-node without store") { c.nnodes = 2; }
+        if (tag == "gpu count mismatch") { c.devices = "0,1,2"; }
+        if (tag == "torchscript without model") c.workload = "torchscript";
+        const auto problems = c.validate();
+        QVERIFY2(fields(problems).contains(field), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY2(messageFor(problems, field).contains(expectedText), qPrintable(messageFor(problems, field)));
+        QVERIFY(RunConfig::problemsText(problems).contains("--" + field + ": "));
+    }
+
+    void staleFileStoreIsRefusedOnOneNode() {
+        RunConfig c = valid();
+        const QString path = m_dir.filePath("stale-store");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        c.store = "file:" + path;
+        QVERIFY(messageFor(c.validate(), "store").contains("already exists"));
+        c.nnodes = 2; // on a shared folder another node may have created it already
+        c.store = "file:" + path;
+        QVERIFY(messageFor(c.validate(), "store").isEmpty());
+    }
+
+    void workerArgsAndEnvironment() {
+        RunConfig c = valid();
+        c.nnodes = 2;
+        c.nodeRank = 1;
+        c.store = "tcp://10.77.0.1:29511";
+        c.threads = 3;
+        c.iface = "veth1";
+        const QStringList a = c.workerArgs(1);
+        auto value = [&a](const char* flag) { return a.value(a.indexOf(flag) + 1); };
+        QCOMPARE(value("--rank"), QStringLiteral("3"));
+        QCOMPARE(value("--world-size"), QStringLiteral("4"));
+        QCOMPARE(value("--local-rank"), QStringLiteral("1"));
+        QCOMPARE(value("--local-world-size"), QStringLiteral("2"));
+        QCOMPARE(value("--store"), QStringLiteral("tcp://10.77.0.1:29511"));
+        QCOMPARE(value("--steps"), QStringLiteral("10"));
+        QCOMPARE(value("--threads"), QStringLiteral("3"));
+        QCOMPARE(value("--iface"), QStringLiteral("veth1"));
+        QVERIFY(!a.contains("--external-store")); // rank 0 lives on node 0 and hosts the store itself
+        const auto env = c.rankEnvironment(1);
+        QCOMPARE(env["RANK"], QStringLiteral("3"));
+        QCOMPARE(env["LOCAL_RANK"], QStringLiteral("1"));
+        QCOMPARE(env["WORLD_SIZE"], QStringLiteral("4"));
+        QCOMPARE(env["LOCAL_WORLD_SIZE"], QStringLiteral("2"));
+        QCOMPARE(env["MASTER_ADDR"], QStringLiteral("10.77.0.1"));
+        QCOMPARE(env["MASTER_PORT"], QStringLiteral("29511"));
+        QCOMPARE(env["GLOO_SOCKET_IFNAME"], QStringLiteral("veth1"));
+        QCOMPARE(env["OMP_NUM_THREADS"], QStringLiteral("3"));
+
+        RunConfig g = valid();
+        g.devices = "2,5";
+        QCOMPARE(g.rankEnvironment(1)["CUDA_VISIBLE_DEVICES"], QStringLiteral("5"));
+        QVERIFY(g.workerArgs(0).join(' ').contains("--device cuda"));
+        QVERIFY(valid().effectiveStore().startsWith("file:" + m_dir.filePath("out")));
+        QCOMPARE(valid().rankEnvironment(0, 40123)["MASTER_PORT"], QStringLiteral("40123"));
+    }
+
+    void profileRoundTrip() {
+        RunConfig c = valid();
+        c.workload = "fashion-mnist";
+        c.scriptArgs = QStringList{"--x", "1"};
+        c.lr = 0.05;
+        c.seed = 7;
+        c.noOverlap = true;
+        const QString path = m_dir.filePath("profile.json");
+        QString error;
+        QVERIFY2(c.saveProfile(path, &error), qPrintable(error));
+        RunConfig back;
+        QVERIFY2(RunConfig::loadProfile(path, &back, &error), qPrintable(error));
+        QCOMPARE(back.toJson(), c.toJson());
+        QVERIFY(!RunConfig::loadProfile(m_dir.filePath("missing.json"), &back, &error));
+        QVERIFY(error.contains("missing.json"));
+    }
+
+    void scriptLossParsing_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<double>("loss");
+        QTest::newRow("colon") << "step 5 loss: 0.123" << 0.123;
+        QTest::newRow("equals") << "it=3 loss=1.5e-2 lr=0.1" << 0.015;
+        QTest::newRow("seed script") << "Epoch 3 : 0.45" << 0.45;
+        QTest::newRow("capital") << "Loss: 2" << 2.0;
+    }
+
+    void scriptLossParsing() {
+        QFETCH(QString, line);
+        QFETCH(double, loss);
+        ScriptOutputParser parser(RunConfig::defaultLossRegex());
+        const auto e = parser.parse(1, line);
+        QVERIFY(e.has_value());
+        QCOMPARE((*e)["loss"].get<double>(), loss);
+        QCOMPARE((*e)["rank"].get<int>(), 1);
+        QCOMPARE((*e)["step"].get<int>(), 1);
+        QVERIFY(!parser.parse(1, "no number here: lossless").has_value());
+    }
+
+    void commandFormats() {
+        RunConfig c = valid();
+        c.nnodes = 2;
+        c.store = "tcp://node0:29600";
+        c.threads = 2;
+        const QString t = formatCommand(c, CommandFormat::Torchrun);
+        QVERIFY2(t.startsWith("torchrun --nnodes=2 --nproc_per_node=2 --node_rank=0 --master_addr=node0 "
+                              "--master_port=29600 --no_python ddpdesk-worker --workload autoencoder"), qPrintable(t));
+        QVERIFY(t.contains("--external-store") && !t.contains("--rank "));
+        const QString m = formatCommand(c, CommandFormat::Mpirun);
+        QVERIFY2(m.startsWith("mpirun -np 4 -npernode 2") && m.contains("-x MASTER_ADDR=node0") &&
+                     m.contains("-x MASTER_PORT=29600") && m.contains("--store tcp://node0:29600"), qPrintable(m));
+        const QString s = formatCommand(c, CommandFormat::Slurm);
+        QVERIFY2(s.startsWith("#!/bin/bash\n") && s.contains("#SBATCH --nodes=2") &&
+                     s.contains("#SBATCH --ntasks-per-node=2") && s.contains("\nsrun ddpdesk-worker "), qPrintable(s));
+        const QString h = formatCommand(c, CommandFormat::HpcPack);
+        QVERIFY2(h.startsWith("job submit /numnodes:2 ") && h.contains("--rdzv_endpoint=node0:29600") &&
+                     h.contains("ddpdesk-worker.exe"), qPrintable(h));
+        QVERIFY(!parseCommandFormat("kubernetes").has_value());
+        QCOMPARE(shellQuote("it's"), QStringLiteral("'it'\\''s'"));
+        RunConfig py = valid();
+        py.scriptFile = "/home/u/train ddp.py";
+        py.scriptArgs = {"--epochs", "3"};
+        QVERIFY(formatCommand(py, CommandFormat::Torchrun).contains("'/home/u/train ddp.py' --epochs 3"));
+    }
+
+    void modelFromRecordedEvents() {
+        RunModel m;
+        m.reset({0, 1}, 2, "autoencoder", 0);
+        QSignalSpy updated(&m, &RunModel::rankUpdated);
+        auto feed = [&m](int index, const char* json) { m.applyLine(index, QByteArray(json)); };
+        const double t0 = ddpdesk::protocol::nowSeconds();
+        for (int s = 1; s <= 5000; ++s) {
+            for (int r = 0; r < 2; ++r) {
+                auto e = ddpdesk::protocol::makeEvent("step", r);
+                e["t"] = t0 + s * 0.01;
+                e["step"] = s;
+                e["total_steps"] = 5000;
+                e["loss"] = 1.0 / s;
+                e["samples"] = s * 32;
+                e["step_ms"] = 10;
+                e["comm_wait_ms"] = 2.5;
+                const std::string line = ddpdesk::protocol::encodeLine(e);
+                feed(r, line.c_str());
+            }
+        }
+        QCOMPARE(m.expectedSteps(), qint64(5000));
+        QCOMPARE(m.progress(), 1.0);
+        QCOMPARE(m.rank(1).step, qint64(5000));
+        QVERIFY(qAbs(m.rank(0).commWaitShare - 0.25) < 1e-9);
+        QVERIFY(qAbs(m.rank(0).samplesPerSec - 3200.0) < 1.0); // 32 samples per 10 ms
+        QVERIFY(m.lossSeries(0).size() <= RunModel::kMaxSeriesPoints);
+        QVERIFY(m.lossSeries(0).size() > RunModel::kMaxSeriesPoints / 4);
+        QCOMPARE(m.lossSeries(0).last().y(), 1.0 / 5000);
+        QVERIFY(updated.count() >= 10000);
+        feed(0, "not json at all");
+        feed(1, "{\"v\":1,\"event\":\"error\",\"rank\":1,\"t\":1,\"code\":\"PEER_LOST\",\"message\":\"gone\"}");
+        QCOMPARE(m.rank(1).errorCode, QStringLiteral("PEER_LOST"));
+        m.finish("ok", -1, QString());
+        const QJsonObject j = m.summary().toJson(m.ranks());
+        QCOMPARE(j["status"].toString(), QStringLiteral("ok"));
+        QVERIFY(j["failed_rank"].isNull());
+        QVERIFY(j["test_accuracy"].isNull());
+        QCOMPARE(j["world_size"].toInt(), 2);
+        QVERIFY(qAbs(j["samples_per_s"].toDouble() - 6400.0) < 2.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(RunConfigTest)
+#include "test_run_config.moc"

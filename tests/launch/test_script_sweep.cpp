@@ -1,0 +1,102 @@
+// `--script`: a real PyTorch DDP script (gloo, init_method env://) per rank with the torchrun environment, its loss
+// read from its output; a failing script names its rank. `sweep --nproc-list 1,2` writes sweep.csv and sweep.png.
+#include "launch_test_util.h"
+
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+class ScriptSweepTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        const QString python = launchtest::envPath("DDPDESK_PYTHON");
+        if (QProcess::execute(python, {"-c", "import torch.distributed"}) != 0)
+            QSKIP(qPrintable(python + " cannot import torch.distributed (Debian python3-torch missing)"));
+    }
+
+    void pythonDdpScript() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("script");
+        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"), "--python",
+                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out,
+                                           "--json", "--", "--steps", "15"},
+                                          150000);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QJsonObject s = launchtest::readJsonFile(out + "/summary.json");
+        QCOMPARE(s["status"].toString(), QStringLiteral("ok"));
+        QCOMPARE(s["world_size"].toInt(), 2);
+        QCOMPARE(s["steps"].toInt(), 16); // 15 "loss:" lines + the closing "Epoch 1 : x" line
+        QVERIFY(std::isfinite(s["final_loss"].toDouble()));
+        const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
+        for (int rank : {0, 1}) {
+            int steps = 0;
+            for (const QJsonObject& e : events)
+                steps += e["event"].toString() == "step" && e["rank"].toInt() == rank && e["source"] == "script";
+            QCOMPARE(steps, 16);
+        }
+        bool sawReady = false;
+        for (const QJsonObject& e : events)
+            sawReady = sawReady || e["text"].toString().contains("rank 1/2 local 1 ready");
+        QVERIFY(sawReady); // the script's stderr is kept as log text
+        QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
+    }
+
+    void failingScriptNamesItsRank() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("script");
+        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"), "--python",
+                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out,
+                                           "--", "--steps", "1000", "--fail-rank", "1"},
+                                          150000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject s = launchtest::readJsonFile(out + "/summary.json");
+        QCOMPARE(s["failed_rank"].toInt(), 1);
+        bool traceback = false;
+        for (const QJsonValue& v : s["failed_rank_stderr"].toArray())
+            traceback = traceback || v.toString().contains("deliberate failure in the user's script");
+        QVERIFY2(traceback, qPrintable(r.out));
+        QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
+    }
+
+    void sweepOneTwo() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("sweep");
+        const auto r = launchtest::runCli({"sweep", "--nproc-list", "1,2", "--workload", "autoencoder", "--steps", "10",
+                                           "--threads", "1", "--batch-size", "16", "--limit-samples", "256",
+                                           "--telemetry-ms", "0", "--out", out},
+                                          150000, {{"QT_QPA_PLATFORM", "offscreen"}});
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QFile csv(out + "/sweep.csv");
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
+                                          "test_accuracy,comm_wait_share"));
+        QVERIFY(lines[1].startsWith("1,"));
+        QVERIFY(lines[2].startsWith("2,"));
+        for (int i = 1; i <= 2; ++i) {
+            const QStringList cells = lines[i].split(',');
+            QCOMPARE(cells.size(), 8);
+            QVERIFY(cells[1].toDouble() > 0);                 // samples/s
+            QVERIFY(cells[2].toDouble() > 0);                 // speedup
+            QVERIFY(std::isfinite(cells[5].toDouble()));      // final loss
+            QVERIFY(!cells[4].isEmpty());                     // every size reached the common target loss
+        }
+        QCOMPARE(lines[1].split(',')[2].toDouble(), 1.0); // the smallest size is the speedup reference
+        QImage png(out + "/sweep.png");
+        QVERIFY(!png.isNull());
+        QCOMPARE(png.width(), 1280);
+        QVERIFY(r.out.contains("nproc") && r.out.contains("sweep.csv"));
+        QVERIFY(QFile::exists(out + "/n1/summary.json") && QFile::exists(out + "/n2/summary.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ScriptSweepTest)
+#include "test_script_sweep.moc"

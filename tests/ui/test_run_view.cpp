@@ -1,0 +1,150 @@
+// The Run page against real ddpdesk-worker processes: a 2-worker run fills the rank table and finishes; Stop ends
+// a long run with every rank stopped; a broken model file fails the run and the banner names the failing rank.
+
+#include "doctor_panel.h"
+#include "history_panel.h"
+#include "launch/run_model.h"
+#include "launch/supervisor.h"
+#include "main_window.h"
+#include "run_panel.h"
+#include "setup_panel.h"
+#include "ui_test_util.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace ddpdesk;
+using namespace ddpdesk::ui;
+
+class TestRunView : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    int m_runs = 0;
+
+    launch::RunConfig config(int steps)
+    {
+        launch::RunConfig c;
+        c.workload = QStringLiteral("autoencoder");
+        c.nproc = 2;
+        c.steps = steps;
+        c.batchSize = 32;
+        c.threads = 1;
+        c.timeoutSec = 30;
+        c.outDir = m_dir.filePath(QStringLiteral("runs/run-%1").arg(++m_runs));
+        return c;
+    }
+
+    QPushButton* button(QWidget* w, const QString& text)
+    {
+        for (QPushButton* b : w->findChildren<QPushButton*>())
+            if (b->text().remove(QLatin1Char('&')) == text)
+                return b;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        test::isolateSettings(m_dir);
+        QString err;
+        if (launch::Supervisor::findWorker(&err).isEmpty())
+            QFAIL(qPrintable(QStringLiteral("ddpdesk-worker not found (set DDPDESK_WORKER): ") + err));
+    }
+
+    void twoWorkerRunFillsTable()
+    {
+        MainWindow w;
+        w.historyPanel()->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun(config(30))); // the doctor's pre-flight check runs first, then the workers
+        QTRY_VERIFY_WITH_TIMEOUT(w.supervisor() != nullptr, 10000);
+        QCOMPARE(w.currentPage(), MainWindow::RunPage);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 90000);
+        QVERIFY2(finished.front().front().toBool(), qPrintable(w.supervisor()->model()->summary().failureReason));
+        RunPanel* run = w.runPanel();
+        run->refreshNow();
+        QTableWidget* t = run->rankTable();
+        QCOMPARE(t->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(t->item(r, 0)->text(), QString::number(r));
+            QCOMPARE(t->item(r, 1)->text(), QStringLiteral("done"));
+            QCOMPARE(t->item(r, 2)->text().toLongLong(), 30);
+            bool ok = false;
+            t->item(r, 3)->text().toDouble(&ok);
+            QVERIFY2(ok, qPrintable(t->item(r, 3)->text())); // a real loss value
+            QVERIFY2(t->item(r, 7)->text().contains(QLatin1Char('0')), qPrintable(t->item(r, 7)->text())); // exit 0
+        }
+        QVERIFY(!run->failureVisible());
+        QVERIFY2(run->statusText().contains(QLatin1String("world size 2")), qPrintable(run->statusText()));
+        // The finished run shows up in History with its summary.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.historyPanel()->runs().isEmpty(), 5000);
+        QCOMPARE(w.historyPanel()->runs().front().status(), QStringLiteral("ok"));
+        w.historyPanel()->selectRuns({0});
+        QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("world size 2")));
+    }
+
+    void stopEndsTheRun()
+    {
+        MainWindow w;
+        w.setPreflightEnabled(false);
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun(config(1000000)));
+        RunPanel* run = w.runPanel();
+        QTableWidget* t = run->rankTable();
+        QTRY_VERIFY_WITH_TIMEOUT(t->rowCount() == 2 && t->item(0, 2) && t->item(0, 2)->text().toLongLong() > 0 &&
+                                     t->item(1, 2)->text().toLongLong() > 0,
+                                 60000);
+        QPushButton* stop = button(run, QStringLiteral("Stop"));
+        QVERIFY(stop && stop->isEnabled());
+        stop->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+        QVERIFY(!finished.front().front().toBool());
+        run->refreshNow();
+        const auto* m = w.supervisor()->model();
+        QCOMPARE(m->summary().status, QStringLiteral("stopped"));
+        for (const auto& r : m->ranks())
+            QVERIFY2(r.state == launch::RankState::Stopped || r.state == launch::RankState::Done,
+                     qPrintable(launch::rankStateName(r.state)));
+        QVERIFY(!stop->isEnabled());
+        QVERIFY(!run->failureVisible()); // a user's Stop is not a failure
+    }
+
+    void brokenModelShowsFailingRank()
+    {
+        const QString bad = m_dir.filePath(QStringLiteral("broken.pt"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a TorchScript zip archive\n");
+        f.close();
+        MainWindow w;
+        w.setPreflightEnabled(false);
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        launch::RunConfig c = config(10);
+        c.workload = QStringLiteral("torchscript");
+        c.modelFile = bad;
+        QVERIFY(w.startRun(c));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY(!finished.front().front().toBool());
+        RunPanel* run = w.runPanel();
+        QVERIFY(run->failureVisible());
+        const int failed = w.supervisor()->model()->summary().failedRank;
+        QVERIFY(failed == 0 || failed == 1);
+        QVERIFY2(run->failureText().contains(QStringLiteral("Rank %1 failed").arg(failed)), qPrintable(run->failureText()));
+        run->refreshNow();
+        QCOMPARE(run->rankTable()->item(failed, 1)->text(), QStringLiteral("failed"));
+        // Diagnose jumps to the doctor with the run's store.
+        QPushButton* diagnose = button(run, QStringLiteral("Diagnose"));
+        QVERIFY(diagnose);
+        diagnose->click();
+        QCOMPARE(w.currentPage(), MainWindow::DoctorPage);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.doctorPanel()->isBusy(), 20000);
+    }
+};
+
+QTEST_MAIN(TestRunView)
+#include "test_run_view.moc"

@@ -1,0 +1,39 @@
+#pragma once
+
+// The small surface the panels use to draw charts. Qt Charts is deprecated in newer Qt; keeping every Qt Charts
+// type behind this interface means only qt_line_chart.cpp changes when it is replaced.
+
+#include <QColor>
+#include <QPointF>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+class QWidget;
+
+namespace ddpdesk::ui {
+
+class LineChart {
+public:
+    virtual ~LineChart() = default;
+
+    virtual QWidget* widget() = 0;
+    virtual void setTitle(const QString& title) = 0;
+    virtual void setAxisTitles(const QString& x, const QString& y) = 0;
+    // Returns a series id. A dashed series is a reference line (e.g. "ideal").
+    virtual int addSeries(const QString& name, const QColor& color, bool dashed = false) = 0;
+    virtual void setSeriesName(int id, const QString& name) = 0;
+    // Replaces the drawn points; callers pass already-downsampled data (see series_buffer.h).
+    virtual void setPoints(int id, const QVector<QPointF>& points) = 0;
+    virtual void setYRange(double min, double max) = 0; // fixed range (utilization %); min > max: automatic
+    virtual void removeAllSeries() = 0;
+    virtual bool savePng(const QString& path) = 0;
+};
+
+std::unique_ptr<LineChart> createLineChart(QWidget* parent);
+
+// A palette that tells 8+ ranks apart and stays readable on light and dark backgrounds.
+QColor seriesColor(int index);
+
+} // namespace ddpdesk::ui

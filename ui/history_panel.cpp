@@ -1,0 +1,189 @@
+#include "history_panel.h"
+
+#include "icons.h"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ddpdesk::ui {
+
+HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent)
+{
+    build();
+    retranslate();
+}
+
+HistoryPanel::~HistoryPanel() = default;
+
+void HistoryPanel::build()
+{
+    m_folderLabel = new QLabel;
+    m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_refresh = new QPushButton;
+    m_open = new QPushButton(icon(IconId::Folder), QString());
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_folderLabel, 1);
+    top->addWidget(m_open);
+    top->addWidget(m_refresh);
+
+    m_table = new QTableWidget(0, 8);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_details = new QLabel;
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chart = createLineChart(this);
+    auto* lower = new QWidget;
+    auto* lv = new QVBoxLayout(lower);
+    lv->setContentsMargins(0, 0, 0, 0);
+    lv->addWidget(m_details);
+    lv->addWidget(m_chart->widget(), 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(lower);
+    split->setStretchFactor(1, 2);
+
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(top);
+    v->addWidget(split, 1);
+
+    connect(m_refresh, &QPushButton::clicked, this, &HistoryPanel::refresh);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const auto rows = m_table->selectionModel()->selectedRows();
+        const QString path = rows.isEmpty() ? m_folder : m_runs.value(rows.front().row()).folder;
+        QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::showSelection);
+}
+
+void HistoryPanel::retranslate()
+{
+    m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
+    m_refresh->setText(tr("&Refresh"));
+    m_open->setText(tr("Open folder"));
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Finished"), tr("Status"), tr("Workload"), tr("World size"),
+                                        tr("Steps"), tr("Samples/s"), tr("Final loss")});
+    m_chart->setTitle(tr("Loss vs wall time"));
+    m_chart->setAxisTitles(tr("seconds"), tr("loss"));
+    showSelection();
+}
+
+void HistoryPanel::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(e);
+}
+
+void HistoryPanel::setRunsFolder(const QString& folder)
+{
+    m_folder = folder;
+    m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
+    refresh();
+}
+
+void HistoryPanel::refresh()
+{
+    m_runs = scanRuns(m_folder);
+    m_table->setRowCount(m_runs.size());
+    for (int i = 0; i < m_runs.size(); ++i) {
+        const RunRecord& r = m_runs[i];
+        const QJsonObject& s = r.summary;
+        const double loss = s.value(QLatin1String("final_loss")).toDouble(qQNaN());
+        const QStringList cells = {
+            r.name,
+            QLocale().toString(r.finishedAt, QLocale::ShortFormat),
+            r.status(),
+            s.value(QLatin1String("workload")).toString(),
+            QString::number(s.value(QLatin1String("world_size")).toInt()),
+            QString::number(qint64(s.value(QLatin1String("steps")).toDouble())),
+            QString::number(s.value(QLatin1String("samples_per_s")).toDouble(), 'f', 0),
+            std::isfinite(loss) ? QString::number(loss, 'g', 4) : QStringLiteral("\u2013")};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == 2)
+                item->setIcon(r.status() == QLatin1String("ok") ? icon(IconId::Ok)
+                              : r.status() == QLatin1String("failed") ? icon(IconId::Error) : icon(IconId::Warning));
+            m_table->setItem(i, c, item);
+        }
+    }
+    showSelection();
+}
+
+void HistoryPanel::selectRuns(const QVector<int>& rows)
+{
+    m_table->clearSelection();
+    for (int r : rows)
+        if (r >= 0 && r < m_table->rowCount())
+            m_table->selectionModel()->select(m_table->model()->index(r, 0),
+                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    showSelection();
+}
+
+QString HistoryPanel::detailsText() const { return m_details->text(); }
+
+void HistoryPanel::showSelection()
+{
+    m_chart->removeAllSeries();
+    QVector<int> rows;
+    if (m_table->selectionModel())
+        for (const QModelIndex& i : m_table->selectionModel()->selectedRows())
+            rows << i.row();
+    std::sort(rows.begin(), rows.end());
+    if (rows.isEmpty()) {
+        m_details->setText(m_runs.isEmpty() ? tr("No finished runs yet. Runs started from this app are kept here.")
+                                            : tr("Select a run to reopen it, or several to compare them."));
+        return;
+    }
+    if (rows.size() == 1) {
+        // One run: every rank's loss, like the Run page showed it.
+        const RunRecord& r = m_runs[rows.front()];
+        const QJsonObject& s = r.summary;
+        QString text = tr("<b>%1</b>: %2, world size %3, %4 steps in %5 s, %6 samples/s.")
+                           .arg(r.name.toHtmlEscaped(), r.status())
+                           .arg(s.value(QLatin1String("world_size")).toInt())
+                           .arg(qint64(s.value(QLatin1String("steps")).toDouble()))
+                           .arg(s.value(QLatin1String("wall_s")).toDouble(), 0, 'f', 1)
+                           .arg(s.value(QLatin1String("samples_per_s")).toDouble(), 0, 'f', 0);
+        if (s.value(QLatin1String("failed_rank")).isDouble())
+            text += QStringLiteral(" ") + tr("Rank %1 failed: %2")
+                                              .arg(s.value(QLatin1String("failed_rank")).toInt())
+                                              .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
+        m_details->setText(text);
+        const RunCurves c = readCurves(r.folder);
+        for (int i = 0; i < c.ranks.size(); ++i)
+            m_chart->setPoints(m_chart->addSeries(tr("rank %1").arg(c.ranks[i]), seriesColor(i)), c.lossByRank[i]);
+        if (c.ranks.size() > 1)
+            m_chart->setPoints(m_chart->addSeries(tr("mean"), QColor(0x20, 0x20, 0x20)), c.meanLoss);
+        return;
+    }
+    // Several runs: their mean loss on one time axis.
+    m_details->setText(tr("Comparing %n run(s): mean loss over ranks against wall time.", nullptr, rows.size()));
+    int color = 0;
+    for (int row : rows) {
+        const RunRecord& r = m_runs[row];
+        const RunCurves c = readCurves(r.folder);
+        const QString name = tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
+        m_chart->setPoints(m_chart->addSeries(name, seriesColor(color++)), c.meanLoss);
+    }
+}
+
+} // namespace ddpdesk::ui

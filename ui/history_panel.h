@@ -1,0 +1,51 @@
+#pragma once
+
+// The History page: finished runs found in the runs folder, their summaries, and their loss curves; select one to
+// reopen it, several to compare them on one chart.
+
+#include "charts/line_chart.h"
+#include "run_history.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace ddpdesk::ui {
+
+class HistoryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HistoryPanel(QWidget* parent = nullptr);
+    ~HistoryPanel() override;
+
+    void setRunsFolder(const QString& folder);
+    QString runsFolder() const { return m_folder; }
+    void refresh();
+    const QVector<RunRecord>& runs() const { return m_runs; }
+    void selectRuns(const QVector<int>& rows);
+    QTableWidget* table() const { return m_table; }
+    QString detailsText() const;
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void build();
+    void retranslate();
+    void showSelection();
+
+    QString m_folder;
+    QVector<RunRecord> m_runs;
+    QLabel* m_folderLabel;
+    QPushButton* m_refresh;
+    QPushButton* m_open;
+    QTableWidget* m_table;
+    QLabel* m_details;
+    std::unique_ptr<LineChart> m_chart;
+};
+
+} // namespace ddpdesk::ui

@@ -1,0 +1,224 @@
+#include "screenshot_tour.h"
+
+#include "compare_panel.h"
+#include "doctor_panel.h"
+#include "history_panel.h"
+#include "icons.h"
+#include "launch/run_model.h"
+#include "launch/supervisor.h"
+#include "main_window.h"
+#include "run_panel.h"
+#include "setup_panel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QPainter>
+#include <QPixmap>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtEndian>
+
+#include <cstdio>
+#include <memory>
+
+namespace ddpdesk::ui {
+
+
+ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent)
+    : QObject(parent), m_window(window), m_dir(outDir)
+{
+    QDir().mkpath(m_dir);
+    auto tmp = std::make_shared<QTemporaryDir>();
+    const QString runs = QDir(tmp->path()).filePath(QStringLiteral("runs"));
+    QDir().mkpath(runs);
+    auto base = [this, runs] {
+        launch::RunConfig c;
+        c.workload = QStringLiteral("autoencoder");
+        c.nproc = 2;
+        c.devices = QStringLiteral("cpu");
+        c.steps = 400;
+        c.batchSize = 64;
+        c.outDir = QDir(runs).filePath(QStringLiteral("run-") +
+                                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+        return c;
+    };
+    auto model = [this] { return m_window->supervisor() ? m_window->supervisor()->model() : nullptr; };
+    auto running = [this] { return m_window->supervisor() && m_window->supervisor()->isRunning(); };
+    auto always = [] { return true; };
+
+    add(QStringLiteral("setup page"), always, [this, runs, base, tmp] {
+        m_window->resize(1280, 800);
+        m_window->setupPanel()->setRunsFolder(runs);
+        m_window->historyPanel()->setRunsFolder(runs);
+        m_window->setupPanel()->setConfig(base());
+        m_window->showPage(MainWindow::SetupPage);
+    });
+    add(QStringLiteral("grab setup"), always, [this] { grab(QStringLiteral("setup")); }, 1000);
+    add(QStringLiteral("invalid setup"), always, [this, base] {
+        launch::RunConfig c = base();
+        c.nodeRank = 2; // rank beyond the node count: Start must be disabled with the reason
+        m_window->setupPanel()->setConfig(c);
+    });
+    add(QStringLiteral("grab invalid"), always, [this, base] {
+        grab(QStringLiteral("setup-invalid"));
+        m_window->setupPanel()->setConfig(base());
+    });
+    add(QStringLiteral("start a 2-worker run"), always, [this, base] { m_window->startRun(base()); });
+    add(QStringLiteral("run in progress"), [model] {
+        const auto* m = model();
+        return m && m->progress() >= 0.45;
+    }, [this] {
+        m_window->runPanel()->refreshNow();
+    }, 90000);
+    add(QStringLiteral("grab run"), always, [this] {
+        grab(QStringLiteral("run"));
+        m_window->runPanel()->tabs()->setCurrentIndex(1);
+        m_window->runPanel()->selectLogRank(0);
+    });
+    add(QStringLiteral("grab logs"), always, [this] {
+        grab(QStringLiteral("run-logs"));
+        m_window->runPanel()->tabs()->setCurrentIndex(0);
+    }, 1000);
+    add(QStringLiteral("run finished"), [running] { return !running(); }, [] {}, 120000);
+    add(QStringLiteral("failing run"), always, [this, base, tmp] {
+        // A model file that is not TorchScript: every rank fails to load it, the banner names the first.
+        const QString bad = QDir(tmp->path()).filePath(QStringLiteral("broken-model.pt"));
+        QFile f(bad);
+        if (f.open(QIODevice::WriteOnly))
+            f.write("this is not a TorchScript archive\n");
+        f.close();
+        launch::RunConfig c = base();
+        c.workload = QStringLiteral("torchscript");
+        c.modelFile = bad;
+        m_window->startRun(c);
+    });
+    add(QStringLiteral("failure shown"), [this, running] {
+        return m_window->runPanel()->failureVisible() && !running();
+    }, [this] { m_window->runPanel()->refreshNow(); }, 60000);
+    add(QStringLiteral("grab failure"), always, [this] { grab(QStringLiteral("run-failure")); }, 500);
+    add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
+        const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
+        writeStaleStore(store);
+        doctor::DoctorRequest r;
+        r.store = (QStringLiteral("file:") + store).toStdString();
+        r.worldSize = 2;
+        m_window->showPage(MainWindow::DoctorPage);
+        m_window->doctorPanel()->diagnose(r);
+    });
+    add(QStringLiteral("doctor done"), [this] { return !m_window->doctorPanel()->isBusy(); },
+        [this] { m_window->doctorPanel()->selectFinding(0); }, 20000);
+    add(QStringLiteral("grab doctor"), always, [this] { grab(QStringLiteral("doctor")); }, 500);
+    add(QStringLiteral("sweep 1,2"), always, [this, base] {
+        launch::RunConfig c = base();
+        c.steps = 150; // a sweep runs every size in turn; keep the tour short
+        m_window->setupPanel()->setConfig(c);
+        m_window->comparePanel()->startSweep(QStringLiteral("1,2"));
+    });
+    add(QStringLiteral("sweep done"), [this] { return !m_window->comparePanel()->isRunning(); },
+        [this] { m_window->showPage(MainWindow::ComparePage); }, 240000);
+    add(QStringLiteral("grab compare"), always, [this] { grab(QStringLiteral("compare")); }, 1000);
+    add(QStringLiteral("history"), always, [this] {
+        m_window->historyPanel()->refresh();
+        m_window->showPage(MainWindow::HistoryPage);
+        QVector<int> ok;
+        const auto& runs = m_window->historyPanel()->runs();
+        for (int i = 0; i < runs.size() && ok.size() < 3; ++i)
+            if (runs[i].status() == QLatin1String("ok"))
+                ok << i;
+        m_window->historyPanel()->selectRuns(ok);
+    });
+    add(QStringLiteral("grab history"), always, [this] { grab(QStringLiteral("history")); }, 1000);
+    add(QStringLiteral("japanese"), always, [this] {
+        m_window->setLanguage(QStringLiteral("ja"));
+        m_window->showPage(MainWindow::SetupPage);
+    });
+    add(QStringLiteral("grab setup-ja"), always, [this] {
+        grab(QStringLiteral("setup-ja"));
+        m_window->showPage(MainWindow::RunPage);
+    }, 1000);
+    add(QStringLiteral("grab run-ja"), always, [this] {
+        grab(QStringLiteral("run-ja"));
+        m_window->setLanguage(QStringLiteral("en"));
+    }, 1000);
+}
+
+void ScreenshotTour::add(const QString& what, std::function<bool()> ready, std::function<void()> action, int timeoutMs)
+{
+    m_steps.push_back(Step{what, std::move(ready), std::move(action), timeoutMs});
+}
+
+void ScreenshotTour::start()
+{
+    m_index = -1;
+    next();
+}
+
+void ScreenshotTour::next()
+{
+    ++m_index;
+    if (m_index >= m_steps.size()) {
+        std::fprintf(stderr, "screenshots: all %d steps done, PNGs in %s\n", int(m_steps.size()),
+                     qPrintable(QDir::toNativeSeparators(m_dir)));
+        emit finished(0);
+        return;
+    }
+    m_stepStart = QDateTime::currentMSecsSinceEpoch();
+    // Let the previous action's layout and paint settle before polling.
+    QTimer::singleShot(300, this, &ScreenshotTour::poll);
+}
+
+void ScreenshotTour::poll()
+{
+    const Step& s = m_steps[m_index];
+    if (s.ready()) {
+        std::fprintf(stderr, "screenshots: %s\n", qPrintable(s.what));
+        s.action();
+        next();
+        return;
+    }
+    if (QDateTime::currentMSecsSinceEpoch() - m_stepStart > s.timeoutMs) {
+        std::fprintf(stderr, "screenshots: gave up waiting for '%s' after %d ms\n", qPrintable(s.what), s.timeoutMs);
+        emit finished(1);
+        return;
+    }
+    QTimer::singleShot(100, this, &ScreenshotTour::poll);
+}
+
+void ScreenshotTour::grab(const QString& name) { grabWidget(m_window, name); }
+
+void ScreenshotTour::grabWidget(QWidget* w, const QString& name)
+{
+    const QString path = QDir(m_dir).filePath(name + QStringLiteral(".png"));
+    if (!w->grab().save(path, "PNG"))
+        std::fprintf(stderr, "screenshots: could not write %s\n", qPrintable(path));
+}
+
+// A FileStore log as c10d writes it (uint32 length + bytes, key then value), left behind by a "crashed" run.
+bool ScreenshotTour::writeStaleStore(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    auto put = [&f](const QByteArray& b) {
+        const quint32 n = qToLittleEndian(quint32(b.size()));
+        f.write(reinterpret_cast<const char*>(&n), 4);
+        f.write(b);
+    };
+    put("/default_pg/0//cpu//0/rank_0");
+    put("1");
+    put("/init/");
+    put("1");
+    f.close();
+    const QDateTime old = QDateTime::currentDateTime().addSecs(-3600);
+    QFile g(path);
+    return g.open(QIODevice::ReadWrite) && g.setFileTime(old, QFileDevice::FileModificationTime);
+}
+
+bool ScreenshotTour::exportAppIcon(const QString& path, int size)
+{
+    return icon(IconId::App).pixmap(size, size).save(path, "PNG");
+}
+
+} // namespace ddpdesk::ui

@@ -34,8 +34,11 @@ void HistoryPanel::build()
     m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_refresh = new QPushButton;
     m_open = new QPushButton(icon(IconId::Folder), QString());
+    m_showInRun = new QPushButton(icon(IconId::Run), QString());
+    m_showInRun->setEnabled(false);
     auto* top = new QHBoxLayout;
     top->addWidget(m_folderLabel, 1);
+    top->addWidget(m_showInRun);
     top->addWidget(m_open);
     top->addWidget(m_refresh);
 
@@ -71,6 +74,11 @@ void HistoryPanel::build()
         const QString path = rows.isEmpty() ? m_folder : m_runs.value(rows.front().row()).folder;
         QDesktopServices::openUrl(QUrl::fromLocalFile(path));
     });
+    connect(m_showInRun, &QPushButton::clicked, this, [this] {
+        const auto rows = m_table->selectionModel()->selectedRows();
+        if (rows.size() == 1 && rows.front().row() < m_runs.size())
+            emit showRunRequested(m_runs[rows.front().row()].folder, m_runs[rows.front().row()].name);
+    });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::showSelection);
 }
 
@@ -79,6 +87,7 @@ void HistoryPanel::retranslate()
     m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
     m_refresh->setText(tr("&Refresh"));
     m_open->setText(tr("Open folder"));
+    m_showInRun->setText(tr("Show in Run page"));
     m_table->setHorizontalHeaderLabels({tr("Run"), tr("Finished"), tr("Status"), tr("Workload"), tr("World size"),
                                         tr("Steps"), tr("Samples/s"), tr("Final loss")});
     m_chart->setTitle(tr("Loss vs wall time"));
@@ -148,6 +157,7 @@ void HistoryPanel::showSelection()
         for (const QModelIndex& i : m_table->selectionModel()->selectedRows())
             rows << i.row();
     std::sort(rows.begin(), rows.end());
+    m_showInRun->setEnabled(rows.size() == 1);
     if (rows.isEmpty()) {
         m_details->setText(m_runs.isEmpty() ? tr("No finished runs yet. Runs started from this app are kept here.")
                                             : tr("Select a run to reopen it, or several to compare them."));

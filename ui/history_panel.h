@@ -29,6 +29,11 @@ public:
     void selectRuns(const QVector<int>& rows);
     QTableWidget* table() const { return m_table; }
     QString detailsText() const;
+    QPushButton* showInRunButton() const { return m_showInRun; }
+
+signals:
+    // The user asked to reopen one run on the Run page (the main window replays it there).
+    void showRunRequested(const QString& folder, const QString& name);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -43,6 +48,7 @@ private:
     QLabel* m_folderLabel;
     QPushButton* m_refresh;
     QPushButton* m_open;
+    QPushButton* m_showInRun;
     QTableWidget* m_table;
     QLabel* m_details;
     std::unique_ptr<LineChart> m_chart;

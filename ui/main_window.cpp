@@ -5,6 +5,7 @@
 #include "history_panel.h"
 #include "icons.h"
 #include "language.h"
+#include "launch/run_replay.h"
 #include "launch/supervisor.h"
 #include "monitor/gpu_reader.h"
 #include "run_panel.h"
@@ -58,6 +59,9 @@ MainWindow::~MainWindow()
 {
     if (m_supervisor)
         m_supervisor->stop(QStringLiteral("the application closed"));
+    // m_replay goes before the child widgets do; the Run page must not be left pointing at it.
+    if (m_replay && m_run->model() == m_replay.get())
+        m_run->showModel(nullptr, QString());
 }
 
 QString MainWindow::defaultRunsFolder()
@@ -138,6 +142,7 @@ void MainWindow::buildUi()
     m_compare->setConfigProvider([this] { return m_setup->config(); });
     connect(m_compare, &ComparePanel::sweepStarted, this, &MainWindow::followRun);
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
+    connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);
     connect(m_compare, &ComparePanel::message, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     m_nav->setCurrentRow(SetupPage);
 }
@@ -268,6 +273,24 @@ void MainWindow::setLanguage(const QString& code)
 }
 
 MainWindow::Page MainWindow::currentPage() const { return Page(m_stack->currentIndex()); }
+
+void MainWindow::showRecordedRun(const QString& folder, const QString& name)
+{
+    // The Run page belongs to a live run while one is going; reopening must not hide it.
+    if (m_supervisor && m_supervisor->isRunning()) {
+        statusBar()->showMessage(tr("A run is in progress; reopen %1 when it has finished.").arg(name), kStatusMs);
+        return;
+    }
+    auto model = std::make_unique<launch::RunModel>();
+    QString error;
+    if (!launch::replayRecordedRun(folder, model.get(), &error)) {
+        QMessageBox::warning(this, tr("Cannot reopen run"), error);
+        return;
+    }
+    m_run->showModel(model.get(), name);
+    m_replay = std::move(model); // after showModel, so the panel never holds the old model once it is freed
+    showPage(RunPage);
+}
 
 void MainWindow::showPage(int page)
 {

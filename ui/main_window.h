@@ -79,6 +79,7 @@ private:
     void followRun(launch::Supervisor* run);
     void setRunning(bool running);
     void chooseRunsFolder();
+    void showRecordedRun(const QString& folder, const QString& name);
 
     QListWidget* m_nav;
     QStackedWidget* m_stack;
@@ -98,6 +99,7 @@ private:
 
     QPointer<launch::Supervisor> m_supervisor;
     std::unique_ptr<monitor::GpuReader> m_gpus;
+    std::unique_ptr<launch::RunModel> m_replay; // a finished run from History, shown on the Run page
     QTimer* m_gpuTimer;
     launch::RunConfig m_pendingConfig; // waiting for the pre-flight doctor
     bool m_preflightPending = false;

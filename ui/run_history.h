@@ -1,33 +1,27 @@
 #pragma once
 
-// Finished runs on disk: each run folder holds summary.json and metrics.jsonl (written by core/launch). This reads
-// them back for the History page: the summary as written, and per-rank loss over wall time from the step events.
+// The History page's view of finished runs. Listing and reading a run folder is core/launch's job
+// (launch/run_replay.h): a run is replayed into a RunModel, and this only turns the model's series into curves.
 
-#include <QDateTime>
-#include <QJsonObject>
+#include "launch/run_replay.h"
+
 #include <QPointF>
 #include <QString>
 #include <QVector>
 
 namespace ddpdesk::ui {
 
-struct RunRecord {
-    QString folder;
-    QString name;          // folder name
-    QDateTime finishedAt;  // summary.json's modification time
-    QJsonObject summary;
-    QString status() const { return summary.value(QLatin1String("status")).toString(); }
-};
+using RunRecord = launch::RecordedRun;
 
 struct RunCurves {
     QVector<int> ranks;                   // global rank of each series
-    QVector<QVector<QPointF>> lossByRank; // x: seconds since the first event of the run
-    QVector<QPointF> meanLoss;            // mean of the ranks' latest losses at each step event
+    QVector<QVector<QPointF>> lossByRank; // x: seconds since the run started
+    QVector<QPointF> meanLoss;            // the model's global loss (mean over ranks per step)
 };
 
 // Every direct subfolder of runsFolder with a summary.json, newest first. Unreadable ones are skipped.
 QVector<RunRecord> scanRuns(const QString& runsFolder);
-// Reads metrics.jsonl through the telemetry parser; maxPoints bounds each series (downsampled).
+// Replays the run folder through a RunModel; maxPoints bounds each series (downsampled). Empty when unreadable.
 RunCurves readCurves(const QString& runFolder, int maxPoints = 1000);
 
 } // namespace ddpdesk::ui

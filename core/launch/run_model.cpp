@@ -64,7 +64,7 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_stepMs = QVector<double>(n, 0);
     m_perStepSamples = QVector<qint64>(n, -1);
     m_stepEvents = QVector<int>(n, 0);
-    m_startT = protocol::nowSeconds();
+    m_startT = now();
     m_endT = 0;
     m_firstStepT = 0;
     m_firstStep = -1;
@@ -291,8 +291,12 @@ void RunModel::noteRestart() {
     emit restarted(m_summary.restarts);
 }
 
+double RunModel::now() const {
+    return m_clockT > 0 ? m_clockT : protocol::nowSeconds();
+}
+
 double RunModel::elapsedS() const {
-    return (m_endT > 0 ? m_endT : protocol::nowSeconds()) - m_startT;
+    return (m_endT > 0 ? m_endT : now()) - m_startT;
 }
 
 double RunModel::progress() const {
@@ -309,7 +313,7 @@ double RunModel::etaS() const {
     if (p <= 0 || m_firstStep < 0 || m_finished)
         return p >= 1 ? 0 : -1;
     const double startP = double(m_firstStep) / double(m_expectedSteps);
-    const double spent = protocol::nowSeconds() - m_firstStepT;
+    const double spent = now() - m_firstStepT;
     if (p <= startP || spent <= 0)
         return -1;
     return spent * (1.0 - p) / (p - startP);
@@ -373,7 +377,7 @@ void RunModel::updateSummaryLive() {
 
 void RunModel::finish(const QString& status, int failedRank, const QString& reason) {
     updateSummaryLive();
-    m_endT = protocol::nowSeconds();
+    m_endT = now();
     m_summary.wallS = m_endT - m_startT;
     m_summary.status = status;
     m_summary.failedRank = failedRank;
@@ -383,6 +387,14 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
     m_finished = true;
     emit progressChanged();
     emit runFinished(status == QLatin1String("ok"));
+}
+
+void RunModel::finishRecorded(const RunSummary& recorded) {
+    m_endT = now();
+    m_summary = recorded;
+    m_finished = true;
+    emit progressChanged();
+    emit runFinished(recorded.status == QLatin1String("ok"));
 }
 
 RunSummary RunModel::summary() const {

@@ -81,6 +81,12 @@ public:
     void applyMonitorEvent(const nlohmann::json& e);      // `gpu` / `proc` events from core/monitor
     void noteRestart();                                    // a restart: ranks go back to Pending, series continue
     void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
+    // Replay of a recorded run (core/launch/run_replay.h): the model's clock follows the events' timestamps
+    // instead of the wall clock, so elapsed time, ETA and series x values are those of the recording.
+    // Set it before reset() so the run starts at the first recorded event; 0 goes back to the wall clock.
+    void setReplayClock(double unixT) { m_clockT = unixT; }
+    // Freezes the run with a summary recorded earlier (summary.json) instead of one computed from the events.
+    void finishRecorded(const RunSummary& recorded);
 
     // Reading.
     int rankCount() const { return m_ranks.size(); }
@@ -116,6 +122,7 @@ private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
     void updateSummaryLive();
+    double now() const; // the wall clock, or the replay clock while one is set
 
     QVector<RankStatus> m_ranks;
     QVector<QVector<QPointF>> m_loss;
@@ -135,6 +142,7 @@ private:
     QJsonObject m_lastGpu, m_lastProc;
     RunSummary m_summary;
     bool m_finished = false;
+    double m_clockT = 0; // replay clock; 0: live
 };
 
 } // namespace ddpdesk::launch

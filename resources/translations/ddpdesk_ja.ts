@@ -333,6 +333,10 @@
         <source>%1 (%2 ranks)</source>
         <translation>%1 (%2 ランク)</translation>
     </message>
+    <message>
+        <source>Show in Run page</source>
+        <translation>実行ページで表示</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::MainWindow</name>
@@ -503,6 +507,14 @@
     <message>
         <source>Stopping every worker...</source>
         <translation>すべてのワーカーを停止中...</translation>
+    </message>
+    <message>
+        <source>A run is in progress; reopen %1 when it has finished.</source>
+        <translation>実行中です。完了してから %1 を開き直してください。</translation>
+    </message>
+    <message>
+        <source>Cannot reopen run</source>
+        <translation>実行を開き直せません</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,8 @@ JA = {
     "Running": "実行中", "Idle": "待機中", "Stopping every worker...": "すべてのワーカーを停止中...",
     "The run was not started: the doctor found a problem.": "実行は開始されませんでした: 診断で問題が見つかりました。",
     "Load profile": "プロファイルを読み込む", "Save profile": "プロファイルを保存", "DDP Desk profiles (*.json)": "DDP Desk プロファイル (*.json)",
+    "Show in Run page": "実行ページで表示", "Cannot reopen run": "実行を開き直せません",
+    "A run is in progress; reopen %1 when it has finished.": "実行中です。完了してから %1 を開き直してください。",
     # Setup
     "TorchScript models (*.pt *.pth);;All files (*)": "TorchScript モデル (*.pt *.pth);;すべてのファイル (*)",
     "Python scripts (*.py);;All files (*)": "Python スクリプト (*.py);;すべてのファイル (*)",

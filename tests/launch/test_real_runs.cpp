@@ -2,6 +2,9 @@
 // SIGKILL mid-run (fails fast, names the rank, leaves nothing), and a restart from the last checkpoint.
 #include "launch_test_util.h"
 
+#include "launch/run_model.h"
+#include "launch/run_replay.h"
+
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -71,6 +74,37 @@ class RealRunsTest : public QObject {
         QCOMPARE(launchtest::countEvents(events, "launch"), 1);
         QCOMPARE(launchtest::countEvents(events, "run_end"), 1);
         QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
+        checkReplay(out, s);
+    }
+
+    // The recording, replayed, gives back the run: both ranks done at step 12 with the losses they reported.
+    void checkReplay(const QString& out, const QJsonObject& s) {
+        ddpdesk::launch::RunModel m;
+        QString error;
+        QVERIFY2(ddpdesk::launch::replayRecordedRun(out, &m, &error), qPrintable(error));
+        QVERIFY(m.isFinished());
+        QCOMPARE(m.rankCount(), 2);
+        const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(m.rank(i).rank, i);
+            QCOMPARE(m.rank(i).state, ddpdesk::launch::RankState::Done);
+            QCOMPARE(m.rank(i).step, qint64(12));
+            QCOMPARE(m.rank(i).exitCode, 0);
+            QCOMPARE(m.lossSeries(i).size(), 12);
+            QJsonObject lastStep;
+            for (const QJsonObject& e : events)
+                if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == i)
+                    lastStep = e;
+            QCOMPARE(m.lossSeries(i).last().y(), lastStep["loss"].toDouble());
+            QCOMPARE(m.lossSeries(i).last().x(), lastStep["t"].toDouble() - events.first()["t"].toDouble());
+        }
+        const ddpdesk::launch::RunSummary r = m.summary();
+        QCOMPARE(r.status, QStringLiteral("ok"));
+        QCOMPARE(r.steps, qint64(12));
+        QCOMPARE(r.finalLoss, s["final_loss"].toDouble());
+        QCOMPARE(r.wallS, s["wall_s"].toDouble());
+        QCOMPARE(m.progress(), 1.0);
+        QVERIFY(m.elapsedS() > 0 && m.elapsedS() <= events.last()["t"].toDouble() - events.first()["t"].toDouble());
     }
 
 private slots:

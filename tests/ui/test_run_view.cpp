@@ -84,6 +84,26 @@ private slots:
         QCOMPARE(w.historyPanel()->runs().front().status(), QStringLiteral("ok"));
         w.historyPanel()->selectRuns({0});
         QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("world size 2")));
+        // Reopened on the Run page, the recording replays into a fresh model that shows what the live one showed.
+        const launch::RunModel* live = w.supervisor()->model();
+        w.showPage(MainWindow::HistoryPage);
+        QPushButton* reopen = w.historyPanel()->showInRunButton();
+        QVERIFY(reopen->isEnabled());
+        reopen->click();
+        QCOMPARE(w.currentPage(), MainWindow::RunPage);
+        const launch::RunModel* replayed = run->model();
+        QVERIFY(replayed && replayed != live);
+        QVERIFY(replayed->isFinished());
+        QCOMPARE(replayed->summary().status, QStringLiteral("ok"));
+        QCOMPARE(replayed->summary().finalLoss, live->summary().finalLoss);
+        run->refreshNow();
+        QCOMPARE(t->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(t->item(r, 1)->text(), QStringLiteral("done"));
+            QCOMPARE(t->item(r, 2)->text().toLongLong(), 30);
+            QCOMPARE(replayed->lossSeries(r).size(), live->lossSeries(r).size());
+            QCOMPARE(replayed->rank(r).loss, live->rank(r).loss);
+        }
     }
 
     void stopEndsTheRun()

@@ -1,0 +1,37 @@
+#pragma once
+
+// Finished runs on disk, rebuilt as RunModels. A run folder holds summary.json and metrics.jsonl (written by the
+// supervisor); replaying metrics.jsonl through the same RunModel entry points a live run uses gives the History
+// page, the Run page and tests exactly the state the run had, with the recording's own timestamps.
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+namespace ddpdesk::launch {
+
+class RunModel;
+struct RunSummary;
+
+struct RecordedRun {
+    QString folder;
+    QString name;          // folder name
+    QDateTime finishedAt;  // summary.json's modification time
+    QJsonObject summary;   // summary.json as written
+    QString status() const { return summary.value(QLatin1String("status")).toString(); }
+};
+
+// Every direct subfolder of runsFolder with a readable summary.json, newest first.
+QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder);
+
+// summary.json's object -> RunSummary (the inverse of RunSummary::toJson, without the per-rank part).
+RunSummary summaryFromJson(const QJsonObject& o);
+
+// Resets model and feeds runDir/metrics.jsonl through it line by line (worker telemetry via applyLine, launcher
+// rank_start/rank_exit/restart, monitor gpu/proc samples), then freezes it with runDir/summary.json. Without a
+// summary.json (a run cut off mid-way) the model is finished as "stopped". False with *error naming the file when
+// metrics.jsonl cannot be read or holds no rank.
+bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error);
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,255 @@
+// Replaying a recorded run folder (metrics.jsonl + summary.json) into a RunModel: rank states, steps, losses,
+// series on the recording's own time axis, stderr tails, restarts and the recorded summary. The recording is
+// written event by event with the telemetry protocol's own encoder, in the supervisor's launcher-event format.
+#include "launch/run_model.h"
+#include "launch/run_replay.h"
+#include "protocol/telemetry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace ddpdesk;
+
+namespace {
+
+constexpr double kT0 = 1796036358.5; // the recording's first event
+
+class Recording {
+public:
+    explicit Recording(const QString& dir) : m_file(QDir(dir).filePath("metrics.jsonl")) {
+        m_file.open(QIODevice::WriteOnly);
+    }
+    nlohmann::json& add(const char* type, int rank, double dt, bool launcher = false) {
+        m_events.push_back(protocol::makeEvent(type, rank));
+        m_events.back()["t"] = kT0 + dt;
+        if (launcher)
+            m_events.back()["source"] = "launcher";
+        return m_events.back();
+    }
+    void close() {
+        for (const auto& e : m_events)
+            m_file.write(QByteArray::fromStdString(protocol::encodeLine(e)) + '\n');
+        m_file.write("not telemetry: a stray line\n");
+        m_file.close();
+    }
+
+private:
+    QFile m_file;
+    std::vector<nlohmann::json> m_events;
+};
+
+void writeSummary(const QString& dir, const QJsonObject& s) {
+    QFile f(QDir(dir).filePath("summary.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(s).toJson());
+}
+
+// Two ranks: rank 1 crashes at step 6, the launcher restarts both, the second attempt runs 10 steps to done.
+void recordRestartedRun(const QString& dir) {
+    Recording r(dir);
+    r.add("launch", -1, 0, true)["program"] = "ddpdesk-worker";
+    double t = 0.1;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        for (int rank : {0, 1}) {
+            auto& s = r.add("rank_start", rank, t, true);
+            s["local_rank"] = rank;
+            s["pid"] = 1000 + 10 * attempt + rank;
+            s["attempt"] = attempt;
+        }
+        auto& proc = r.add("proc", -1, t + 0.05);
+        proc["processes"] = nlohmann::json::array({{{"pid", 1000 + 10 * attempt}, {"rank", 0}, {"rss_bytes", 123}}});
+        for (int rank : {0, 1}) {
+            auto& h = r.add("hello", rank, t + 0.2);
+            h["world_size"] = 2;
+            h["local_rank"] = rank;
+            h["host"] = "node-a";
+            h["pid"] = 1000 + 10 * attempt + rank;
+            h["workload"] = "autoencoder";
+            r.add("rendezvous", rank, t + 0.3)["phase"] = "done";
+        }
+        const int steps = attempt == 0 ? 6 : 10;
+        for (int step = 1; step <= steps; ++step) {
+            t += 0.5;
+            for (int rank : {0, 1}) {
+                auto& s = r.add("step", rank, t + 0.01 * rank);
+                s["epoch"] = 0;
+                s["step"] = step;
+                s["loss"] = 1.0 / step + 0.1 * rank;
+                s["samples"] = 16 * step;
+                s["step_ms"] = 500.0;
+                s["comm_wait_ms"] = 50.0;
+                s["total_steps"] = 10;
+            }
+        }
+        if (attempt == 0) {
+            auto& log = r.add("log", 1, t + 0.1);
+            log["stream"] = "stderr";
+            log["text"] = "rank 1: out of memory";
+            auto& err = r.add("error", 1, t + 0.1);
+            err["code"] = "worker_exception";
+            err["message"] = "out of memory";
+            auto& x = r.add("rank_exit", 1, t + 0.2, true);
+            x["local_rank"] = 1;
+            x["exit_code"] = 3;
+            x["state"] = "failed";
+            x["text"] = "exit code 3";
+            auto& rs = r.add("restart", -1, t + 0.3, true);
+            rs["restart"] = 1;
+            t += 1.0;
+        }
+    }
+    for (int rank : {0, 1}) {
+        auto& d = r.add("done", rank, t + 0.1);
+        d["steps"] = 10;
+        d["final_loss"] = 0.1 + 0.1 * rank;
+        auto& x = r.add("rank_exit", rank, t + 0.2, true);
+        x["local_rank"] = rank;
+        x["exit_code"] = 0;
+        x["state"] = "done";
+        x["text"] = "exit code 0";
+    }
+    r.add("run_end", -1, t + 0.3, true)["summary"] = {{"status", "ok"}};
+    r.close();
+    writeSummary(dir, QJsonObject{{"status", "ok"}, {"world_size", 2}, {"workload", "autoencoder"}, {"steps", 10},
+                                  {"wall_s", 7.25}, {"samples_per_s", 64.0}, {"final_loss", 0.15},
+                                  {"test_accuracy", QJsonValue()}, {"failed_rank", QJsonValue()},
+                                  {"failure_reason", QJsonValue()}, {"failed_rank_stderr", QJsonArray()},
+                                  {"restarts", 1}});
+}
+
+} // namespace
+
+class RunReplayTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void replaysARestartedRun() {
+        QTemporaryDir dir;
+        recordRestartedRun(dir.path());
+        launch::RunModel m;
+        QSignalSpy finished(&m, &launch::RunModel::runFinished);
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error), qPrintable(error));
+        QVERIFY(m.isFinished());
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+
+        QCOMPARE(m.rankCount(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const launch::RankStatus& r = m.rank(i);
+            QCOMPARE(r.rank, i);
+            QCOMPARE(r.state, launch::RankState::Done);
+            QCOMPARE(r.step, qint64(10));
+            QCOMPARE(r.exitCode, 0);
+            QCOMPARE(r.exitText, QStringLiteral("exit code 0"));
+            QCOMPARE(r.pid, qint64(1010 + i)); // the second attempt's process
+            QCOMPARE(r.host, QStringLiteral("node-a"));
+            QCOMPARE(r.loss, 0.1 + 0.1 * i); // done's final_loss
+            QVERIFY(std::fabs(r.commWaitShare - 0.1) < 1e-9);
+            QVERIFY(r.samplesPerSec > 0);
+        }
+        // The failed first attempt left its stderr; error fields were cleared by the restart.
+        QCOMPARE(m.rank(1).lastStderr, QStringList{"rank 1: out of memory"});
+        QVERIFY(m.rank(1).errorCode.isEmpty());
+        QCOMPARE(m.lastProcSample().value("processes").toArray().size(), 1);
+
+        // Series on the recording's time axis: 6 + 10 step events per rank, x from the launch event.
+        QCOMPARE(m.lossSeries(0).size(), 16);
+        QVERIFY(std::fabs(m.lossSeries(0).first().x() - 0.6) < 1e-6);
+        QCOMPARE(m.lossSeries(0).first().y(), 1.0);
+        QCOMPARE(m.lossSeries(1).last().y(), 1.0 / 10 + 0.1);
+        QVERIFY(std::fabs(m.lossSeries(0).last().x() - (0.1 + 16 * 0.5 + 1.0)) < 1e-6);
+        QVERIFY(!m.globalLossSeries().isEmpty());
+        QVERIFY(std::fabs(m.globalLossSeries().last().y() - (0.1 + 0.2) / 2) < 1e-9);
+
+        // Elapsed runs from the first event to the last, not to now; progress is complete, no ETA left.
+        QVERIFY(std::fabs(m.elapsedS() - (0.1 + 16 * 0.5 + 1.0 + 0.3)) < 1e-6);
+        QCOMPARE(m.expectedSteps(), qint64(10));
+        QCOMPARE(m.progress(), 1.0);
+        QCOMPARE(m.etaS(), 0.0);
+
+        // The summary is the recorded one.
+        const launch::RunSummary s = m.summary();
+        QCOMPARE(s.status, QStringLiteral("ok"));
+        QCOMPARE(s.restarts, 1);
+        QCOMPARE(s.steps, qint64(10));
+        QCOMPARE(s.wallS, 7.25);
+        QCOMPARE(s.samplesPerS, 64.0);
+        QCOMPARE(s.finalLoss, 0.15);
+        QCOMPARE(s.failedRank, -1);
+        QCOMPARE(s.worldSize, 2);
+        QCOMPARE(s.workload, QStringLiteral("autoencoder"));
+        QVERIFY(std::isnan(s.testAccuracy));
+    }
+
+    void replayReplacesAnEarlierRun() {
+        QTemporaryDir dir;
+        recordRestartedRun(dir.path());
+        launch::RunModel m;
+        m.reset({0, 1, 2, 3}, 4, "old", 99);
+        m.finish("failed", 2, "old failure");
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error), qPrintable(error));
+        QCOMPARE(m.rankCount(), 2);
+        QCOMPARE(m.summary().status, QStringLiteral("ok"));
+        QCOMPARE(m.summary().failureReason, QString());
+        // A finished replay leaves the model on the wall clock again; its elapsed time stays the recorded one.
+        QVERIFY(m.elapsedS() < 60);
+    }
+
+    void runWithoutSummaryEndsStopped() {
+        QTemporaryDir dir;
+        recordRestartedRun(dir.path());
+        QVERIFY(QFile::remove(dir.filePath("summary.json")));
+        launch::RunModel m;
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error), qPrintable(error));
+        QCOMPARE(m.summary().status, QStringLiteral("stopped"));
+        QCOMPARE(m.summary().steps, qint64(10));
+        QVERIFY(m.summary().failureReason.contains("summary.json"));
+    }
+
+    void badFoldersSayWhichFile() {
+        QTemporaryDir dir;
+        launch::RunModel m;
+        QString error;
+        QVERIFY(!launch::replayRecordedRun(dir.path(), &m, &error));
+        QVERIFY2(error.contains("metrics.jsonl"), qPrintable(error));
+        QFile f(dir.filePath("metrics.jsonl"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("hello world\n{\"truncated\":\n");
+        f.close();
+        error.clear();
+        QVERIFY(!launch::replayRecordedRun(dir.path(), &m, &error));
+        QVERIFY2(error.contains("no rank_start or hello"), qPrintable(error));
+    }
+
+    void scanListsRunsWithASummary() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("a"));
+        QVERIFY(QDir(dir.path()).mkpath("b"));
+        QVERIFY(QDir(dir.path()).mkpath("no-summary"));
+        recordRestartedRun(dir.filePath("a"));
+        writeSummary(dir.filePath("b"), QJsonObject{{"status", "failed"}, {"failed_rank", 1}});
+        const auto runs = launch::scanRecordedRuns(dir.path());
+        QCOMPARE(runs.size(), 2);
+        QStringList names;
+        for (const auto& r : runs)
+            names << r.name;
+        names.sort();
+        QCOMPARE(names, (QStringList{"a", "b"}));
+        const launch::RunSummary s = launch::summaryFromJson(runs[runs[0].name == "b" ? 0 : 1].summary);
+        QCOMPARE(s.status, QStringLiteral("failed"));
+        QCOMPARE(s.failedRank, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(RunReplayTest)
+#include "test_run_replay.moc"

@@ -1,5 +1,7 @@
 #include "train/identity.h"
 
+#include "protocol/store_spec.h"
+
 #include "train/errors.h"
 #include "train/platform.h"
 
@@ -96,47 +98,25 @@ StoreAddress resolveStore(const WorkerOptions& o) {
         else
             return a;
     }
-    const std::string filePrefix = "file:";
-    const std::string tcpPrefix = "tcp://";
-    if (spec.rfind(filePrefix, 0) == 0) {
-        std::string path = spec.substr(filePrefix.size());
-        // Accept the URL-ish spelling file:///tmp/x as well as file:/tmp/x and file:C:\x.
-        if (path.rfind("///", 0) == 0)
-            path = path.substr(2);
-        if (path.empty())
-            throw badInput("--store file: needs a path, e.g. file:/tmp/ddp-store or file:\\\\server\\share\\store");
+    const protocol::StoreSpec parsed = protocol::parseStoreSpec(spec);
+    switch (parsed.kind) {
+    case protocol::StoreSpec::Kind::File:
         a.kind = StoreAddress::Kind::File;
-        a.path = path;
-        a.display = "file:" + path;
+        a.path = parsed.path.u8string();
+        a.display = "file:" + a.path;
         return a;
-    }
-    if (spec.rfind(tcpPrefix, 0) == 0) {
-        std::string rest = spec.substr(tcpPrefix.size());
-        size_t colon = rest.rfind(':');
-        if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size())
-            throw badInput("--store " + spec + ": expected tcp://HOST:PORT, e.g. tcp://127.0.0.1:29500");
-        std::string host = rest.substr(0, colon);
-        if (host.size() > 2 && host.front() == '[' && host.back() == ']')
-            host = host.substr(1, host.size() - 2);
-        std::string portText = rest.substr(colon + 1);
-        int port = 0;
-        try {
-            size_t used = 0;
-            port = std::stoi(portText, &used);
-            if (used != portText.size())
-                port = -1;
-        } catch (const std::exception&) {
-            port = -1;
-        }
-        if (port < 1 || port > 65535)
-            throw badInput("--store " + spec + ": port must be 1..65535 (got '" + portText + "')");
+    case protocol::StoreSpec::Kind::Tcp:
+        if (parsed.port < 1)
+            throw badInput("--store " + spec + ": port must be 1..65535 (got '" + parsed.portText + "')");
         a.kind = StoreAddress::Kind::Tcp;
-        a.host = host;
-        a.port = static_cast<std::uint16_t>(port);
-        a.display = "tcp://" + rest;
+        a.host = parsed.host;
+        a.port = static_cast<std::uint16_t>(parsed.port);
+        a.display = protocol::tcpStoreSpec(a.host, a.port);
         return a;
+    case protocol::StoreSpec::Kind::Invalid:
+        break;
     }
-    throw badInput("--store " + spec + ": expected file:PATH or tcp://HOST:PORT");
+    throw badInput("--store " + spec + ": " + parsed.error);
 }
 
 } // namespace ddpdesk::train

@@ -10,5 +10,7 @@ std::string hostName();
 std::int64_t processId();
 // Logical CPU cores visible to this process (at least 1).
 int logicalCores();
+// Keeps freed memory in the process for reuse instead of returning it to the OS after each step.
+void keepFreedMemory();
 
 } // namespace ddpdesk::train

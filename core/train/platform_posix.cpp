@@ -3,6 +3,7 @@
 #include <thread>
 
 #include <limits.h>
+#include <malloc.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -29,6 +30,16 @@ int logicalCores() {
 #endif
     unsigned n = std::thread::hardware_concurrency();
     return n > 0 ? static_cast<int>(n) : 1;
+}
+
+void keepFreedMemory() {
+#if defined(__GLIBC__)
+    // Every step frees and re-allocates the same multi-megabyte activations and gradient buffers. glibc would hand
+    // them back to the kernel (munmap / heap trim) and fault them in again zero-filled on the next step: hundreds of
+    // page faults per step, and step times that jitter, which in DDP makes every rank wait for the slowest.
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 } // namespace ddpdesk::train

@@ -22,4 +22,7 @@ int logicalCores() {
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
+// The Windows heap keeps freed blocks of the process for reuse by itself; nothing to tune.
+void keepFreedMemory() {}
+
 } // namespace ddpdesk::train

@@ -171,6 +171,7 @@ int train(const WorkerOptions& o) {
         throw badInput("--external-store only applies to a tcp:// store");
 
     at::set_num_threads(threads);
+    keepFreedMemory();
     c10::Device device = chooseDevice(o, id);
     Dataset data = loadData(o);
     if (o.limitSamples)

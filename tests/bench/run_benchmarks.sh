@@ -42,17 +42,18 @@ reference() { # name world workload batch steps
   "$PYTHON" "$HERE/bench_stats.py" reference "$WARMUP" "${outs[@]}"
 }
 
+median() { "$PYTHON" -c "import statistics, sys; print('%.2f' % statistics.median(map(float, sys.argv[1:])))" "$@"; }
+
 ratio() { "$PYTHON" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
 AE_STEPS=$((400 * SCALE))
 FM_STEPS=$((120 * SCALE))
+ROUNDS=${BENCH_ROUNDS:-3}
 echo "# ddpdesk-worker vs PyTorch Python DDP ($(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
 ae_e=$(engine ae2 2 autoencoder 50 "$AE_STEPS")
 ae_p=$(reference ae2py 2 autoencoder 50 "$AE_STEPS")
 fm_e=$(engine fm2 2 fashion-mnist 64 "$FM_STEPS")
 fm_p=$(reference fm2py 2 fashion-mnist 64 "$FM_STEPS")
-fm1_e=$(engine fm1 1 fashion-mnist 64 "$FM_STEPS")
-fm1_p=$(reference fm1py 1 fashion-mnist 64 "$FM_STEPS")
 fm_no=$(engine fm2no 2 fashion-mnist 64 "$FM_STEPS" --no-overlap)
 ae_no=$(engine ae2no 2 autoencoder 50 "$AE_STEPS" --no-overlap)
 
@@ -60,10 +61,24 @@ printf '%-44s %12s %12s %8s\n' "benchmark (2 workers, 1 thread each)" "engine s/
 printf '%-44s %12s %12s %8s\n' "autoencoder, batch 50/rank" "$ae_e" "$ae_p" "$(ratio "$ae_e" "$ae_p")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist CNN, batch 64/rank" "$fm_e" "$fm_p" "$(ratio "$fm_e" "$fm_p")"
 echo
+# Scaling: the machine's speed drifts over minutes, so 1 and 2 workers run back to back in each round and the
+# efficiency is the median of the rounds' own ratios.
 printf '%-44s %12s %12s\n' "scaling, fashion-mnist (efficiency = s/s(2) / (2 x s/s(1)))" "engine" "python"
-printf '%-44s %12s %12s\n' "1 worker samples/s" "$fm1_e" "$fm1_p"
-printf '%-44s %12s %12s\n' "2 workers samples/s" "$fm_e" "$fm_p"
-printf '%-44s %12s %12s\n' "efficiency" "$(ratio "$fm_e" "$(ratio "$fm1_e" 0.5)")" "$(ratio "$fm_p" "$(ratio "$fm1_p" 0.5)")"
+eff_e=() eff_p=()
+for ((round = 1; round <= ROUNDS; round++)); do
+  if ((round == 1)); then e2=$fm_e p2=$fm_p; else
+    e2=$(engine "fm2r$round" 2 fashion-mnist 64 "$FM_STEPS")
+    p2=$(reference "fm2pyr$round" 2 fashion-mnist 64 "$FM_STEPS")
+  fi
+  e1=$(engine "fm1r$round" 1 fashion-mnist 64 "$FM_STEPS")
+  p1=$(reference "fm1pyr$round" 1 fashion-mnist 64 "$FM_STEPS")
+  eff_e+=("$(ratio "$e2" "$(ratio "$e1" 0.5)")")
+  eff_p+=("$(ratio "$p2" "$(ratio "$p1" 0.5)")")
+  printf '%-44s %12s %12s\n' "round $round: 1 worker samples/s" "$e1" "$p1"
+  printf '%-44s %12s %12s\n' "round $round: 2 workers samples/s" "$e2" "$p2"
+  printf '%-44s %12s %12s\n' "round $round: efficiency" "${eff_e[-1]}" "${eff_p[-1]}"
+done
+printf '%-44s %12s %12s\n' "efficiency (median of $ROUNDS rounds)" "$(median "${eff_e[@]}")" "$(median "${eff_p[@]}")"
 echo
 printf '%-44s %12s %12s %8s\n' "overlap (engine, 2 workers)" "overlap s/s" "no-overlap" "ratio"
 printf '%-44s %12s %12s %8s\n' "autoencoder" "$ae_e" "$ae_no" "$(ratio "$ae_e" "$ae_no")"

@@ -1,5 +1,11 @@
-# Packaging: a Debian package on Linux, an NSIS installer on Windows (see installer/windows/build-installer.ps1).
+# Packaging: a Debian package on Linux, an NSIS installer (and a ZIP) on Windows
+# (see installer/windows/build-installer.ps1).
+#
+# Included by the top-level CMakeLists.txt, and by tests/packaging/nsis, which configures a stand-in payload with
+# CMAKE_SYSTEM_NAME=Windows so that the WIN32 branch below runs on Linux and makensis compiles the installer it
+# describes (packaging.nsis_installer). Paths are therefore relative to this file, not to PROJECT_SOURCE_DIR.
 include(GNUInstallDirs)
+get_filename_component(DDPDESK_REPO_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 set(CPACK_PACKAGE_NAME "ddpdesk")
 set(CPACK_PACKAGE_VENDOR "DDP Desk")
@@ -7,48 +13,17 @@ set(CPACK_PACKAGE_CONTACT "DDP Desk maintainers <maintainers@ddpdesk.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY "DDP Desk")
-set(CPACK_RESOURCE_FILE_README "${PROJECT_SOURCE_DIR}/README.md")
+set(CPACK_RESOURCE_FILE_README "${DDPDESK_REPO_ROOT}/README.md")
+# "<target>;<label>": the Start menu shortcut "DDP Desk" to bin\ddpdesk.exe. Do not add another one through
+# CPACK_NSIS_CREATE_ICONS_EXTRA: it would be a second shortcut with the same name.
 set(CPACK_PACKAGE_EXECUTABLES "ddpdesk;DDP Desk")
 set(CPACK_STRIP_FILES ON)
 
-if(EXISTS ${PROJECT_SOURCE_DIR}/resources/ddpdesk.desktop AND NOT WIN32)
-  install(FILES ${PROJECT_SOURCE_DIR}/resources/ddpdesk.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-endif()
-foreach(icon IN ITEMS ddpdesk.svg icons/ddpdesk.svg icons/app.svg)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/resources/${icon} AND NOT WIN32)
-    install(FILES ${PROJECT_SOURCE_DIR}/resources/${icon} DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps
-            RENAME ddpdesk.svg)
-    break()
-  endif()
-endforeach()
-install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-
 if(WIN32)
-  set(CPACK_GENERATOR "NSIS;ZIP")
-  set(CPACK_NSIS_DISPLAY_NAME "DDP Desk ${PROJECT_VERSION}")
-  set(CPACK_NSIS_PACKAGE_NAME "DDP Desk")
-  set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
-  set(CPACK_NSIS_MODIFY_PATH OFF)
-  set(CPACK_NSIS_EXECUTABLES_DIRECTORY "bin")
-  set(CPACK_NSIS_MUI_ICON "${PROJECT_SOURCE_DIR}/resources/ddpdesk.ico")
-  set(CPACK_NSIS_CREATE_ICONS_EXTRA
-      "CreateShortCut '$SMPROGRAMS\\\\$STARTMENU_FOLDER\\\\DDP Desk.lnk' '$INSTDIR\\\\bin\\\\ddpdesk.exe'")
-  set(CPACK_NSIS_DELETE_ICONS_EXTRA "Delete '$SMPROGRAMS\\\\$START_MENU\\\\DDP Desk.lnk'")
-  # The MSVC runtime travels with the installer (no separate redistributable step for users).
-  set(CMAKE_INSTALL_SYSTEM_RUNTIME_DESTINATION bin)
-  include(InstallRequiredSystemLibraries)
-  # LibTorch DLLs next to the executables, as LibTorch's own examples do.
-  if(TORCH_INSTALL_PREFIX)
-    file(GLOB DDPDESK_TORCH_DLLS "${TORCH_INSTALL_PREFIX}/lib/*.dll")
-    install(FILES ${DDPDESK_TORCH_DLLS} DESTINATION bin)
-  endif()
-  # Qt runtime: windeployqt fills the staging bin folder during packaging.
-  find_program(DDPDESK_WINDEPLOYQT windeployqt HINTS "${Qt6_DIR}/../../../bin")
-  if(DDPDESK_WINDEPLOYQT)
-    install(CODE "execute_process(COMMAND \"${DDPDESK_WINDEPLOYQT}\" --release --no-translations --compiler-runtime
-                    \"\${CMAKE_INSTALL_PREFIX}/bin/ddpdesk.exe\" \"\${CMAKE_INSTALL_PREFIX}/bin/ddpdesk-cli.exe\")")
-  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/windows/windows_package.cmake)
 else()
+  # The desktop entry and the icons are installed by app/ddpdesk.
+  install(FILES ${DDPDESK_REPO_ROOT}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
   set(CPACK_GENERATOR "DEB")
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # ddpdesk_<version>_amd64.deb
   set(CPACK_DEBIAN_PACKAGE_SECTION "science")

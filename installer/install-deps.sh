@@ -8,7 +8,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev libvulkan-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libgl-dev
   libtorch-dev libgloo-dev nlohmann-json3-dev libcli11-dev
   dataset-fashion-mnist python3 python3-torch
-  openmpi-bin xvfb xauth imagemagick fonts-noto-cjk
+  openmpi-bin xvfb xauth imagemagick fonts-noto-cjk nsis p7zip-full
   zlib1g-dev g++-mingw-w64-x86-64 iproute2 procps dpkg-dev file
 )
 

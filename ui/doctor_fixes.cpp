@@ -1,4 +1,5 @@
 #include "doctor_fixes.h"
+#include "doctor_texts.h"
 
 #include <QDir>
 
@@ -47,7 +48,7 @@ FixOutcome applySafeFix(const doctor::Finding& f)
         const std::string path = evidenceString(f, "path");
         const doctor::FixResult r = doctor::deleteStaleStore(path);
         out.ok = r.ok;
-        out.message = QString::fromStdString(r.message);
+        out.message = fixResultMessage(r);
         if (r.ok)
             out.deletedPath = QDir::toNativeSeparators(QString::fromStdString(path));
         break;

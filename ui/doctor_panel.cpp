@@ -1,6 +1,7 @@
 #include "doctor_panel.h"
 
 #include "doctor_fixes.h"
+#include "doctor_texts.h"
 #include "icons.h"
 
 #include <QEvent>
@@ -159,7 +160,7 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
             doctor::Finding f;
             f.code = "DOCTOR_FAILED";
             f.severity = doctor::Severity::Error;
-            f.message = std::string("The diagnosis itself failed: ") + e.what();
+            f.message = tr("The diagnosis itself failed: %1").arg(QString::fromUtf8(e.what())).toStdString();
             found.push_back(f);
         }
         if (self)
@@ -188,11 +189,11 @@ void DoctorPanel::showFindings(const std::vector<doctor::Finding>& findings)
         const QString sev = f.severity == doctor::Severity::Error     ? tr("Error")
                             : f.severity == doctor::Severity::Warning ? tr("Warning")
                                                                       : tr("Info");
-        auto* item = new QTreeWidgetItem(m_list, {sev, QString::fromStdString(f.code),
-                                                  QString::fromStdString(f.message)});
+        const QString text = findingMessage(f);
+        auto* item = new QTreeWidgetItem(m_list, {sev, QString::fromStdString(f.code), text});
         item->setIcon(0, severityIcon(f.severity));
         item->setData(0, Qt::UserRole, int(i));
-        item->setToolTip(2, QString::fromStdString(f.message));
+        item->setToolTip(2, text);
     }
     m_state->setText(errors ? tr("%n problem(s) found that stop the run.", nullptr, errors)
                      : warnings ? tr("No blocking problem; %n warning(s).", nullptr, warnings)
@@ -221,7 +222,7 @@ void DoctorPanel::showDetails()
         return;
     }
     const doctor::Finding& f = m_findings[size_t(item->data(0, Qt::UserRole).toInt())];
-    QString html = QStringLiteral("<p><b>%1</b></p>").arg(QString::fromStdString(f.message).toHtmlEscaped());
+    QString html = QStringLiteral("<p><b>%1</b></p>").arg(findingMessage(f).toHtmlEscaped());
     if (f.evidence.is_object() && !f.evidence.empty()) {
         html += QStringLiteral("<p><b>%1</b></p><table cellspacing=2>").arg(tr("Evidence").toHtmlEscaped());
         for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
@@ -231,7 +232,7 @@ void DoctorPanel::showDetails()
     }
     if (!f.fix.empty())
         html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("How to fix:").toHtmlEscaped(),
-                                                           QString::fromStdString(f.fix).toHtmlEscaped());
+                                                           findingFix(f).toHtmlEscaped());
     m_details->setHtml(html);
     const QString label = fixLabel(f);
     m_fix->setEnabled(!label.isEmpty());

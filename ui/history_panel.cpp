@@ -20,6 +20,20 @@
 
 namespace ddpdesk::ui {
 
+namespace {
+// summary.json's status word ("ok", "failed", "stopped") in the UI language.
+QString statusText(const QString& status)
+{
+    if (status == QLatin1String("ok"))
+        return HistoryPanel::tr("ok");
+    if (status == QLatin1String("failed"))
+        return HistoryPanel::tr("failed");
+    if (status == QLatin1String("stopped"))
+        return HistoryPanel::tr("stopped");
+    return status;
+}
+} // namespace
+
 HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent)
 {
     build();
@@ -120,7 +134,7 @@ void HistoryPanel::refresh()
         const QStringList cells = {
             r.name,
             QLocale().toString(r.finishedAt, QLocale::ShortFormat),
-            r.status(),
+            statusText(r.status()),
             s.value(QLatin1String("workload")).toString(),
             QString::number(s.value(QLatin1String("world_size")).toInt()),
             QString::number(qint64(s.value(QLatin1String("steps")).toDouble())),
@@ -168,7 +182,7 @@ void HistoryPanel::showSelection()
         const RunRecord& r = m_runs[rows.front()];
         const QJsonObject& s = r.summary;
         QString text = tr("<b>%1</b>: %2, world size %3, %4 steps in %5 s, %6 samples/s.")
-                           .arg(r.name.toHtmlEscaped(), r.status())
+                           .arg(r.name.toHtmlEscaped(), statusText(r.status()))
                            .arg(s.value(QLatin1String("world_size")).toInt())
                            .arg(qint64(s.value(QLatin1String("steps")).toDouble()))
                            .arg(s.value(QLatin1String("wall_s")).toDouble(), 0, 'f', 1)

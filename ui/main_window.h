@@ -69,6 +69,10 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    static constexpr int kStatusMs = 6000; // how long a status-bar message stays
+
+    // main_window.cpp: pages and status bar; main_window_menus.cpp: menus, actions, texts;
+    // main_window_settings.cpp: what survives a restart; main_window_runs.cpp: start, stop, diagnose.
     void buildUi();
     void buildMenus();
     void retranslate();

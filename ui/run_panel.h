@@ -1,22 +1,19 @@
 #pragma once
 
 // The Run page: renders a RunModel (live from a Supervisor, or a finished run reopened from History). Model
-// signals only mark what changed; a 4 Hz timer repaints, so 10,000 telemetry events/s cost the UI thread almost
-// nothing beyond RunModel's own bookkeeping.
+// signals only mark what changed; a 4 Hz timer redraws, one chart per tick, so 10,000 telemetry events/s cost the
+// UI thread little beyond RunModel's own bookkeeping. The pieces: RunRankTable (per-rank table), RunFailureBanner,
+// RunChartFeed (the four charts), RunLogBuffer (per-rank logs); run_panel_layout.cpp puts them together.
 
-#include "charts/line_chart.h"
 #include "launch/supervisor.h"
+#include "run_log_buffer.h"
 
-#include <QHash>
 #include <QPointer>
-#include <QStringList>
-#include <QVector>
 #include <QWidget>
 
 #include <memory>
 
 class QComboBox;
-class QFrame;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -26,16 +23,17 @@ class QTableWidget;
 class QTabWidget;
 class QTimer;
 
-
 namespace ddpdesk::ui {
+
+class RunChartFeed;
+class RunFailureBanner;
+class RunRankTable;
 
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kRefreshMs = 250;
-    static constexpr int kMaxChartPoints = 500; // per series on screen: ~1 point per 2 px of a typical chart
-    static constexpr int kCharts = 4;           // one chart repaints per refresh tick: each at 1 Hz, the cost spread
-    static constexpr int kMaxLogLines = 5000;   // per rank
+    static constexpr int kMaxLogLines = 5000; // per rank
 
     explicit RunPanel(QWidget* parent = nullptr);
     ~RunPanel() override;
@@ -47,13 +45,13 @@ public:
     void setStartEnabled(bool enabled, const QString& reason);
 
     // For tests and the screenshot script.
-    QTableWidget* rankTable() const { return m_table; }
+    QTableWidget* rankTable() const;
     bool failureVisible() const;
     QString failureText() const;
     QString statusText() const;
     QString logText() const;
     void selectLogRank(int index);
-    void refreshNow();
+    void refreshNow(); // everything, charts drawn before it returns
     QTabWidget* tabs() const { return m_tabs; }
 
 signals:
@@ -65,21 +63,17 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    enum Column { ColRank, ColState, ColStep, ColLoss, ColRate, ColComm, ColPid, ColExit, ColCount };
-
     void build();
     void retranslate();
     void connectModel(const launch::RunModel* model);
     void resetViews();
     void refresh();
-    void refreshTable();
-    void refreshChart(int which); // 0 loss, 1 throughput, 2 utilization, 3 memory
-    bool refreshNextChart();
     void refreshStatus();
     void flushLogs();
     void onLog(int index, const QString& text, bool isStderr);
     void onMonitorSample();
     void showFailure(int rank, const QString& reason);
+    double smoothing() const;
 
     QPointer<launch::Supervisor> m_supervisor;
     const launch::RunModel* m_model = nullptr;
@@ -89,29 +83,17 @@ private:
     QPushButton* m_stop;
     QLabel* m_status;
     QProgressBar* m_progress;
-    QFrame* m_banner;
-    QLabel* m_bannerText;
-    QPushButton* m_diagnose;
-    QPushButton* m_showLog;
-    QTableWidget* m_table;
+    RunFailureBanner* m_banner;
+    std::unique_ptr<RunRankTable> m_table;
+    std::unique_ptr<RunChartFeed> m_charts;
     QTabWidget* m_tabs;
     QSlider* m_smoothing;
     QLabel* m_smoothingLabel;
     QComboBox* m_logRank;
     QPlainTextEdit* m_log;
     QTimer* m_timer;
-    std::unique_ptr<LineChart> m_lossChart, m_rateChart, m_utilChart, m_memChart;
-    QVector<int> m_lossIds, m_rateIds;
-    int m_meanId = -1;
-    QHash<QString, int> m_utilIds, m_memIds; // per GPU or per worker
-    QHash<QString, QVector<QPointF>> m_utilSeries, m_memSeries;
-    bool m_monitorIsGpu = false;
 
-    QVector<QStringList> m_logs;    // per index; index rankCount: launcher messages
-    QVector<QStringList> m_pending; // not yet in the view
-    int m_failedRank = -1;
-    int m_chartTurn = 0;
-    bool m_dirtyChart[kCharts] = {false, false, false, false};
+    RunLogBuffer m_logs{kMaxLogLines}; // per index; index rankCount: launcher messages
     bool m_dirtyTable = false, m_dirtyStatus = false;
 };
 

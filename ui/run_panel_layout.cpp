@@ -2,18 +2,15 @@
 
 #include "run_panel.h"
 
-#include "charts/series_buffer.h"
 #include "icons.h"
 #include "launch/run_model.h"
-#include "launch/supervisor.h"
-#include "monitor_samples.h"
+#include "run_chart_feed.h"
+#include "run_failure_banner.h"
+#include "run_rank_table.h"
 
 #include <QComboBox>
-#include <QEvent>
-#include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -21,15 +18,10 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QSplitter>
-#include <QStyle>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-
-#include <algorithm>
-#include <cmath>
-#include <iterator>
 
 namespace ddpdesk::ui {
 
@@ -50,39 +42,9 @@ void RunPanel::build()
     top->addWidget(m_status, 1);
     top->addWidget(m_progress);
 
-    m_banner = new QFrame;
-    m_banner->setObjectName(QStringLiteral("failureBanner"));
-    m_banner->setStyleSheet(QStringLiteral("#failureBanner { background: #fde7e9; border: 1px solid #c42b1c;"
-                                           " border-radius: 4px; } QLabel { color: #5c0f08; }"));
-    auto* bannerIcon = new QLabel;
-    bannerIcon->setPixmap(icon(IconId::Error).pixmap(32, 32));
-    m_bannerText = new QLabel;
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_diagnose = new QPushButton(icon(IconId::Doctor), QString());
-    m_showLog = new QPushButton;
-    auto* bh = new QHBoxLayout(m_banner);
-    bh->addWidget(bannerIcon, 0, Qt::AlignTop);
-    bh->addWidget(m_bannerText, 1);
-    bh->addWidget(m_showLog, 0, Qt::AlignTop);
-    bh->addWidget(m_diagnose, 0, Qt::AlignTop);
-    m_banner->hide();
-
-    m_table = new QTableWidget(0, ColCount);
-    m_table->verticalHeader()->hide();
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    // "killed by signal 15 (SIGTERM) (stopped by the launcher)" must be readable, not elided.
-    m_table->horizontalHeader()->setSectionResizeMode(ColExit, QHeaderView::ResizeToContents);
-    m_table->setAlternatingRowColors(true);
-
-    m_lossChart = createLineChart(this);
-    m_rateChart = createLineChart(this);
-    m_utilChart = createLineChart(this);
-    m_memChart = createLineChart(this);
-    m_utilChart->setYRange(0, 100);
+    m_banner = new RunFailureBanner;
+    m_table = std::make_unique<RunRankTable>();
+    m_charts = std::make_unique<RunChartFeed>(this);
     m_smoothing = new QSlider(Qt::Horizontal);
     m_smoothing->setRange(0, 99);
     m_smoothing->setValue(60);
@@ -95,10 +57,10 @@ void RunPanel::build()
     smoothRow->addWidget(m_smoothing);
     smoothRow->addStretch();
     grid->addLayout(smoothRow, 0, 0, 1, 2);
-    grid->addWidget(m_lossChart->widget(), 1, 0);
-    grid->addWidget(m_rateChart->widget(), 1, 1);
-    grid->addWidget(m_utilChart->widget(), 2, 0);
-    grid->addWidget(m_memChart->widget(), 2, 1);
+    grid->addWidget(m_charts->widget(RunChartFeed::Loss), 1, 0);
+    grid->addWidget(m_charts->widget(RunChartFeed::Throughput), 1, 1);
+    grid->addWidget(m_charts->widget(RunChartFeed::Utilization), 2, 0);
+    grid->addWidget(m_charts->widget(RunChartFeed::Memory), 2, 1);
 
     auto* logPage = new QWidget;
     auto* lv = new QVBoxLayout(logPage);
@@ -116,7 +78,7 @@ void RunPanel::build()
     m_tabs->addTab(logPage, QString());
 
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_table);
+    split->addWidget(m_table->widget());
     split->addWidget(m_tabs);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
@@ -133,28 +95,28 @@ void RunPanel::build()
 
     connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
-    connect(m_diagnose, &QPushButton::clicked, this, [this] { emit diagnoseRequested(m_failedRank); });
-    connect(m_showLog, &QPushButton::clicked, this, [this] {
+    connect(m_banner, &RunFailureBanner::diagnoseClicked, this, &RunPanel::diagnoseRequested);
+    connect(m_banner, &RunFailureBanner::showLogClicked, this, [this](int failedRank) {
         if (m_model) {
-            const int idx = m_model->indexOfRank(m_failedRank);
+            const int idx = m_model->indexOfRank(failedRank);
             if (idx >= 0)
                 selectLogRank(idx);
         }
         m_tabs->setCurrentIndex(1);
     });
     connect(m_smoothing, &QSlider::valueChanged, this, [this] {
-        m_dirtyChart[0] = true;
-        m_smoothingLabel->setText(tr("Loss smoothing: %1").arg(m_smoothing->value() / 100.0, 0, 'f', 2));
+        m_charts->markDirty(RunChartFeed::Loss);
+        m_smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
     });
     connect(m_logRank, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_log->clear();
-        if (i >= 0 && i < m_logs.size()) {
-            m_log->setPlainText(m_logs[i].join(QLatin1Char('\n')));
-            m_pending[i].clear();
+        if (i >= 0 && i < m_logs.slotCount()) {
+            m_log->setPlainText(m_logs.text(i));
+            m_logs.clearPending(i);
             m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
         }
     });
-    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+    connect(m_table->widget(), &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         selectLogRank(row);
         m_tabs->setCurrentIndex(1);
     });

@@ -134,14 +134,39 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         m_window->setLanguage(QStringLiteral("ja"));
         m_window->showPage(MainWindow::SetupPage);
     });
-    add(QStringLiteral("grab setup-ja"), always, [this] {
+    add(QStringLiteral("grab setup-ja"), always, [this, base] {
         grab(QStringLiteral("setup-ja"));
+        launch::RunConfig c = base();
+        c.nodeRank = 2; // the core's validation problem, in Japanese
+        m_window->setupPanel()->setConfig(c);
+    }, 1000);
+    add(QStringLiteral("grab setup-invalid-ja"), always, [this, base] {
+        grab(QStringLiteral("setup-invalid-ja"));
+        m_window->setupPanel()->setConfig(base());
+        m_window->showPage(MainWindow::DoctorPage); // the stale-store findings, re-rendered in Japanese
+    }, 1000);
+    add(QStringLiteral("grab doctor-ja"), always, [this] {
+        grab(QStringLiteral("doctor-ja"));
         m_window->showPage(MainWindow::RunPage);
     }, 1000);
-    add(QStringLiteral("grab run-ja"), always, [this] {
+    auto failedOut = std::make_shared<QString>();
+    add(QStringLiteral("grab run-ja"), always, [this, base, tmp, failedOut] {
         grab(QStringLiteral("run-ja"));
-        m_window->setLanguage(QStringLiteral("en"));
+        launch::RunConfig c = base(); // a failing run in Japanese: exit texts and the failure summary
+        c.workload = QStringLiteral("torchscript");
+        c.modelFile = QDir(tmp->path()).filePath(QStringLiteral("broken-model.pt"));
+        *failedOut = c.outDir;
+        m_window->startRun(c);
     }, 1000);
+    add(QStringLiteral("failure shown (ja)"), [this, running, failedOut] {
+        // This run's own failure, not the banner of the earlier one.
+        const launch::Supervisor* s = m_window->supervisor();
+        return s && s->config().outDir == *failedOut && m_window->runPanel()->failureVisible() && !running();
+    }, [this] { m_window->runPanel()->refreshNow(); }, 60000);
+    add(QStringLiteral("grab run-failure-ja"), always, [this] {
+        grab(QStringLiteral("run-failure-ja"));
+        m_window->setLanguage(QStringLiteral("en"));
+    }, 500);
 }
 
 void ScreenshotTour::add(const QString& what, std::function<bool()> ready, std::function<void()> action, int timeoutMs)

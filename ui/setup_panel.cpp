@@ -224,7 +224,7 @@ void SetupPanel::setConfig(const launch::RunConfig& c)
         m_tcpPort->setValue(c.storePort());
     } else {
         m_fileStore->setChecked(true);
-        m_storePath->setText(c.store.startsWith(QLatin1String("file:")) ? c.store.mid(5) : QString());
+        m_storePath->setText(c.store.isEmpty() ? QString() : c.storeFilePath());
     }
     m_lengthKind->setCurrentIndex(c.epochs > 0 && c.steps <= 0 ? 1 : 0);
     m_length->setValue(c.epochs > 0 && c.steps <= 0 ? c.epochs : (c.steps > 0 ? c.steps : m_length->value()));
@@ -325,11 +325,17 @@ void SetupPanel::markProblemFields()
                           {QStringLiteral("checkpoint-every"), m_checkpointEvery}};
     }
     QSet<QWidget*> bad;
+    // A TCPStore problem names the whole store; tint what is actually wrong (the message may be translated).
+    const bool badPort = m_tcpPort->value() < 1 || m_tcpPort->value() > 65535;
     for (const auto& p : m_problems) {
         QWidget* w = m_fieldWidgets.value(p.field);
-        if (p.field == QLatin1String("store") && m_tcpStore->isChecked())
-            w = p.message.contains(QLatin1String("port"), Qt::CaseInsensitive) ? static_cast<QWidget*>(m_tcpPort)
-                                                                                : m_tcpHost;
+        if (p.field == QLatin1String("store") && m_tcpStore->isChecked()) {
+            w = nullptr;
+            if (badPort)
+                bad.insert(m_tcpPort);
+            if (!badPort || m_tcpHost->text().trimmed().isEmpty())
+                bad.insert(m_tcpHost);
+        }
         if (w)
             bad.insert(w);
     }

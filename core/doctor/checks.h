@@ -11,6 +11,9 @@ namespace ddpdesk::doctor::detail {
 Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
                     std::string fix = {});
 
+// Records the values a finding's wording embeds, for a translated view (see Finding::variant / Finding::args).
+Finding withArgs(Finding finding, std::string variant, std::vector<std::string> args);
+
 void checkFileStore(const DoctorRequest& request, const std::filesystem::path& path, std::vector<Finding>& out);
 void checkTcpStore(const DoctorRequest& request, const StoreAddress& address, std::vector<Finding>& out);
 

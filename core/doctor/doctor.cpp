@@ -20,28 +20,43 @@ Finding makeFinding(std::string code, Severity severity, std::string message, nl
     return f;
 }
 
+Finding withArgs(Finding finding, std::string variant, std::vector<std::string> args) {
+    finding.variant = std::move(variant);
+    finding.args = std::move(args);
+    return finding;
+}
+
 } // namespace detail
 
 using detail::makeFinding;
+using detail::withArgs;
 
 std::vector<Finding> diagnose(const DoctorRequest& request) {
     std::vector<Finding> out;
     if (request.worldSize < 0)
-        out.push_back(makeFinding("WORLD_SIZE_MISMATCH", Severity::Error,
-                                  "World size " + std::to_string(request.worldSize) + " is not valid.",
-                                  {{"world_size", request.worldSize}},
-                                  "Use the total number of ranks over all nodes (1 or more)."));
+        out.push_back(
+            withArgs(makeFinding("WORLD_SIZE_MISMATCH", Severity::Error,
+                                 "World size " + std::to_string(request.worldSize) + " is not valid.",
+                                 {{"world_size", request.worldSize}},
+                                 "Use the total number of ranks over all nodes (1 or more)."),
+                     "invalid", {std::to_string(request.worldSize)}));
     if (request.rank >= 0 && request.worldSize > 0 && request.rank >= request.worldSize)
-        out.push_back(makeFinding("RANK_OUT_OF_RANGE", Severity::Error,
-                                  "Rank " + std::to_string(request.rank) + " is outside 0.." +
-                                      std::to_string(request.worldSize - 1) + " for world size " +
-                                      std::to_string(request.worldSize) + ".",
-                                  {{"rank", request.rank}, {"world_size", request.worldSize}},
-                                  "Ranks run from 0 to world_size-1; check --rank and --world-size on every node."));
+        out.push_back(withArgs(
+            makeFinding("RANK_OUT_OF_RANGE", Severity::Error,
+                        "Rank " + std::to_string(request.rank) + " is outside 0.." +
+                            std::to_string(request.worldSize - 1) + " for world size " +
+                            std::to_string(request.worldSize) + ".",
+                        {{"rank", request.rank}, {"world_size", request.worldSize}},
+                        "Ranks run from 0 to world_size-1; check --rank and --world-size on every node."),
+            "request",
+            {std::to_string(request.rank), std::to_string(request.worldSize - 1),
+             std::to_string(request.worldSize)}));
     if (request.nodeRank < 0)
-        out.push_back(makeFinding("NODE_RANK_INVALID", Severity::Error,
-                                  "Node rank " + std::to_string(request.nodeRank) + " is not valid.",
-                                  {{"node_rank", request.nodeRank}}, "Node ranks start at 0 (the master node)."));
+        out.push_back(withArgs(makeFinding("NODE_RANK_INVALID", Severity::Error,
+                                           "Node rank " + std::to_string(request.nodeRank) + " is not valid.",
+                                           {{"node_rank", request.nodeRank}},
+                                           "Node ranks start at 0 (the master node)."),
+                               "", {std::to_string(request.nodeRank)}));
 
     const StoreAddress address = parseStoreAddress(request.store);
     switch (address.kind) {
@@ -52,9 +67,11 @@ std::vector<Finding> diagnose(const DoctorRequest& request) {
         detail::checkTcpStore(request, address, out);
         break;
     case StoreAddress::Kind::Invalid:
-        out.push_back(makeFinding("STORE_INVALID", Severity::Error, "Store address: " + address.error + ".",
-                                  {{"store", request.store}},
-                                  "Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT."));
+        out.push_back(
+            withArgs(makeFinding("STORE_INVALID", Severity::Error, "Store address: " + address.error + ".",
+                                 {{"store", request.store}},
+                                 "Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT."),
+                     "", {address.error}));
         break;
     }
     return out;

@@ -20,6 +20,10 @@ struct Finding {
     std::string message;      // plain words
     nlohmann::json evidence = nlohmann::json::object();
     std::string fix;          // what to do; empty when nothing
+    // For a translated view (the GUI): `code` plus `variant` name the wording of message and fix, `args` are the
+    // values embedded in them, in order (%1, %2, ...). Not part of toJson()/toText(), which stay as they are.
+    std::string variant;
+    std::vector<std::string> args;
 };
 
 struct DoctorRequest {
@@ -43,6 +47,9 @@ std::string toText(const std::vector<Finding>& findings);    // human-readable r
 struct FixResult {
     bool ok = false;
     std::string message; // what was done, or why it was refused
+    // For a translated view, like Finding::variant/args: which outcome, and the values `message` embeds.
+    std::string code;    // "DELETED", "NOT_A_FILE", "NOT_A_STORE", "IN_USE", "DELETE_FAILED"
+    std::vector<std::string> args;
 };
 
 // Deletes a FileStore file left by an earlier run. Refuses (ok=false) when the path is not a store file or when a

@@ -48,16 +48,20 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     const nlohmann::json where = {{"path", path.u8string()}, {"folder", dir.u8string()}};
 
     if (!fs::is_directory(dir, ec)) {
-        out.push_back(makeFinding("FILESTORE_DIR_MISSING", Severity::Error,
-                                  "The folder for the store file does not exist: " + dir.u8string() +
-                                      " (c10d would wait on it until the timeout instead of failing).",
-                                  where, "Create the folder, or choose a store path in an existing folder."));
+        out.push_back(
+            withArgs(makeFinding("FILESTORE_DIR_MISSING", Severity::Error,
+                                 "The folder for the store file does not exist: " + dir.u8string() +
+                                     " (c10d would wait on it until the timeout instead of failing).",
+                                 where, "Create the folder, or choose a store path in an existing folder."),
+                     "", {dir.u8string()}));
         return;
     }
     if (fs::is_directory(path, ec)) {
-        out.push_back(makeFinding("FILESTORE_NOT_A_FILE", Severity::Error,
-                                  path.u8string() + " is a folder; the store needs a file path.", where,
-                                  "Use a file inside that folder, e.g. " + (path / "ddp-store").u8string() + "."));
+        out.push_back(withArgs(
+            makeFinding("FILESTORE_NOT_A_FILE", Severity::Error,
+                        path.u8string() + " is a folder; the store needs a file path.", where,
+                        "Use a file inside that folder, e.g. " + (path / "ddp-store").u8string() + "."),
+            "", {path.u8string(), (path / "ddp-store").u8string()}));
         return;
     }
     std::string writeError;
@@ -72,10 +76,12 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!writable) {
         auto e = where;
         e["error"] = writeError;
-        out.push_back(makeFinding("FILESTORE_NOT_WRITABLE", Severity::Error,
-                                  "The store file cannot be written: " + writeError + ".", e,
-                                  "Choose a folder every rank can write to (check permissions, read-only "
-                                  "mounts and network-share access)."));
+        out.push_back(
+            withArgs(makeFinding("FILESTORE_NOT_WRITABLE", Severity::Error,
+                                 "The store file cannot be written: " + writeError + ".", e,
+                                 "Choose a folder every rank can write to (check permissions, read-only "
+                                 "mounts and network-share access)."),
+                     "", {writeError}));
         return;
     }
     if (!exists && request.jobRunning) {
@@ -95,8 +101,9 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!contents.ok) {
         auto e = where;
         e["size"] = contents.size;
-        out.push_back(makeFinding("FILESTORE_NOT_A_STORE", Severity::Error, contents.error + ".", e,
-                                  "Pick another store path; this file belongs to something else."));
+        out.push_back(withArgs(makeFinding("FILESTORE_NOT_A_STORE", Severity::Error, contents.error + ".", e,
+                                           "Pick another store path; this file belongs to something else."),
+                               "", {contents.error}));
         return;
     }
     std::vector<std::pair<std::string, std::string>> records;
@@ -129,12 +136,16 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
             return;
         }
         e["ranks"] = census.toJson();
-        out.push_back(makeFinding("FILESTORE_STALE", Severity::Error,
-                                  "A store file from an earlier run is in the way (" +
-                                      std::to_string(contents.keys.size()) + " keys, last written " +
-                                      std::to_string(static_cast<long long>(live.ageSeconds)) +
-                                      " s ago); new ranks would mix with its keys and hang or miscount.",
-                                  e, "Delete " + path.u8string() + " (no live process uses it), or choose a new path."));
+        out.push_back(withArgs(
+            makeFinding("FILESTORE_STALE", Severity::Error,
+                        "A store file from an earlier run is in the way (" +
+                            std::to_string(contents.keys.size()) + " keys, last written " +
+                            std::to_string(static_cast<long long>(live.ageSeconds)) +
+                            " s ago); new ranks would mix with its keys and hang or miscount.",
+                        e, "Delete " + path.u8string() + " (no live process uses it), or choose a new path."),
+            "",
+            {std::to_string(contents.keys.size()), std::to_string(static_cast<long long>(live.ageSeconds)),
+             path.u8string()}));
         return;
     }
 
@@ -142,19 +153,23 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!request.jobRunning) {
         const bool hard = !live.holders.empty();
         std::string who = live.describe();
-        out.push_back(makeFinding(hard ? "FILESTORE_LOCKED" : "FILESTORE_IN_USE", Severity::Error,
-                                  hard ? "Another live process holds the store file: " + who + "."
-                                       : "A live run is using this store file: " + who + ".",
-                                  e, "End that process (or let its run finish), or pick another store path. If it "
-                                     "is the job you want to diagnose, run the doctor with --running."));
+        out.push_back(withArgs(
+            makeFinding(hard ? "FILESTORE_LOCKED" : "FILESTORE_IN_USE", Severity::Error,
+                        hard ? "Another live process holds the store file: " + who + "."
+                             : "A live run is using this store file: " + who + ".",
+                        e,
+                        "End that process (or let its run finish), or pick another store path. If it "
+                        "is the job you want to diagnose, run the doctor with --running."),
+            "", {who}));
         if (hard) {
             const auto& first = live.holders.front();
             out.back().evidence["pid"] = first.pid;
             out.back().evidence["process"] = first.name;
         }
     } else {
-        out.push_back(makeFinding("FILESTORE_LIVE", Severity::Info, "The job's store is live: " + live.describe() + ".",
-                                  e));
+        out.push_back(withArgs(makeFinding("FILESTORE_LIVE", Severity::Info,
+                                           "The job's store is live: " + live.describe() + ".", e),
+                               "", {live.describe()}));
     }
     reportCensus(request, census, false, out);
 }

@@ -20,11 +20,15 @@ FixResult deleteStaleStore(const std::string& pathOrStore) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) {
         r.message = "Nothing to delete: " + path.u8string() + " is not an existing file.";
+        r.code = "NOT_A_FILE";
+        r.args = {path.u8string()};
         return r;
     }
     FileStoreContents contents = readFileStore(path);
     if (!contents.ok) {
         r.message = "Refused: " + contents.error + ", so it is not deleted.";
+        r.code = "NOT_A_STORE";
+        r.args = {contents.error};
         return r;
     }
     std::vector<std::pair<std::string, std::string>> records;
@@ -33,14 +37,20 @@ FixResult deleteStaleStore(const std::string& pathOrStore) {
     StoreLiveness live = fileStoreLiveness(path, censusFromRecords(records));
     if (live.live()) {
         r.message = "Refused: the store is in use (" + live.describe() + "). End that run first.";
+        r.code = "IN_USE";
+        r.args = {live.describe()};
         return r;
     }
     if (!fs::remove(path, ec)) {
         r.message = "Could not delete " + path.u8string() + ": " + ec.message();
+        r.code = "DELETE_FAILED";
+        r.args = {path.u8string(), ec.message()};
         return r;
     }
     r.ok = true;
     r.message = "Deleted the stale store file " + path.u8string() + ".";
+    r.code = "DELETED";
+    r.args = {path.u8string()};
     return r;
 }
 

@@ -1,5 +1,7 @@
 #include "launch/metrics_log.h"
 
+#include <QCoreApplication>
+
 #include "protocol/telemetry.h"
 
 namespace ddpdesk::launch {
@@ -10,7 +12,8 @@ bool MetricsLog::open(const QString& path, bool append, QString* error) {
     const QIODevice::OpenMode mode = QIODevice::WriteOnly | (append ? QIODevice::Append : QIODevice::Truncate);
     if (!m_file.open(mode)) {
         if (error)
-            *error = QStringLiteral("cannot write '%1': %2").arg(path, m_file.errorString());
+            *error = QCoreApplication::translate("ddpdesk::launch::MetricsLog", "cannot write '%1': %2")
+                         .arg(path, m_file.errorString());
         return false;
     }
     return true;

@@ -87,7 +87,7 @@ void installInterruptHandler(std::function<void()> handler) {
 
 QString describeExit(int exitCode, bool crashed) {
     if (!crashed)
-        return QStringLiteral("exit code %1").arg(exitCode);
+        return QCoreApplication::translate("ddpdesk::launch::Supervisor", "exit code %1").arg(exitCode);
     const char* name = nullptr;
     switch (exitCode) {
     case SIGKILL: name = "SIGKILL"; break;
@@ -102,8 +102,11 @@ QString describeExit(int exitCode, bool crashed) {
     case SIGHUP: name = "SIGHUP"; break;
     default: break;
     }
-    return name ? QStringLiteral("killed by signal %1 (%2)").arg(exitCode).arg(QLatin1String(name))
-                : QStringLiteral("killed by signal %1").arg(exitCode);
+    return name ? QCoreApplication::translate("ddpdesk::launch::Supervisor", "killed by signal %1 (%2)")
+                      .arg(exitCode)
+                      .arg(QLatin1String(name))
+                : QCoreApplication::translate("ddpdesk::launch::Supervisor", "killed by signal %1")
+                      .arg(exitCode);
 }
 
 bool exitCausedByStop(int stage, int exitCode, bool crashed) {

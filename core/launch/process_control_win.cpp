@@ -81,7 +81,7 @@ void installInterruptHandler(std::function<void()> handler) {
 QString describeExit(int exitCode, bool crashed) {
     if (crashed)
         return QStringLiteral("crashed (status 0x%1)").arg(quint32(exitCode), 8, 16, QLatin1Char('0'));
-    return QStringLiteral("exit code %1").arg(exitCode);
+    return QCoreApplication::translate("ddpdesk::launch::Supervisor", "exit code %1").arg(exitCode);
 }
 
 bool exitCausedByStop(int stage, int, bool) {

@@ -1,5 +1,8 @@
 #include "launch/run_config.h"
 
+#include "protocol/store_spec.h"
+
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -15,28 +18,27 @@ constexpr int kMaxLocalWorkers = 256;
 
 QString nonEmpty(const QString& s, const QString& fallback) { return s.isEmpty() ? fallback : s; }
 
-// Parses "tcp://HOST:PORT" (IPv6 as [::1]); port -1 when missing or not a number.
+// The shared store-string parser (protocol/store_spec.h), so the launcher reads a store as the worker will.
+// Returns false when the store is not tcp://; port -1 when missing or not a number in 0..65535.
 bool splitTcp(const QString& store, QString* host, int* port) {
+    const protocol::StoreSpec spec = protocol::parseStoreSpec(store.toStdString());
     if (!store.startsWith(QLatin1String("tcp://")))
         return false;
-    const QString rest = store.mid(6);
-    const int colon = rest.lastIndexOf(QLatin1Char(':'));
-    *host = colon < 0 ? rest : rest.left(colon);
-    if (host->startsWith(QLatin1Char('[')) && host->endsWith(QLatin1Char(']')))
-        *host = host->mid(1, host->size() - 2);
-    bool ok = false;
-    const long long p = colon < 0 ? -1 : rest.mid(colon + 1).toLongLong(&ok);
-    *port = ok ? int(qBound(-1LL, p, 1LL << 30)) : -1;
+    *host = QString::fromStdString(spec.host);
+    *port = spec.kind == protocol::StoreSpec::Kind::Tcp ? spec.port : -1;
     return true;
 }
 
 // Creates the folder if needed and proves a file can be written there.
 QString writableDirProblem(const QString& dir) {
     if (!QDir().mkpath(dir))
-        return QStringLiteral("cannot create folder '%1' (check the path and permissions)").arg(dir);
+        return QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                           "cannot create folder '%1' (check the path and permissions)")
+            .arg(dir);
     QTemporaryFile probe(QDir(dir).filePath(QStringLiteral(".ddpdesk-write-test-XXXXXX")));
     if (!probe.open())
-        return QStringLiteral("folder '%1' is not writable: %2").arg(dir, probe.errorString());
+        return QCoreApplication::translate("ddpdesk::launch::RunConfig", "folder '%1' is not writable: %2")
+            .arg(dir, probe.errorString());
     return QString();
 }
 
@@ -95,6 +97,11 @@ int RunConfig::storePort() const {
     return splitTcp(effectiveStore(), &host, &port) ? port : 0;
 }
 
+QString RunConfig::storeFilePath() const {
+    const protocol::StoreSpec spec = protocol::parseStoreSpec(effectiveStore().toStdString());
+    return spec.kind == protocol::StoreSpec::Kind::File ? QString::fromStdString(spec.path.u8string()) : QString();
+}
+
 int RunConfig::threadsPerWorker() const {
     if (threads > 0)
         return threads;
@@ -123,30 +130,41 @@ QVector<ConfigProblem> RunConfig::validate() const {
     if (isScript()) {
         const QFileInfo fi(scriptFile);
         if (!fi.isFile())
-            add("script", QStringLiteral("'%1' is not a file").arg(scriptFile));
+            add("script", QCoreApplication::translate("ddpdesk::launch::RunConfig", "'%1' is not a file")
+                              .arg(scriptFile));
         const QString interp = interpreter();
         if (!python.isEmpty() && QFileInfo(python).isAbsolute() && !QFileInfo(python).isExecutable())
-            add("python", QStringLiteral("'%1' is not an executable interpreter").arg(python));
+            add("python", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                      "'%1' is not an executable interpreter")
+                              .arg(python));
         else if (interp.isEmpty() && fi.isFile() && !fi.isExecutable())
-            add("script", QStringLiteral("'%1' is not executable; give --python PATH to run it with an interpreter")
+            add("script", QCoreApplication::translate(
+                              "ddpdesk::launch::RunConfig",
+                              "'%1' is not executable; give --python PATH to run it with an interpreter")
                               .arg(scriptFile));
     } else {
         if (workload == QLatin1String("torchscript") && !modelFile.isEmpty() && !QFileInfo(modelFile).isFile())
-            add("model", QStringLiteral("model file '%1' not found").arg(modelFile));
+            add("model",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "model file '%1' not found")
+                    .arg(modelFile));
         if (!dataDir.isEmpty() && !QFileInfo(dataDir).isDir())
-            add("data", QStringLiteral("data folder '%1' not found").arg(dataDir));
+            add("data",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "data folder '%1' not found")
+                    .arg(dataDir));
     }
-    const QString st = effectiveStore();
-    if (st.startsWith(QLatin1String("file:")) && !store.isEmpty() && nnodes == 1 && st.size() > 5 &&
-        QFileInfo::exists(st.mid(5)))
-        add("store", QStringLiteral("FileStore file '%1' already exists (left by an earlier run, or another job "
-                                    "is using it); delete it or choose another path").arg(st.mid(5)));
+    const QString storeFile = storeFilePath();
+    if (!storeFile.isEmpty() && !store.isEmpty() && nnodes == 1 && QFileInfo::exists(storeFile))
+        add("store", QCoreApplication::translate(
+                         "ddpdesk::launch::RunConfig",
+                         "FileStore file '%1' already exists (left by an earlier run, or another job "
+                         "is using it); delete it or choose another path")
+                         .arg(storeFile));
     if (!outDir.isEmpty()) {
         const QString why = writableDirProblem(outDir);
         if (!why.isEmpty())
             add("out", why);
-        else if (st.startsWith(QLatin1String("file:")) && st.size() > 5) {
-            const QString w = writableDirProblem(QFileInfo(st.mid(5)).absolutePath());
+        else if (!storeFile.isEmpty()) {
+            const QString w = writableDirProblem(QFileInfo(storeFile).absolutePath());
             if (!w.isEmpty())
                 add("store", w);
         }
@@ -160,76 +178,127 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
 
     if (isScript()) {
         if (!QRegularExpression(effectiveLossRegex()).isValid())
-            add("loss-regex", QStringLiteral("not a valid regular expression: %1")
+            add("loss-regex", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                          "not a valid regular expression: %1")
                                   .arg(QRegularExpression(effectiveLossRegex()).errorString()));
     } else {
         if (!workloads().contains(workload))
-            add("workload", QStringLiteral("unknown workload '%1'; valid: %2").arg(workload, workloads().join(", ")));
+            add("workload",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "unknown workload '%1'; valid: %2")
+                    .arg(workload, workloads().join(", ")));
         if (workload == QLatin1String("torchscript") && modelFile.isEmpty())
-            add("model", QStringLiteral("the torchscript workload needs --model FILE"));
+            add("model", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                     "the torchscript workload needs --model FILE"));
     }
 
     if (nproc < 1 || nproc > kMaxLocalWorkers)
-        add("nproc", QStringLiteral("%1 workers is not valid; use 1..%2").arg(nproc).arg(kMaxLocalWorkers));
+        add("nproc",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 workers is not valid; use 1..%2")
+                .arg(nproc)
+                .arg(kMaxLocalWorkers));
     if (usesGpus()) {
         const QVector<int> gpus = gpuList();
         if (gpus.isEmpty())
-            add("devices", QStringLiteral("'%1' is neither 'cpu' nor a GPU list like 0,1").arg(devices));
+            add("devices", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                       "'%1' is neither 'cpu' nor a GPU list like 0,1")
+                               .arg(devices));
         else if (gpus.size() != nproc)
-            add("nproc", QStringLiteral("--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)")
-                             .arg(nproc).arg(gpus.size()).arg(devices));
+            add("nproc", QCoreApplication::translate(
+                             "ddpdesk::launch::RunConfig",
+                             "--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)")
+                             .arg(nproc)
+                             .arg(gpus.size())
+                             .arg(devices));
     }
     if (nnodes < 1)
-        add("nnodes", QStringLiteral("%1 nodes is not valid; use 1 or more").arg(nnodes));
+        add("nnodes",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 nodes is not valid; use 1 or more")
+                .arg(nnodes));
     if (nnodes >= 1 && (nodeRank < 0 || nodeRank >= nnodes))
-        add("node-rank", QStringLiteral("node rank %1 is out of range: with --nnodes %2 valid node ranks are 0..%3 "
-                                        "(its ranks would not be below world size %4)")
-                             .arg(nodeRank).arg(nnodes).arg(nnodes - 1).arg(worldSize()));
+        add("node-rank", QCoreApplication::translate(
+                             "ddpdesk::launch::RunConfig",
+                             "node rank %1 is out of range: with --nnodes %2 valid node ranks are 0..%3 "
+                             "(its ranks would not be below world size %4)")
+                             .arg(nodeRank)
+                             .arg(nnodes)
+                             .arg(nnodes - 1)
+                             .arg(worldSize()));
 
     const QString st = effectiveStore();
     QString host;
     int port = 0;
     if (splitTcp(st, &host, &port)) {
         if (host.isEmpty())
-            add("store", QStringLiteral("'%1' has no host; use tcp://HOST:PORT").arg(st));
+            add("store", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                     "'%1' has no host; use tcp://HOST:PORT")
+                             .arg(st));
         if (port < 1 || port > 65535)
-            add("store", QStringLiteral("port in '%1' must be 1..65535").arg(st));
+            add("store",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "port in '%1' must be 1..65535")
+                    .arg(st));
     } else if (st.startsWith(QLatin1String("file:"))) {
-        const QString path = st.mid(5);
-        if (path.isEmpty())
-            add("store", QStringLiteral("'file:' needs a path, e.g. file:C:/share/run1/store"));
+        if (storeFilePath().isEmpty())
+            add("store", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                     "'file:' needs a path, e.g. file:C:/share/run1/store"));
     } else {
-        add("store", QStringLiteral("'%1' is not a store; use file:PATH or tcp://HOST:PORT").arg(st));
+        add("store", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                 "'%1' is not a store; use file:PATH or tcp://HOST:PORT")
+                         .arg(st));
     }
     if (nnodes > 1 && store.isEmpty())
-        add("store", QStringLiteral("with --nnodes %1 every node must reach the same store: give "
-                                    "tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store").arg(nnodes));
+        add("store",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                        "with --nnodes %1 every node must reach the same store: give "
+                                        "tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store")
+                .arg(nnodes));
 
     if (epochs < 0)
-        add("epochs", QStringLiteral("%1 is not valid; use 1 or more").arg(epochs));
+        add("epochs",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
+                .arg(epochs));
     if (steps < 0)
-        add("steps", QStringLiteral("%1 is not valid; use 1 or more").arg(steps));
+        add("steps",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
+                .arg(steps));
     if (epochs > 0 && steps > 0)
-        add("steps", QStringLiteral("give either --epochs or --steps, not both"));
+        add("steps", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                 "give either --epochs or --steps, not both"));
     if (batchSize < 0)
-        add("batch-size", QStringLiteral("%1 is not valid; use 1 or more").arg(batchSize));
+        add("batch-size",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
+                .arg(batchSize));
     if (lr < 0)
-        add("lr", QStringLiteral("learning rate %1 is not valid; use a positive number").arg(lr));
+        add("lr", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                              "learning rate %1 is not valid; use a positive number")
+                      .arg(lr));
     if (threads < 0)
-        add("threads", QStringLiteral("%1 is not valid; use 0 (automatic) or more").arg(threads));
+        add("threads", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                   "%1 is not valid; use 0 (automatic) or more")
+                           .arg(threads));
     if (bucketMb < 0)
-        add("bucket-mb", QStringLiteral("%1 is not valid; use a positive size in MiB").arg(bucketMb));
+        add("bucket-mb", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                     "%1 is not valid; use a positive size in MiB")
+                             .arg(bucketMb));
     if (checkpointEvery < 0)
-        add("checkpoint-every", QStringLiteral("%1 is not valid; use 0 (off) or more steps").arg(checkpointEvery));
+        add("checkpoint-every", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                            "%1 is not valid; use 0 (off) or more steps")
+                                    .arg(checkpointEvery));
     if (maxRestarts < 0)
-        add("max-restarts", QStringLiteral("%1 is not valid; use 0 or more").arg(maxRestarts));
+        add("max-restarts",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 0 or more")
+                .arg(maxRestarts));
     if (timeoutSec < 1)
-        add("timeout", QStringLiteral("%1 s is not valid; use 1 or more seconds").arg(timeoutSec));
+        add("timeout", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                   "%1 s is not valid; use 1 or more seconds")
+                           .arg(timeoutSec));
     if (stallTimeoutSec < 0)
-        add("stall-timeout", QStringLiteral("%1 s is not valid; use 0 (off) or more seconds").arg(stallTimeoutSec));
+        add("stall-timeout", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                         "%1 s is not valid; use 0 (off) or more seconds")
+                                 .arg(stallTimeoutSec));
 
     if (outDir.isEmpty())
-        add("out", QStringLiteral("an output folder is required (--out DIR)"));
+        add("out", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                               "an output folder is required (--out DIR)"));
     return p;
 }
 

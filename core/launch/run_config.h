@@ -65,6 +65,7 @@ struct RunConfig {
     bool storeIsTcp() const;
     QString storeHost() const;              // tcp host; "127.0.0.1" for a file store
     int storePort() const;                  // tcp port; 0 for a file store
+    QString storeFilePath() const;          // the FileStore file (file:// URLs resolved); empty for tcp
     int threadsPerWorker() const;           // threads, or cores / nproc (at least 1)
     QString interpreter() const;            // the program that runs scriptFile (empty: run it directly)
     QString effectiveLossRegex() const;

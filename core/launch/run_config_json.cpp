@@ -1,6 +1,7 @@
 // RunConfig as a JSON profile: the GUI saves/loads these, the CLI could too. Keys are the command-line flag names.
 #include "launch/run_config.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -89,13 +90,17 @@ bool RunConfig::saveProfile(const QString& path, QString* error) const {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly)) {
         if (error)
-            *error = QStringLiteral("cannot write profile '%1': %2").arg(path, f.errorString());
+            *error =
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "cannot write profile '%1': %2")
+                    .arg(path, f.errorString());
         return false;
     }
     f.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
     if (!f.commit()) {
         if (error)
-            *error = QStringLiteral("cannot write profile '%1': %2").arg(path, f.errorString());
+            *error =
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "cannot write profile '%1': %2")
+                    .arg(path, f.errorString());
         return false;
     }
     return true;
@@ -105,14 +110,17 @@ bool RunConfig::loadProfile(const QString& path, RunConfig* out, QString* error)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = QStringLiteral("cannot read profile '%1': %2").arg(path, f.errorString());
+            *error = QCoreApplication::translate("ddpdesk::launch::RunConfig", "cannot read profile '%1': %2")
+                         .arg(path, f.errorString());
         return false;
     }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
     if (!doc.isObject()) {
         if (error)
-            *error = QStringLiteral("profile '%1' is not a JSON object: %2").arg(path, pe.errorString());
+            *error = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                 "profile '%1' is not a JSON object: %2")
+                         .arg(path, pe.errorString());
         return false;
     }
     *out = fromJson(doc.object());

@@ -190,8 +190,8 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
             r.step = qint64(st);
         r.state = RankState::Done;
     } else if (e.type == protocol::ev::Checkpoint) {
-        emit logLine(index, QStringLiteral("checkpoint at step %1: %2")
-                                .arg(qint64(num(b, "step", 0))).arg(str(b, "path")), false);
+        emit logLine(
+            index, tr("checkpoint at step %1: %2").arg(qint64(num(b, "step", 0))).arg(str(b, "path")), false);
     }
     updateSummaryLive();
     emit rankUpdated(index);

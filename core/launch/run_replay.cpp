@@ -3,6 +3,7 @@
 #include "launch/run_model.h"
 #include "protocol/telemetry.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -90,7 +91,8 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
     QFile f(metricsPath);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = QStringLiteral("cannot read %1: %2").arg(metricsPath, f.errorString());
+            *error = QCoreApplication::translate("ddpdesk::launch::RunReplay", "cannot read %1: %2")
+                         .arg(metricsPath, f.errorString());
         return false;
     }
     QVector<QByteArray> lines;
@@ -121,7 +123,10 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
     }
     if (rankByLocal.empty()) {
         if (error)
-            *error = QStringLiteral("%1 has no rank_start or hello event: not a ddpdesk run recording").arg(metricsPath);
+            *error = QCoreApplication::translate(
+                         "ddpdesk::launch::RunReplay",
+                         "%1 has no rank_start or hello event: not a ddpdesk run recording")
+                         .arg(metricsPath);
         return false;
     }
     QVector<int> globalRanks;
@@ -171,7 +176,9 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
         }
     }
     if (recorded.isEmpty())
-        model->finish(QStringLiteral("stopped"), -1, QStringLiteral("the recording has no summary.json"));
+        model->finish(
+            QStringLiteral("stopped"), -1,
+            QCoreApplication::translate("ddpdesk::launch::RunReplay", "the recording has no summary.json"));
     else
         model->finishRecorded(summaryFromJson(recorded));
     model->setReplayClock(0);

@@ -66,9 +66,10 @@ QString Supervisor::findWorker(QString* error) {
     if (!fi.isFile() || !fi.isExecutable()) {
         if (error)
             *error = fromEnv.isEmpty()
-                         ? QStringLiteral("ddpdesk-worker not found next to this program (%1); reinstall DDP Desk "
-                                          "or set DDPDESK_WORKER to its path").arg(path)
-                         : QStringLiteral("DDPDESK_WORKER=%1 is not an executable file").arg(path);
+                         ? tr("ddpdesk-worker not found next to this program (%1); reinstall DDP Desk "
+                              "or set DDPDESK_WORKER to its path")
+                               .arg(path)
+                         : tr("DDPDESK_WORKER=%1 is not an executable file").arg(path);
         return QString();
     }
     return fi.absoluteFilePath();
@@ -80,7 +81,7 @@ QString Supervisor::summaryPath() const { return QDir(m_config.outDir).filePath(
 bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems) {
     if (m_running) {
         if (problems)
-            *problems = {{QStringLiteral("run"), QStringLiteral("a run is already in progress")}};
+            *problems = {{QStringLiteral("run"), tr("a run is already in progress")}};
         return false;
     }
     QVector<ConfigProblem> found = config.validate();
@@ -110,9 +111,11 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
         ranks.push_back(config.globalRank(i));
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   config.steps);
+    const QString storeFile = config.storeFilePath();
     if (config.store.isEmpty())
-        QDir(QFileInfo(config.effectiveStore().mid(5)).absolutePath()).removeRecursively(); // stale store
-    QDir().mkpath(QFileInfo(config.effectiveStore().mid(5)).absolutePath());
+        QDir(QFileInfo(storeFile).absolutePath()).removeRecursively(); // stale store
+    if (!storeFile.isEmpty())
+        QDir().mkpath(QFileInfo(storeFile).absolutePath());
     writeLauncherEvent("launch", {{"config", config.toJson()},
                                   {"program", config.isScript() ? config.scriptFile : program},
                                   {"store", config.effectiveStore()}});
@@ -182,7 +185,8 @@ void Supervisor::spawnWorker(int index) {
     });
     connect(p, &QProcess::errorOccurred, this, [this, index, p](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart)
-            onWorkerExited(index, -1, false, QStringLiteral("could not start %1: %2").arg(p->program(), p->errorString()));
+            onWorkerExited(index, -1, false,
+                           tr("could not start %1: %2").arg(p->program(), p->errorString()));
     });
     p->start();
 }
@@ -274,14 +278,14 @@ void Supervisor::onWorkerExited(int index, int exitCode, bool crashed, const QSt
         f.index = index;
         f.exitCode = crashed ? -1 : exitCode;
         f.peerLost = (!crashed && exitCode == kPeerLostExit) || status.errorCode == QLatin1String("PEER_LOST");
-        f.text = QStringLiteral("rank %1 %2").arg(rank).arg(text);
+        f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
         d->failures.push_back(f);
     }
     RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
     if (causedByUs)
-        text += QStringLiteral(" (stopped by the launcher)");
+        text = tr("%1 (stopped by the launcher)").arg(text);
     m_model.setRankState(index, state, text, crashed ? -1 : exitCode);
     writeLauncherEvent("rank_exit", {{"local_rank", index}, {"exit_code", crashed ? QJsonValue() : QJsonValue(exitCode)},
                                      {"signal", crashed ? QJsonValue(exitCode) : QJsonValue()},
@@ -313,7 +317,7 @@ void Supervisor::beginStopAll(const QString& reason) {
         return;
     d->stopping = true;
     d->stopReason = reason;
-    emit message(QStringLiteral("stopping all workers: %1").arg(reason));
+    emit message(tr("stopping all workers: %1").arg(reason));
     for (Worker& w : d->workers) {
         if (w.process && !w.exited && w.process->state() != QProcess::NotRunning) {
             w.signalled = 1;
@@ -327,17 +331,18 @@ void Supervisor::killRemaining() {
     for (Worker& w : d->workers) {
         if (w.process && !w.exited && w.process->state() != QProcess::NotRunning) {
             w.signalled = 2;
-            emit message(QStringLiteral("rank %1 did not stop within %2 ms; killing it")
-                             .arg(m_model.rank(int(&w - d->workers.data())).rank).arg(kStopGraceMs));
+            emit message(tr("rank %1 did not stop within %2 ms; killing it")
+                             .arg(m_model.rank(int(&w - d->workers.data())).rank)
+                             .arg(kStopGraceMs));
             d->guard.kill(*w.process);
         }
     }
 }
 
 void Supervisor::resetStore() {
-    const QString st = m_config.effectiveStore();
-    if (st.startsWith(QLatin1String("file:")) && m_config.nnodes == 1)
-        QFile::remove(st.mid(5)); // this run owns it; a stale FileStore would make the next rendezvous hang
+    const QString storeFile = m_config.storeFilePath();
+    if (!storeFile.isEmpty() && m_config.nnodes == 1)
+        QFile::remove(storeFile); // this run owns it; a stale FileStore would make the next rendezvous hang
 }
 
 void Supervisor::onAllExited() {
@@ -353,8 +358,8 @@ void Supervisor::onAllExited() {
     if (m_restarts < m_config.maxRestarts) {
         ++m_restarts;
         const Failure& f = d->pickCulprit();
-        emit message(QStringLiteral("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
-                         .arg(f.text).arg(m_restarts).arg(m_config.maxRestarts));
+        emit message(tr("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
+                         .arg(f.text, QString::number(m_restarts), QString::number(m_config.maxRestarts)));
         writeLauncherEvent("restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts},
                                        {"reason", f.text}});
         m_model.noteRestart();
@@ -379,10 +384,9 @@ void Supervisor::finishRun(const QString& status) {
     if (status == QLatin1String("failed")) {
         const Failure& f = d->pickCulprit();
         failedRank = m_config.globalRank(f.index);
-        reason = f.text + QStringLiteral(" (first failure");
-        if (d->failures.size() > 1)
-            reason += QStringLiteral("; %1 rank(s) failed in all").arg(d->failures.size());
-        reason += QLatin1Char(')');
+        reason = d->failures.size() > 1 ? tr("%1 (first failure; %2 rank(s) failed in all)")
+                                              .arg(f.text, QString::number(d->failures.size()))
+                                        : tr("%1 (first failure)").arg(f.text);
     } else if (status == QLatin1String("stopped")) {
         reason = d->stopReason;
     }
@@ -394,9 +398,9 @@ void Supervisor::finishRun(const QString& status) {
     if (f.open(QIODevice::WriteOnly)) {
         f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
         if (!f.commit())
-            emit message(QStringLiteral("could not write %1: %2").arg(summaryPath(), f.errorString()));
+            emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
     } else {
-        emit message(QStringLiteral("could not write %1: %2").arg(summaryPath(), f.errorString()));
+        emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
     }
     m_running = false;
     emit finished(status == QLatin1String("ok"));

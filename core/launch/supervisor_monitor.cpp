@@ -38,7 +38,7 @@ void Supervisor::sampleMonitor() {
         });
         d->sampler->start();
     } catch (const std::exception& e) {
-        emit message(QStringLiteral("resource monitor not available: %1").arg(QString::fromUtf8(e.what())));
+        emit message(tr("resource monitor not available: %1").arg(QString::fromUtf8(e.what())));
     }
 }
 

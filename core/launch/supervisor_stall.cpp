@@ -27,13 +27,14 @@ void Supervisor::checkStall() {
     QStringList counters;
     QJsonArray perRank;
     for (const RankStatus& r : m_model.ranks()) {
-        const QString where = r.state == RankState::Training
-                                  ? QStringLiteral("step %1").arg(r.step)
-                                  : QStringLiteral("%1%2").arg(rankStateName(r.state),
-                                                               r.rendezvousPhase.isEmpty()
-                                                                   ? QString()
-                                                                   : QStringLiteral(" (%1)").arg(r.rendezvousPhase));
-        counters << QStringLiteral("rank %1: %2").arg(r.rank).arg(where);
+        const QString where =
+            r.state == RankState::Training
+                ? tr("step %1").arg(r.step)
+                : QStringLiteral("%1%2").arg(rankStateName(r.state),
+                                             r.rendezvousPhase.isEmpty()
+                                                 ? QString()
+                                                 : QStringLiteral(" (%1)").arg(r.rendezvousPhase));
+        counters << tr("rank %1: %2").arg(r.rank).arg(where);
         perRank.push_back(QJsonObject{{"rank", r.rank}, {"step", double(r.step)}, {"state", rankStateName(r.state)},
                                       {"phase", r.rendezvousPhase}});
     }
@@ -45,11 +46,11 @@ void Supervisor::checkStall() {
         maxStep = qMax(maxStep, r.step);
     const RankStatus& first = m_model.rank(m_model.indexOfRank(behind.first()));
     // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the store).
-    const QString what = first.step < maxStep ? QStringLiteral("rank(s) behind: %1").arg(names.join(", "))
-                                              : QStringLiteral("rank(s) %1 all stuck at the same point")
-                                                    .arg(names.join(", "));
-    QString report = QStringLiteral("no progress for %1 s; %2 [%3]")
-                         .arg(m_config.stallTimeoutSec).arg(what, counters.join("; "));
+    const QString what = first.step < maxStep
+                             ? tr("rank(s) behind: %1").arg(names.join(", "))
+                             : tr("rank(s) %1 all stuck at the same point").arg(names.join(", "));
+    QString report =
+        tr("no progress for %1 s; %2 [%3]").arg(m_config.stallTimeoutSec).arg(what, counters.join("; "));
     QJsonArray behindJson;
     for (int r : behind)
         behindJson.push_back(r);
@@ -72,7 +73,7 @@ void Supervisor::checkStall() {
             fullReport += QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
             ev["doctor"] = toQtJson(ddpdesk::doctor::toJson(findings));
         } catch (const std::exception& e) {
-            fullReport += QStringLiteral("\ndoctor could not run: %1").arg(QString::fromUtf8(e.what()));
+            fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(QString::fromUtf8(e.what()));
             ev["doctor_error"] = QString::fromUtf8(e.what());
         }
         // Delivered on the Supervisor's thread; the destructor joins this thread first, so `this` is alive.
@@ -84,7 +85,7 @@ void Supervisor::checkStall() {
 
 void Supervisor::onStallDiagnosed(const QString& report, const QJsonObject& event) {
     writeLauncherEvent("stall", event);
-    emit message(QStringLiteral("stall: ") + report);
+    emit message(tr("stall: %1").arg(report));
     emit stallDetected(report);
 }
 

@@ -1,5 +1,7 @@
 #include "launch/sweep.h"
 
+#include <QCoreApplication>
+
 #include "launch/supervisor.h"
 
 #include <QDir>
@@ -16,13 +18,17 @@ QVector<SweepSize> parseNprocList(const QString& text, QString* error) {
         const int n = part.trimmed().toInt(&ok);
         if (!ok || n < 1) {
             if (error)
-                *error = QStringLiteral("--nproc-list: '%1' is not a worker count; use a list like 1,2,4").arg(part);
+                *error = QCoreApplication::translate(
+                             "ddpdesk::launch::SweepRunner",
+                             "--nproc-list: '%1' is not a worker count; use a list like 1,2,4")
+                             .arg(part);
             return {};
         }
         sizes.push_back({n, QStringLiteral("cpu")});
     }
     if (sizes.isEmpty() && error)
-        *error = QStringLiteral("--nproc-list: empty; use a list like 1,2,4");
+        *error = QCoreApplication::translate("ddpdesk::launch::SweepRunner",
+                                             "--nproc-list: empty; use a list like 1,2,4");
     return sizes;
 }
 
@@ -35,7 +41,10 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
             const int id = part.trimmed().toInt(&ok);
             if (!ok || id < 0) {
                 if (error)
-                    *error = QStringLiteral("--gpu-sets: '%1' is not a GPU index; use sets like 0;0,1;0,1,2,3").arg(part);
+                    *error = QCoreApplication::translate(
+                                 "ddpdesk::launch::SweepRunner",
+                                 "--gpu-sets: '%1' is not a GPU index; use sets like 0;0,1;0,1,2,3")
+                                 .arg(part);
                 return {};
             }
             ids << QString::number(id);
@@ -44,7 +53,8 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
             sizes.push_back({int(ids.size()), ids.join(QLatin1Char(','))});
     }
     if (sizes.isEmpty() && error)
-        *error = QStringLiteral("--gpu-sets: empty; use sets like 0;0,1;0,1,2,3");
+        *error = QCoreApplication::translate("ddpdesk::launch::SweepRunner",
+                                             "--gpu-sets: empty; use sets like 0;0,1;0,1,2,3");
     return sizes;
 }
 
@@ -122,7 +132,7 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, 
                         double targetLoss) {
     QVector<ConfigProblem> found;
     if (sizes.isEmpty())
-        found.push_back({QStringLiteral("nproc-list"), QStringLiteral("no sizes to run; use --nproc-list 1,2,4")});
+        found.push_back({QStringLiteral("nproc-list"), tr("no sizes to run; use --nproc-list 1,2,4")});
     // Check every size up front, so a bad one is refused before the first run spends minutes.
     for (const SweepSize& s : sizes) {
         RunConfig c = base;
@@ -150,7 +160,7 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, 
 void SweepRunner::stop() {
     m_stopped = true;
     if (m_current)
-        m_current->stop(QStringLiteral("sweep stopped by the user"));
+        m_current->stop(tr("sweep stopped by the user"));
 }
 
 void SweepRunner::runNext() {

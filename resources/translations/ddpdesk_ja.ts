@@ -2,6 +2,296 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>ddpdesk::launch::MetricsLog</name>
+    <message>
+        <source>cannot write '%1': %2</source>
+        <translation>'%1' に書き込めません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::launch::RunConfig</name>
+    <message>
+        <source>cannot create folder '%1' (check the path and permissions)</source>
+        <translation>フォルダー '%1' を作成できません (パスと権限を確認してください)</translation>
+    </message>
+    <message>
+        <source>folder '%1' is not writable: %2</source>
+        <translation>フォルダー '%1' に書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>'%1' is not a file</source>
+        <translation>'%1' はファイルではありません</translation>
+    </message>
+    <message>
+        <source>'%1' is not an executable interpreter</source>
+        <translation>'%1' は実行可能なインタープリターではありません</translation>
+    </message>
+    <message>
+        <source>'%1' is not executable; give --python PATH to run it with an interpreter</source>
+        <translation>'%1' は実行可能ではありません。インタープリターで実行するには --python PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>model file '%1' not found</source>
+        <translation>モデルファイル '%1' が見つかりません</translation>
+    </message>
+    <message>
+        <source>data folder '%1' not found</source>
+        <translation>データフォルダー '%1' が見つかりません</translation>
+    </message>
+    <message>
+        <source>FileStore file '%1' already exists (left by an earlier run, or another job is using it); delete it or choose another path</source>
+        <translation>FileStore ファイル '%1' が既に存在します (以前の実行が残したものか、別のジョブが使用中です)。削除するか、別のパスを選んでください</translation>
+    </message>
+    <message>
+        <source>not a valid regular expression: %1</source>
+        <translation>正しい正規表現ではありません: %1</translation>
+    </message>
+    <message>
+        <source>unknown workload '%1'; valid: %2</source>
+        <translation>不明なワークロード '%1' です。有効な値: %2</translation>
+    </message>
+    <message>
+        <source>the torchscript workload needs --model FILE</source>
+        <translation>torchscript ワークロードには --model FILE が必要です</translation>
+    </message>
+    <message>
+        <source>%1 workers is not valid; use 1..%2</source>
+        <translation>ワーカー数 %1 は無効です。1..%2 を指定してください</translation>
+    </message>
+    <message>
+        <source>'%1' is neither 'cpu' nor a GPU list like 0,1</source>
+        <translation>'%1' は 'cpu' でも 0,1 のような GPU リストでもありません</translation>
+    </message>
+    <message>
+        <source>--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)</source>
+        <translation>--nproc %1 が --devices %3 の GPU 数 %2 と一致しません (GPU 1 基につきワーカー 1 つ)</translation>
+    </message>
+    <message>
+        <source>%1 nodes is not valid; use 1 or more</source>
+        <translation>ノード数 %1 は無効です。1 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>node rank %1 is out of range: with --nnodes %2 valid node ranks are 0..%3 (its ranks would not be below world size %4)</source>
+        <translation>ノードランク %1 は範囲外です: --nnodes %2 では有効なノードランクは 0..%3 です (そのランクがワールドサイズ %4 未満になりません)</translation>
+    </message>
+    <message>
+        <source>'%1' has no host; use tcp://HOST:PORT</source>
+        <translation>'%1' にホストがありません。tcp://HOST:PORT の形式で指定してください</translation>
+    </message>
+    <message>
+        <source>port in '%1' must be 1..65535</source>
+        <translation>'%1' のポートは 1..65535 でなければなりません</translation>
+    </message>
+    <message>
+        <source>'file:' needs a path, e.g. file:C:/share/run1/store</source>
+        <translation>'file:' にはパスが必要です (例: file:C:/share/run1/store)</translation>
+    </message>
+    <message>
+        <source>'%1' is not a store; use file:PATH or tcp://HOST:PORT</source>
+        <translation>'%1' はストアではありません。file:PATH または tcp://HOST:PORT を指定してください</translation>
+    </message>
+    <message>
+        <source>with --nnodes %1 every node must reach the same store: give tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store</source>
+        <translation>--nnodes %1 ではすべてのノードが同じストアに到達できる必要があります: tcp://NODE0_ADDRESS:PORT または file:SHARED_FOLDER/store を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 1 or more</source>
+        <translation>%1 は無効です。1 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>give either --epochs or --steps, not both</source>
+        <translation>--epochs と --steps はどちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>learning rate %1 is not valid; use a positive number</source>
+        <translation>学習率 %1 は無効です。正の数を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 0 (automatic) or more</source>
+        <translation>%1 は無効です。0 (自動) 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use a positive size in MiB</source>
+        <translation>%1 は無効です。MiB 単位の正のサイズを指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 0 (off) or more steps</source>
+        <translation>%1 は無効です。0 (オフ) 以上のステップ数を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 0 or more</source>
+        <translation>%1 は無効です。0 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 s is not valid; use 1 or more seconds</source>
+        <translation>%1 秒は無効です。1 秒以上を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 s is not valid; use 0 (off) or more seconds</source>
+        <translation>%1 秒は無効です。0 (オフ) 以上の秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>an output folder is required (--out DIR)</source>
+        <translation>出力フォルダーが必要です (--out DIR)</translation>
+    </message>
+    <message>
+        <source>cannot write profile '%1': %2</source>
+        <translation>プロファイル '%1' を書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>cannot read profile '%1': %2</source>
+        <translation>プロファイル '%1' を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>profile '%1' is not a JSON object: %2</source>
+        <translation>プロファイル '%1' は JSON オブジェクトではありません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::launch::RunModel</name>
+    <message>
+        <source>checkpoint at step %1: %2</source>
+        <translation>ステップ %1 でチェックポイント: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::launch::RunReplay</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1 has no rank_start or hello event: not a ddpdesk run recording</source>
+        <translation>%1 に rank_start イベントも hello イベントもありません: ddpdesk の実行記録ではありません</translation>
+    </message>
+    <message>
+        <source>the recording has no summary.json</source>
+        <translation>記録に summary.json がありません</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::launch::Supervisor</name>
+    <message>
+        <source>ddpdesk-worker not found next to this program (%1); reinstall DDP Desk or set DDPDESK_WORKER to its path</source>
+        <translation>このプログラムと同じ場所に ddpdesk-worker が見つかりません (%1)。DDP Desk を再インストールするか、DDPDESK_WORKER にそのパスを設定してください</translation>
+    </message>
+    <message>
+        <source>DDPDESK_WORKER=%1 is not an executable file</source>
+        <translation>DDPDESK_WORKER=%1 は実行可能ファイルではありません</translation>
+    </message>
+    <message>
+        <source>a run is already in progress</source>
+        <translation>既に実行中です</translation>
+    </message>
+    <message>
+        <source>could not start %1: %2</source>
+        <translation>%1 を起動できませんでした: %2</translation>
+    </message>
+    <message>
+        <source>rank %1 %2</source>
+        <translation>ランク %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (stopped by the launcher)</source>
+        <translation>%1 (ランチャーが停止)</translation>
+    </message>
+    <message>
+        <source>stopping all workers: %1</source>
+        <translation>すべてのワーカーを停止中: %1</translation>
+    </message>
+    <message>
+        <source>rank %1 did not stop within %2 ms; killing it</source>
+        <translation>ランク %1 が %2 ms 以内に停止しなかったため、強制終了します</translation>
+    </message>
+    <message>
+        <source>%1; restarting all workers from the last checkpoint (restart %2 of %3)</source>
+        <translation>%1。最後のチェックポイントからすべてのワーカーを再起動します (再起動 %2/%3 回目)</translation>
+    </message>
+    <message>
+        <source>%1 (first failure; %2 rank(s) failed in all)</source>
+        <translation>%1 (最初の失敗。失敗したランクは計 %2 個)</translation>
+    </message>
+    <message>
+        <source>%1 (first failure)</source>
+        <translation>%1 (最初の失敗)</translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation>%1 を書き込めませんでした: %2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>ステップ %1</translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>ランク %1: %2</translation>
+    </message>
+    <message>
+        <source>rank(s) behind: %1</source>
+        <translation>遅れているランク: %1</translation>
+    </message>
+    <message>
+        <source>rank(s) %1 all stuck at the same point</source>
+        <translation>ランク %1 がすべて同じ地点で停止しています</translation>
+    </message>
+    <message>
+        <source>no progress for %1 s; %2 [%3]</source>
+        <translation>%1 秒間進捗がありません。%2 [%3]</translation>
+    </message>
+    <message>
+        <source>doctor could not run: %1</source>
+        <translation>診断を実行できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>resource monitor not available: %1</source>
+        <translation>リソースモニターを利用できません: %1</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>終了コード %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>シグナル %1 (%2) で強制終了</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>シグナル %1 で強制終了</translation>
+    </message>
+    <message>
+        <source>stall: %1</source>
+        <translation>停滞: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::launch::SweepRunner</name>
+    <message>
+        <source>--nproc-list: '%1' is not a worker count; use a list like 1,2,4</source>
+        <translation>--nproc-list: '%1' はワーカー数ではありません。1,2,4 のようなリストを指定してください</translation>
+    </message>
+    <message>
+        <source>--nproc-list: empty; use a list like 1,2,4</source>
+        <translation>--nproc-list: 空です。1,2,4 のようなリストを指定してください</translation>
+    </message>
+    <message>
+        <source>--gpu-sets: '%1' is not a GPU index; use sets like 0;0,1;0,1,2,3</source>
+        <translation>--gpu-sets: '%1' は GPU 番号ではありません。0;0,1;0,1,2,3 のような組を指定してください</translation>
+    </message>
+    <message>
+        <source>--gpu-sets: empty; use sets like 0;0,1;0,1,2,3</source>
+        <translation>--gpu-sets: 空です。0;0,1;0,1,2,3 のような組を指定してください</translation>
+    </message>
+    <message>
+        <source>no sizes to run; use --nproc-list 1,2,4</source>
+        <translation>実行するサイズがありません。--nproc-list 1,2,4 のように指定してください</translation>
+    </message>
+    <message>
+        <source>sweep stopped by the user</source>
+        <translation>ユーザーがスイープを停止しました</translation>
+    </message>
+</context>
+<context>
     <name>ddpdesk::ui::ComparePanel</name>
     <message>
         <source>Export CSV</source>
@@ -242,6 +532,329 @@
         <source>file:C:\shared\store or tcp://host:29500</source>
         <translation>file:C:\shared\store または tcp://host:29500</translation>
     </message>
+    <message>
+        <source>The diagnosis itself failed: %1</source>
+        <translation>診断そのものが失敗しました: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::ui::DoctorTexts</name>
+    <message>
+        <source>World size %1 is not valid.</source>
+        <translation>ワールドサイズ %1 は無効です。</translation>
+    </message>
+    <message>
+        <source>Use the total number of ranks over all nodes (1 or more).</source>
+        <translation>全ノードのランクの合計数 (1 以上) を指定してください。</translation>
+    </message>
+    <message>
+        <source>The ranks in this store were started with a different world size than the one given.</source>
+        <translation>このストアのランクは、指定されたものとは異なるワールドサイズで起動されています。</translation>
+    </message>
+    <message>
+        <source>Start every rank with the same --world-size (the total number of ranks).</source>
+        <translation>すべてのランクを同じ --world-size (ランクの合計数) で起動してください。</translation>
+    </message>
+    <message>
+        <source>The ranks in this store were started with a different world size than each other.</source>
+        <translation>このストアのランクは、互いに異なるワールドサイズで起動されています。</translation>
+    </message>
+    <message>
+        <source>The job in this store runs with a world size of at least %1, not %2.</source>
+        <translation>このストアのジョブはワールドサイズ %2 ではなく、少なくとも %1 で実行されています。</translation>
+    </message>
+    <message>
+        <source>Start every rank with the same --world-size (the total number of ranks over all nodes).</source>
+        <translation>すべてのランクを同じ --world-size (全ノードのランクの合計数) で起動してください。</translation>
+    </message>
+    <message>
+        <source>Rank %1 is outside 0..%2 for world size %3.</source>
+        <translation>ランク %1 はワールドサイズ %3 の範囲 0..%2 の外です。</translation>
+    </message>
+    <message>
+        <source>Ranks run from 0 to world_size-1; check --rank and --world-size on every node.</source>
+        <translation>ランクは 0 から world_size-1 までです。すべてのノードで --rank と --world-size を確認してください。</translation>
+    </message>
+    <message>
+        <source>Rank(s) %1 arrived, but with world size %2 ranks must be 0..%3.</source>
+        <translation>ランク %1 が到着しましたが、ワールドサイズ %2 ではランクは 0..%3 でなければなりません。</translation>
+    </message>
+    <message>
+        <source>Use ranks 0..world_size-1 and the same world size on every node.</source>
+        <translation>すべてのノードでランク 0..world_size-1 と同じワールドサイズを使ってください。</translation>
+    </message>
+    <message>
+        <source>Node rank %1 is not valid.</source>
+        <translation>ノードランク %1 は無効です。</translation>
+    </message>
+    <message>
+        <source>Node ranks start at 0 (the master node).</source>
+        <translation>ノードランクは 0 (マスターノード) から始まります。</translation>
+    </message>
+    <message>
+        <source>Store address: %1.</source>
+        <translation>ストアのアドレス: %1。</translation>
+    </message>
+    <message>
+        <source>Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT.</source>
+        <translation>file:PATH (1 台のマシンまたは共有フォルダー) か tcp://HOST:PORT を使ってください。</translation>
+    </message>
+    <message>
+        <source>No rank has arrived in this store yet.</source>
+        <translation>このストアにはまだどのランクも到着していません。</translation>
+    </message>
+    <message>
+        <source>Rank(s) %1 joined this store more than once: two launches (or a stale store from an earlier run) share it.</source>
+        <translation>ランク %1 がこのストアに複数回参加しています: 2 つの起動 (または以前の実行が残した古いストア) が同じストアを共有しています。</translation>
+    </message>
+    <message>
+        <source>Stop the other launch, or delete the stale store file and start once.</source>
+        <translation>もう一方の起動を停止するか、古いストアファイルを削除してから 1 回だけ起動してください。</translation>
+    </message>
+    <message>
+        <source>Rank %1 has already joined this store; starting it again makes two processes claim the same rank.</source>
+        <translation>ランク %1 は既にこのストアに参加しています。再度起動すると 2 つのプロセスが同じランクを名乗ることになります。</translation>
+    </message>
+    <message>
+        <source>Give each process its own rank 0..world_size-1, or use a fresh store.</source>
+        <translation>各プロセスに固有のランク 0..world_size-1 を割り当てるか、新しいストアを使ってください。</translation>
+    </message>
+    <message>
+        <source>More processes joined this store (%1) than the world size (%2): a stale store or a double launch; torch's store-based barrier then waits forever.</source>
+        <translation>このストアに参加したプロセス数 (%1) がワールドサイズ (%2) を超えています: 古いストアか二重起動が原因です。このままでは torch のストアベースのバリアが永久に待ち続けます。</translation>
+    </message>
+    <message>
+        <source>Stop the other launch that uses this store, or delete the stale store file / pick a fresh port, then start all ranks once.</source>
+        <translation>このストアを使っているもう一方の起動を停止するか、古いストアファイルを削除する / 新しいポートを選んでから、すべてのランクを 1 回だけ起動してください。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks arrived; rank(s) %3 never joined, so the others wait in rendezvous.</source>
+        <translation>%2 ランク中 %1 ランクが到着しました。ランク %3 が参加していないため、他のランクはランデブーで待機しています。</translation>
+    </message>
+    <message>
+        <source>Start the missing rank(s) with the same store and world size, or check why they failed (their log, their node's reachability of the store).</source>
+        <translation>足りないランクを同じストアとワールドサイズで起動するか、失敗した原因 (そのログ、そのノードからストアに到達できるか) を確認してください。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks arrived; %3 rank(s) never joined, so the others wait in rendezvous.</source>
+        <translation>%2 ランク中 %1 ランクが到着しました。%3 ランクが参加していないため、他のランクはランデブーで待機しています。</translation>
+    </message>
+    <message>
+        <source>All %1 ranks arrived.</source>
+        <translation>全 %1 ランクが到着しました。</translation>
+    </message>
+    <message>
+        <source>%1 rank(s) arrived; pass the world size to learn which are missing.</source>
+        <translation>%1 ランクが到着しました。どのランクが足りないかを知るにはワールドサイズを指定してください。</translation>
+    </message>
+    <message>
+        <source>Rank %1 (pid %2) arrived but has exited since.</source>
+        <translation>ランク %1 (pid %2) は到着しましたが、その後終了しています。</translation>
+    </message>
+    <message>
+        <source>Read that rank's log for its error; restart the job.</source>
+        <translation>そのランクのログでエラーを確認し、ジョブを再起動してください。</translation>
+    </message>
+    <message>
+        <source>The folder for the store file does not exist: %1 (c10d would wait on it until the timeout instead of failing).</source>
+        <translation>ストアファイルのフォルダーが存在しません: %1 (c10d は失敗せず、タイムアウトまで待ち続けます)。</translation>
+    </message>
+    <message>
+        <source>Create the folder, or choose a store path in an existing folder.</source>
+        <translation>フォルダーを作成するか、既存のフォルダー内のストアパスを選んでください。</translation>
+    </message>
+    <message>
+        <source>%1 is a folder; the store needs a file path.</source>
+        <translation>%1 はフォルダーです。ストアにはファイルのパスが必要です。</translation>
+    </message>
+    <message>
+        <source>Use a file inside that folder, e.g. %2.</source>
+        <translation>そのフォルダー内のファイルを使ってください (例: %2)。</translation>
+    </message>
+    <message>
+        <source>The store file cannot be written: %1.</source>
+        <translation>ストアファイルに書き込めません: %1。</translation>
+    </message>
+    <message>
+        <source>Choose a folder every rank can write to (check permissions, read-only mounts and network-share access).</source>
+        <translation>すべてのランクが書き込めるフォルダーを選んでください (権限、読み取り専用マウント、ネットワーク共有へのアクセスを確認してください)。</translation>
+    </message>
+    <message>
+        <source>The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group or a cleanup) or the path differs.</source>
+        <translation>ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group やクリーンアップ) か、パスが異なります。</translation>
+    </message>
+    <message>
+        <source>Check that every rank uses exactly this path; restart the job.</source>
+        <translation>すべてのランクがまったく同じパスを使っているか確認し、ジョブを再起動してください。</translation>
+    </message>
+    <message>
+        <source>The folder is writable and no old store file is in the way.</source>
+        <translation>フォルダーは書き込み可能で、邪魔になる古いストアファイルはありません。</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1。</translation>
+    </message>
+    <message>
+        <source>Pick another store path; this file belongs to something else.</source>
+        <translation>別のストアパスを選んでください。このファイルは別の用途のものです。</translation>
+    </message>
+    <message>
+        <source>An empty store file exists; c10d can reuse it.</source>
+        <translation>空のストアファイルがあります。c10d はこれを再利用できます。</translation>
+    </message>
+    <message>
+        <source>No live process uses this store any more: the job has exited or was killed.</source>
+        <translation>このストアを使っている稼働中のプロセスはもうありません: ジョブは終了したか、強制終了されました。</translation>
+    </message>
+    <message>
+        <source>Restart the job; delete the store file first (it holds the old run's keys).</source>
+        <translation>ジョブを再起動してください。先にストアファイルを削除してください (以前の実行のキーが残っています)。</translation>
+    </message>
+    <message>
+        <source>A store file from an earlier run is in the way (%1 keys, last written %2 s ago); new ranks would mix with its keys and hang or miscount.</source>
+        <translation>以前の実行のストアファイルが残っています (キー %1 個、最終書き込みは %2 秒前)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。</translation>
+    </message>
+    <message>
+        <source>Delete %3 (no live process uses it), or choose a new path.</source>
+        <translation>%3 を削除する (使用中のプロセスはありません) か、新しいパスを選んでください。</translation>
+    </message>
+    <message>
+        <source>Another live process holds the store file: %1.</source>
+        <translation>稼働中の別のプロセスがストアファイルを保持しています: %1。</translation>
+    </message>
+    <message>
+        <source>End that process (or let its run finish), or pick another store path. If it is the job you want to diagnose, run the doctor with --running.</source>
+        <translation>そのプロセスを終了する (またはその実行の完了を待つ) か、別のストアパスを選んでください。それが診断したいジョブであれば、--running を付けて診断を実行してください。</translation>
+    </message>
+    <message>
+        <source>A live run is using this store file: %1.</source>
+        <translation>稼働中の実行がこのストアファイルを使っています: %1。</translation>
+    </message>
+    <message>
+        <source>The job's store is live: %1.</source>
+        <translation>ジョブのストアは稼働中です: %1。</translation>
+    </message>
+    <message>
+        <source>Port %1 is already taken by %2: a TCPStore of another job is listening there (%3 keys). The TCPStore on node 0 could not listen there (errno 98, address in use).</source>
+        <translation>ポート %1 は既に %2 が使用しています: 別のジョブの TCPStore が待ち受けています (キー %3 個)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。</translation>
+    </message>
+    <message>
+        <source>Use a free port, e.g. %4, or end %2.</source>
+        <translation>空いているポート (例: %4) を使うか、%2 を終了してください。</translation>
+    </message>
+    <message>
+        <source>Port %1 is already taken by %2: something that is not a TCPStore listens there (%3). The TCPStore on node 0 could not listen there (errno 98, address in use).</source>
+        <translation>ポート %1 は既に %2 が使用しています: TCPStore ではないものが待ち受けています (%3)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。</translation>
+    </message>
+    <message>
+        <source>Port %1 is already taken by %2: a socket is bound to it (not listening yet). The TCPStore on node 0 could not listen there (errno 98, address in use).</source>
+        <translation>ポート %1 は既に %2 が使用しています: ソケットがバインドされています (まだ待ち受けていません)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。</translation>
+    </message>
+    <message>
+        <source>This node's hostname '%1' resolves only to loopback (%2), so Gloo would advertise an address other nodes cannot reach (they fail with 'connect [127.0.1.1]: Connection refused'). Harmless while every rank runs on this machine.</source>
+        <translation>このノードのホスト名 '%1' はループバック (%2) にしか解決されないため、Gloo は他のノードから到達できないアドレスを通知します (他のノードは 'connect [127.0.1.1]: Connection refused' で失敗します)。すべてのランクがこのマシンで動く間は問題ありません。</translation>
+    </message>
+    <message>
+        <source>For multi-node runs set GLOO_SOCKET_IFNAME to this node's network interface (e.g. eth0), or map the hostname to the real address in /etc/hosts.</source>
+        <translation>複数ノードで実行するときは GLOO_SOCKET_IFNAME にこのノードのネットワークインターフェース (例: eth0) を設定するか、/etc/hosts でホスト名を実際のアドレスに対応付けてください。</translation>
+    </message>
+    <message>
+        <source>'%1' is not a usable TCP port (expected a number 1..65535).</source>
+        <translation>'%1' は使用できる TCP ポートではありません (1..65535 の数値が必要です)。</translation>
+    </message>
+    <message>
+        <source>Use a port such as %2 (29500 is PyTorch's default).</source>
+        <translation>%2 などのポートを使ってください (PyTorch の既定は 29500 です)。</translation>
+    </message>
+    <message>
+        <source>The store host '%1' does not resolve: %2.</source>
+        <translation>ストアのホスト '%1' を名前解決できません: %2。</translation>
+    </message>
+    <message>
+        <source>Use the master node's IP address, or fix its name in DNS or the hosts file.</source>
+        <translation>マスターノードの IP アドレスを使うか、DNS または hosts ファイルでその名前を修正してください。</translation>
+    </message>
+    <message>
+        <source>Node %1 would connect to %2, which is this machine itself, not the master node.</source>
+        <translation>ノード %1 は %2 に接続しようとしていますが、これはマスターノードではなくこのマシン自身です。</translation>
+    </message>
+    <message>
+        <source>Use the master node's network address in the store address.</source>
+        <translation>ストアのアドレスにはマスターノードのネットワークアドレスを使ってください。</translation>
+    </message>
+    <message>
+        <source>A TCPStore answers at %1:%2 (%3 keys).</source>
+        <translation>%1:%2 で TCPStore が応答しています (キー %3 個)。</translation>
+    </message>
+    <message>
+        <source>Something listens at %1:%2 but does not answer like a c10d TCPStore: %3.</source>
+        <translation>%1:%2 で何かが待ち受けていますが、c10d の TCPStore として応答しません: %3。</translation>
+    </message>
+    <message>
+        <source>Check the port: another service owns it. Point every rank at the port the master's TCPStore really uses.</source>
+        <translation>ポートを確認してください: 別のサービスが使っています。すべてのランクを、マスターの TCPStore が実際に使っているポートに向けてください。</translation>
+    </message>
+    <message>
+        <source>The OS refuses to let this node listen on port %1 (%2): on Windows it lies in an excluded port range (see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on Linux ports below 1024 need privileges.</source>
+        <translation>OS がこのノードでのポート %1 の待ち受けを拒否しています (%2): Windows では除外ポート範囲内にあります ('netsh interface ipv4 show excludedportrange protocol=tcp' を参照)。Linux では 1024 未満のポートに特権が必要です。</translation>
+    </message>
+    <message>
+        <source>Pick a port outside those ranges, e.g. %3.</source>
+        <translation>それらの範囲外のポート (例: %3) を選んでください。</translation>
+    </message>
+    <message>
+        <source>Port %1 is free for the TCPStore.</source>
+        <translation>ポート %1 は TCPStore に使用できます。</translation>
+    </message>
+    <message>
+        <source>Nothing listens at %1:%2: the master (node 0, rank 0) has not started yet or has crashed.</source>
+        <translation>%1:%2 では何も待ち受けていません: マスター (ノード 0、ランク 0) がまだ起動していないか、クラッシュしています。</translation>
+    </message>
+    <message>
+        <source>Start node 0 first (it hosts the TCPStore), check it is still running, and that every node uses the same host and port.</source>
+        <translation>ノード 0 (TCPStore をホストします) を最初に起動し、それが動き続けていること、すべてのノードが同じホストとポートを使っていることを確認してください。</translation>
+    </message>
+    <message>
+        <source>No answer from %1:%2 within %3 ms: packets are dropped, typically by a firewall. Note that Gloo also opens further pairwise connections between all nodes on other (ephemeral) ports, so opening only the store port is not enough.</source>
+        <translation>%1:%2 から %3 ms 以内に応答がありません: パケットが破棄されています (多くはファイアウォールによるもの)。Gloo はすべてのノード間で別の (エフェメラル) ポートにも接続を開くため、ストアのポートだけを開放しても不十分です。</translation>
+    </message>
+    <message>
+        <source>Allow the program (ddpdesk-worker / python) through the firewall on every node rather than a single port, and check that the master address is right.</source>
+        <translation>単一のポートではなく、プログラム (ddpdesk-worker / python) をすべてのノードのファイアウォールで許可し、マスターのアドレスが正しいか確認してください。</translation>
+    </message>
+    <message>
+        <source>Cannot reach %1:%2: %3.</source>
+        <translation>%1:%2 に到達できません: %3。</translation>
+    </message>
+    <message>
+        <source>Check the network route to the master node and its address.</source>
+        <translation>マスターノードへのネットワーク経路とそのアドレスを確認してください。</translation>
+    </message>
+    <message>
+        <source>Deleted the stale store file %1.</source>
+        <translation>古いストアファイル %1 を削除しました。</translation>
+    </message>
+    <message>
+        <source>Nothing to delete: %1 is not an existing file.</source>
+        <translation>削除するものはありません: %1 は既存のファイルではありません。</translation>
+    </message>
+    <message>
+        <source>Refused: %1, so it is not deleted.</source>
+        <translation>拒否しました: %1 のため、削除しません。</translation>
+    </message>
+    <message>
+        <source>Refused: the store is in use (%1). End that run first.</source>
+        <translation>拒否しました: ストアは使用中です (%1)。先にその実行を終了してください。</translation>
+    </message>
+    <message>
+        <source>Could not delete %1: %2</source>
+        <translation>%1 を削除できませんでした: %2</translation>
+    </message>
+    <message>
+        <source>another process</source>
+        <translation>別のプロセス</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>
@@ -336,6 +949,18 @@
     <message>
         <source>Show in Run page</source>
         <translation>実行ページで表示</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>停止</translation>
     </message>
 </context>
 <context>
@@ -515,6 +1140,14 @@
     <message>
         <source>Cannot reopen run</source>
         <translation>実行を開き直せません</translation>
+    </message>
+    <message>
+        <source>the application closed</source>
+        <translation>アプリケーションが終了しました</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>ユーザーが停止しました</translation>
     </message>
 </context>
 <context>

@@ -69,7 +69,7 @@ JA = {
     "Finished": "完了", "Ended: %1": "終了: %1", "Starting...": "開始中...", "%1% \u2014 ETA %2": "%1% \u2014 残り %2",
     "%1, world size %2: step %3 of %4, %5 samples/s, mean loss %6, %7 elapsed": "%1、ワールドサイズ %2: ステップ %3 / %4、%5 サンプル/秒、平均損失 %6、経過 %7",
     "?": "?", "pending": "待機", "starting": "起動中", "rendezvous": "ランデブー", "training": "学習中", "done": "完了",
-    "failed": "失敗", "stopped": "停止",
+    "failed": "失敗", "stopped": "停止", "ok": "成功",
     # Doctor
     "Port %1 is free; the Setup page now uses it.": "ポート %1 は空いています。セットアップページに設定しました。",
     "No free port could be found.": "空いているポートが見つかりませんでした。", "This finding has no automatic fix.": "この項目には自動の修正がありません。",
@@ -104,6 +104,210 @@ JA = {
     "Rank %1 failed: %2": "ランク %1 が失敗: %2",
     "Comparing %n run(s): mean loss over ranks against wall time.": "%n 件の実行を比較: ランク平均の損失と経過時間。",
     "%1 (%2 ranks)": "%1 (%2 ランク)",
+    # core/launch: run-configuration problems (shown next to Start and on the Setup fields)
+    "cannot create folder '%1' (check the path and permissions)": "フォルダー '%1' を作成できません (パスと権限を確認してください)",
+    "folder '%1' is not writable: %2": "フォルダー '%1' に書き込めません: %2",
+    "'%1' is not a file": "'%1' はファイルではありません",
+    "'%1' is not an executable interpreter": "'%1' は実行可能なインタープリターではありません",
+    "'%1' is not executable; give --python PATH to run it with an interpreter":
+        "'%1' は実行可能ではありません。インタープリターで実行するには --python PATH を指定してください",
+    "model file '%1' not found": "モデルファイル '%1' が見つかりません",
+    "data folder '%1' not found": "データフォルダー '%1' が見つかりません",
+    "FileStore file '%1' already exists (left by an earlier run, or another job is using it); delete it or choose another path":
+        "FileStore ファイル '%1' が既に存在します (以前の実行が残したものか、別のジョブが使用中です)。削除するか、別のパスを選んでください",
+    "not a valid regular expression: %1": "正しい正規表現ではありません: %1",
+    "unknown workload '%1'; valid: %2": "不明なワークロード '%1' です。有効な値: %2",
+    "the torchscript workload needs --model FILE": "torchscript ワークロードには --model FILE が必要です",
+    "%1 workers is not valid; use 1..%2": "ワーカー数 %1 は無効です。1..%2 を指定してください",
+    "'%1' is neither 'cpu' nor a GPU list like 0,1": "'%1' は 'cpu' でも 0,1 のような GPU リストでもありません",
+    "--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)":
+        "--nproc %1 が --devices %3 の GPU 数 %2 と一致しません (GPU 1 基につきワーカー 1 つ)",
+    "%1 nodes is not valid; use 1 or more": "ノード数 %1 は無効です。1 以上を指定してください",
+    "node rank %1 is out of range: with --nnodes %2 valid node ranks are 0..%3 (its ranks would not be below world size %4)":
+        "ノードランク %1 は範囲外です: --nnodes %2 では有効なノードランクは 0..%3 です (そのランクがワールドサイズ %4 未満になりません)",
+    "'%1' has no host; use tcp://HOST:PORT": "'%1' にホストがありません。tcp://HOST:PORT の形式で指定してください",
+    "port in '%1' must be 1..65535": "'%1' のポートは 1..65535 でなければなりません",
+    "'file:' needs a path, e.g. file:C:/share/run1/store": "'file:' にはパスが必要です (例: file:C:/share/run1/store)",
+    "'%1' is not a store; use file:PATH or tcp://HOST:PORT": "'%1' はストアではありません。file:PATH または tcp://HOST:PORT を指定してください",
+    "with --nnodes %1 every node must reach the same store: give tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store":
+        "--nnodes %1 ではすべてのノードが同じストアに到達できる必要があります: tcp://NODE0_ADDRESS:PORT または file:SHARED_FOLDER/store を指定してください",
+    "%1 is not valid; use 1 or more": "%1 は無効です。1 以上を指定してください",
+    "give either --epochs or --steps, not both": "--epochs と --steps はどちらか一方だけを指定してください",
+    "learning rate %1 is not valid; use a positive number": "学習率 %1 は無効です。正の数を指定してください",
+    "%1 is not valid; use 0 (automatic) or more": "%1 は無効です。0 (自動) 以上を指定してください",
+    "%1 is not valid; use a positive size in MiB": "%1 は無効です。MiB 単位の正のサイズを指定してください",
+    "%1 is not valid; use 0 (off) or more steps": "%1 は無効です。0 (オフ) 以上のステップ数を指定してください",
+    "%1 is not valid; use 0 or more": "%1 は無効です。0 以上を指定してください",
+    "%1 s is not valid; use 1 or more seconds": "%1 秒は無効です。1 秒以上を指定してください",
+    "%1 s is not valid; use 0 (off) or more seconds": "%1 秒は無効です。0 (オフ) 以上の秒数を指定してください",
+    "an output folder is required (--out DIR)": "出力フォルダーが必要です (--out DIR)",
+    "cannot write profile '%1': %2": "プロファイル '%1' を書き込めません: %2",
+    "cannot read profile '%1': %2": "プロファイル '%1' を読み込めません: %2",
+    "profile '%1' is not a JSON object: %2": "プロファイル '%1' は JSON オブジェクトではありません: %2",
+    # core/launch: run messages, exit texts and failure summaries (Run page, status bar, History)
+    "cannot write '%1': %2": "'%1' に書き込めません: %2",
+    "checkpoint at step %1: %2": "ステップ %1 でチェックポイント: %2",
+    "cannot read %1: %2": "%1 を読み込めません: %2",
+    "%1 has no rank_start or hello event: not a ddpdesk run recording":
+        "%1 に rank_start イベントも hello イベントもありません: ddpdesk の実行記録ではありません",
+    "the recording has no summary.json": "記録に summary.json がありません",
+    "ddpdesk-worker not found next to this program (%1); reinstall DDP Desk or set DDPDESK_WORKER to its path":
+        "このプログラムと同じ場所に ddpdesk-worker が見つかりません (%1)。DDP Desk を再インストールするか、DDPDESK_WORKER にそのパスを設定してください",
+    "DDPDESK_WORKER=%1 is not an executable file": "DDPDESK_WORKER=%1 は実行可能ファイルではありません",
+    "a run is already in progress": "既に実行中です",
+    "could not start %1: %2": "%1 を起動できませんでした: %2",
+    "rank %1 %2": "ランク %1: %2",
+    "%1 (stopped by the launcher)": "%1 (ランチャーが停止)",
+    "stopping all workers: %1": "すべてのワーカーを停止中: %1",
+    "rank %1 did not stop within %2 ms; killing it": "ランク %1 が %2 ms 以内に停止しなかったため、強制終了します",
+    "%1; restarting all workers from the last checkpoint (restart %2 of %3)":
+        "%1。最後のチェックポイントからすべてのワーカーを再起動します (再起動 %2/%3 回目)",
+    "%1 (first failure; %2 rank(s) failed in all)": "%1 (最初の失敗。失敗したランクは計 %2 個)",
+    "%1 (first failure)": "%1 (最初の失敗)",
+    "could not write %1: %2": "%1 を書き込めませんでした: %2",
+    "step %1": "ステップ %1",
+    "rank %1: %2": "ランク %1: %2",
+    "rank(s) behind: %1": "遅れているランク: %1",
+    "rank(s) %1 all stuck at the same point": "ランク %1 がすべて同じ地点で停止しています",
+    "stall: %1": "停滞: %1",
+    "no progress for %1 s; %2 [%3]": "%1 秒間進捗がありません。%2 [%3]",
+    "doctor could not run: %1": "診断を実行できませんでした: %1",
+    "resource monitor not available: %1": "リソースモニターを利用できません: %1",
+    "exit code %1": "終了コード %1",
+    "killed by signal %1 (%2)": "シグナル %1 (%2) で強制終了",
+    "killed by signal %1": "シグナル %1 で強制終了",
+    "--nproc-list: '%1' is not a worker count; use a list like 1,2,4": "--nproc-list: '%1' はワーカー数ではありません。1,2,4 のようなリストを指定してください",
+    "--nproc-list: empty; use a list like 1,2,4": "--nproc-list: 空です。1,2,4 のようなリストを指定してください",
+    "--gpu-sets: '%1' is not a GPU index; use sets like 0;0,1;0,1,2,3": "--gpu-sets: '%1' は GPU 番号ではありません。0;0,1;0,1,2,3 のような組を指定してください",
+    "--gpu-sets: empty; use sets like 0;0,1;0,1,2,3": "--gpu-sets: 空です。0;0,1;0,1,2,3 のような組を指定してください",
+    "no sizes to run; use --nproc-list 1,2,4": "実行するサイズがありません。--nproc-list 1,2,4 のように指定してください",
+    "sweep stopped by the user": "ユーザーがスイープを停止しました",
+    "the application closed": "アプリケーションが終了しました",
+    "stopped by the user": "ユーザーが停止しました",
+    # Doctor findings (ui/doctor_texts.cpp, keyed by the doctor's stable codes)
+    "The diagnosis itself failed: %1": "診断そのものが失敗しました: %1",
+    "World size %1 is not valid.": "ワールドサイズ %1 は無効です。",
+    "Use the total number of ranks over all nodes (1 or more).": "全ノードのランクの合計数 (1 以上) を指定してください。",
+    "The ranks in this store were started with a different world size than the one given.":
+        "このストアのランクは、指定されたものとは異なるワールドサイズで起動されています。",
+    "Start every rank with the same --world-size (the total number of ranks).":
+        "すべてのランクを同じ --world-size (ランクの合計数) で起動してください。",
+    "The ranks in this store were started with a different world size than each other.":
+        "このストアのランクは、互いに異なるワールドサイズで起動されています。",
+    "The job in this store runs with a world size of at least %1, not %2.":
+        "このストアのジョブはワールドサイズ %2 ではなく、少なくとも %1 で実行されています。",
+    "Start every rank with the same --world-size (the total number of ranks over all nodes).":
+        "すべてのランクを同じ --world-size (全ノードのランクの合計数) で起動してください。",
+    "Rank %1 is outside 0..%2 for world size %3.": "ランク %1 はワールドサイズ %3 の範囲 0..%2 の外です。",
+    "Ranks run from 0 to world_size-1; check --rank and --world-size on every node.":
+        "ランクは 0 から world_size-1 までです。すべてのノードで --rank と --world-size を確認してください。",
+    "Rank(s) %1 arrived, but with world size %2 ranks must be 0..%3.":
+        "ランク %1 が到着しましたが、ワールドサイズ %2 ではランクは 0..%3 でなければなりません。",
+    "Use ranks 0..world_size-1 and the same world size on every node.":
+        "すべてのノードでランク 0..world_size-1 と同じワールドサイズを使ってください。",
+    "Node rank %1 is not valid.": "ノードランク %1 は無効です。",
+    "Node ranks start at 0 (the master node).": "ノードランクは 0 (マスターノード) から始まります。",
+    "Store address: %1.": "ストアのアドレス: %1。",
+    "Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT.":
+        "file:PATH (1 台のマシンまたは共有フォルダー) か tcp://HOST:PORT を使ってください。",
+    "No rank has arrived in this store yet.": "このストアにはまだどのランクも到着していません。",
+    "Rank(s) %1 joined this store more than once: two launches (or a stale store from an earlier run) share it.":
+        "ランク %1 がこのストアに複数回参加しています: 2 つの起動 (または以前の実行が残した古いストア) が同じストアを共有しています。",
+    "Stop the other launch, or delete the stale store file and start once.":
+        "もう一方の起動を停止するか、古いストアファイルを削除してから 1 回だけ起動してください。",
+    "Rank %1 has already joined this store; starting it again makes two processes claim the same rank.":
+        "ランク %1 は既にこのストアに参加しています。再度起動すると 2 つのプロセスが同じランクを名乗ることになります。",
+    "Give each process its own rank 0..world_size-1, or use a fresh store.":
+        "各プロセスに固有のランク 0..world_size-1 を割り当てるか、新しいストアを使ってください。",
+    "More processes joined this store (%1) than the world size (%2): a stale store or a double launch; torch's store-based barrier then waits forever.":
+        "このストアに参加したプロセス数 (%1) がワールドサイズ (%2) を超えています: 古いストアか二重起動が原因です。このままでは torch のストアベースのバリアが永久に待ち続けます。",
+    "Stop the other launch that uses this store, or delete the stale store file / pick a fresh port, then start all ranks once.":
+        "このストアを使っているもう一方の起動を停止するか、古いストアファイルを削除する / 新しいポートを選んでから、すべてのランクを 1 回だけ起動してください。",
+    "%1 of %2 ranks arrived; rank(s) %3 never joined, so the others wait in rendezvous.":
+        "%2 ランク中 %1 ランクが到着しました。ランク %3 が参加していないため、他のランクはランデブーで待機しています。",
+    "Start the missing rank(s) with the same store and world size, or check why they failed (their log, their node's reachability of the store).":
+        "足りないランクを同じストアとワールドサイズで起動するか、失敗した原因 (そのログ、そのノードからストアに到達できるか) を確認してください。",
+    "%1 of %2 ranks arrived; %3 rank(s) never joined, so the others wait in rendezvous.":
+        "%2 ランク中 %1 ランクが到着しました。%3 ランクが参加していないため、他のランクはランデブーで待機しています。",
+    "All %1 ranks arrived.": "全 %1 ランクが到着しました。",
+    "%1 rank(s) arrived; pass the world size to learn which are missing.":
+        "%1 ランクが到着しました。どのランクが足りないかを知るにはワールドサイズを指定してください。",
+    "Rank %1 (pid %2) arrived but has exited since.": "ランク %1 (pid %2) は到着しましたが、その後終了しています。",
+    "Read that rank's log for its error; restart the job.": "そのランクのログでエラーを確認し、ジョブを再起動してください。",
+    "The folder for the store file does not exist: %1 (c10d would wait on it until the timeout instead of failing).":
+        "ストアファイルのフォルダーが存在しません: %1 (c10d は失敗せず、タイムアウトまで待ち続けます)。",
+    "Create the folder, or choose a store path in an existing folder.":
+        "フォルダーを作成するか、既存のフォルダー内のストアパスを選んでください。",
+    "%1 is a folder; the store needs a file path.": "%1 はフォルダーです。ストアにはファイルのパスが必要です。",
+    "Use a file inside that folder, e.g. %2.": "そのフォルダー内のファイルを使ってください (例: %2)。",
+    "The store file cannot be written: %1.": "ストアファイルに書き込めません: %1。",
+    "Choose a folder every rank can write to (check permissions, read-only mounts and network-share access).":
+        "すべてのランクが書き込めるフォルダーを選んでください (権限、読み取り専用マウント、ネットワーク共有へのアクセスを確認してください)。",
+    "The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group or a cleanup) or the path differs.":
+        "ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group やクリーンアップ) か、パスが異なります。",
+    "Check that every rank uses exactly this path; restart the job.":
+        "すべてのランクがまったく同じパスを使っているか確認し、ジョブを再起動してください。",
+    "The folder is writable and no old store file is in the way.": "フォルダーは書き込み可能で、邪魔になる古いストアファイルはありません。",
+    "%1.": "%1。",
+    "Pick another store path; this file belongs to something else.": "別のストアパスを選んでください。このファイルは別の用途のものです。",
+    "An empty store file exists; c10d can reuse it.": "空のストアファイルがあります。c10d はこれを再利用できます。",
+    "No live process uses this store any more: the job has exited or was killed.":
+        "このストアを使っている稼働中のプロセスはもうありません: ジョブは終了したか、強制終了されました。",
+    "Restart the job; delete the store file first (it holds the old run's keys).":
+        "ジョブを再起動してください。先にストアファイルを削除してください (以前の実行のキーが残っています)。",
+    "A store file from an earlier run is in the way (%1 keys, last written %2 s ago); new ranks would mix with its keys and hang or miscount.":
+        "以前の実行のストアファイルが残っています (キー %1 個、最終書き込みは %2 秒前)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。",
+    "Delete %3 (no live process uses it), or choose a new path.":
+        "%3 を削除する (使用中のプロセスはありません) か、新しいパスを選んでください。",
+    "Another live process holds the store file: %1.": "稼働中の別のプロセスがストアファイルを保持しています: %1。",
+    "End that process (or let its run finish), or pick another store path. If it is the job you want to diagnose, run the doctor with --running.":
+        "そのプロセスを終了する (またはその実行の完了を待つ) か、別のストアパスを選んでください。それが診断したいジョブであれば、--running を付けて診断を実行してください。",
+    "A live run is using this store file: %1.": "稼働中の実行がこのストアファイルを使っています: %1。",
+    "The job's store is live: %1.": "ジョブのストアは稼働中です: %1。",
+    "Port %1 is already taken by %2: a TCPStore of another job is listening there (%3 keys). The TCPStore on node 0 could not listen there (errno 98, address in use).":
+        "ポート %1 は既に %2 が使用しています: 別のジョブの TCPStore が待ち受けています (キー %3 個)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。",
+    "Use a free port, e.g. %4, or end %2.": "空いているポート (例: %4) を使うか、%2 を終了してください。",
+    "Port %1 is already taken by %2: something that is not a TCPStore listens there (%3). The TCPStore on node 0 could not listen there (errno 98, address in use).":
+        "ポート %1 は既に %2 が使用しています: TCPStore ではないものが待ち受けています (%3)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。",
+    "Port %1 is already taken by %2: a socket is bound to it (not listening yet). The TCPStore on node 0 could not listen there (errno 98, address in use).":
+        "ポート %1 は既に %2 が使用しています: ソケットがバインドされています (まだ待ち受けていません)。ノード 0 の TCPStore はこのポートで待ち受けできません (errno 98、アドレス使用中)。",
+    "This node's hostname '%1' resolves only to loopback (%2), so Gloo would advertise an address other nodes cannot reach (they fail with 'connect [127.0.1.1]: Connection refused'). Harmless while every rank runs on this machine.":
+        "このノードのホスト名 '%1' はループバック (%2) にしか解決されないため、Gloo は他のノードから到達できないアドレスを通知します (他のノードは 'connect [127.0.1.1]: Connection refused' で失敗します)。すべてのランクがこのマシンで動く間は問題ありません。",
+    "For multi-node runs set GLOO_SOCKET_IFNAME to this node's network interface (e.g. eth0), or map the hostname to the real address in /etc/hosts.":
+        "複数ノードで実行するときは GLOO_SOCKET_IFNAME にこのノードのネットワークインターフェース (例: eth0) を設定するか、/etc/hosts でホスト名を実際のアドレスに対応付けてください。",
+    "'%1' is not a usable TCP port (expected a number 1..65535).": "'%1' は使用できる TCP ポートではありません (1..65535 の数値が必要です)。",
+    "Use a port such as %2 (29500 is PyTorch's default).": "%2 などのポートを使ってください (PyTorch の既定は 29500 です)。",
+    "The store host '%1' does not resolve: %2.": "ストアのホスト '%1' を名前解決できません: %2。",
+    "Use the master node's IP address, or fix its name in DNS or the hosts file.":
+        "マスターノードの IP アドレスを使うか、DNS または hosts ファイルでその名前を修正してください。",
+    "Node %1 would connect to %2, which is this machine itself, not the master node.":
+        "ノード %1 は %2 に接続しようとしていますが、これはマスターノードではなくこのマシン自身です。",
+    "Use the master node's network address in the store address.": "ストアのアドレスにはマスターノードのネットワークアドレスを使ってください。",
+    "A TCPStore answers at %1:%2 (%3 keys).": "%1:%2 で TCPStore が応答しています (キー %3 個)。",
+    "Something listens at %1:%2 but does not answer like a c10d TCPStore: %3.":
+        "%1:%2 で何かが待ち受けていますが、c10d の TCPStore として応答しません: %3。",
+    "Check the port: another service owns it. Point every rank at the port the master's TCPStore really uses.":
+        "ポートを確認してください: 別のサービスが使っています。すべてのランクを、マスターの TCPStore が実際に使っているポートに向けてください。",
+    "The OS refuses to let this node listen on port %1 (%2): on Windows it lies in an excluded port range (see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on Linux ports below 1024 need privileges.":
+        "OS がこのノードでのポート %1 の待ち受けを拒否しています (%2): Windows では除外ポート範囲内にあります ('netsh interface ipv4 show excludedportrange protocol=tcp' を参照)。Linux では 1024 未満のポートに特権が必要です。",
+    "Pick a port outside those ranges, e.g. %3.": "それらの範囲外のポート (例: %3) を選んでください。",
+    "Port %1 is free for the TCPStore.": "ポート %1 は TCPStore に使用できます。",
+    "Nothing listens at %1:%2: the master (node 0, rank 0) has not started yet or has crashed.":
+        "%1:%2 では何も待ち受けていません: マスター (ノード 0、ランク 0) がまだ起動していないか、クラッシュしています。",
+    "Start node 0 first (it hosts the TCPStore), check it is still running, and that every node uses the same host and port.":
+        "ノード 0 (TCPStore をホストします) を最初に起動し、それが動き続けていること、すべてのノードが同じホストとポートを使っていることを確認してください。",
+    "No answer from %1:%2 within %3 ms: packets are dropped, typically by a firewall. Note that Gloo also opens further pairwise connections between all nodes on other (ephemeral) ports, so opening only the store port is not enough.":
+        "%1:%2 から %3 ms 以内に応答がありません: パケットが破棄されています (多くはファイアウォールによるもの)。Gloo はすべてのノード間で別の (エフェメラル) ポートにも接続を開くため、ストアのポートだけを開放しても不十分です。",
+    "Allow the program (ddpdesk-worker / python) through the firewall on every node rather than a single port, and check that the master address is right.":
+        "単一のポートではなく、プログラム (ddpdesk-worker / python) をすべてのノードのファイアウォールで許可し、マスターのアドレスが正しいか確認してください。",
+    "Cannot reach %1:%2: %3.": "%1:%2 に到達できません: %3。",
+    "Check the network route to the master node and its address.": "マスターノードへのネットワーク経路とそのアドレスを確認してください。",
+    "Deleted the stale store file %1.": "古いストアファイル %1 を削除しました。",
+    "Nothing to delete: %1 is not an existing file.": "削除するものはありません: %1 は既存のファイルではありません。",
+    "Refused: %1, so it is not deleted.": "拒否しました: %1 のため、削除しません。",
+    "Refused: the store is in use (%1). End that run first.": "拒否しました: ストアは使用中です (%1)。先にその実行を終了してください。",
+    "Could not delete %1: %2": "%1 を削除できませんでした: %2",
+    "another process": "別のプロセス",
 }
 
 

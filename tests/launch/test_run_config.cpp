@@ -98,6 +98,9 @@ private slots:
         f.close();
         c.store = "file:" + path;
         QVERIFY(messageFor(c.validate(), "store").contains("already exists"));
+        c.store = "file://" + path; // the URL spelling names the same file (the worker reads it the same way)
+        QCOMPARE(c.storeFilePath(), path);
+        QVERIFY(messageFor(c.validate(), "store").contains("already exists"));
         c.nnodes = 2; // on a shared folder another node may have created it already
         c.store = "file:" + path;
         QVERIFY(messageFor(c.validate(), "store").isEmpty());

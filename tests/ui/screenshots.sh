@@ -1,6 +1,7 @@
 #!/bin/sh
 # Renders docs/screenshots/*.png: starts the real GUI under Xvfb, which tours every page during a real 2-worker run
-# (setup, invalid setup, run, logs, a failing run, doctor, a 1,2 sweep, history, Japanese), then exits.
+# (setup, invalid setup, run, logs, a failing run, doctor, a 1,2 sweep, history, then setup, invalid setup, doctor,
+# run and a failing run in Japanese), then exits.
 #   tests/ui/screenshots.sh [BUILD_DIR] [OUT_DIR]
 # BUILD_DIR defaults to build-ui, OUT_DIR to docs/screenshots. Needs xvfb-run and a built ddpdesk + ddpdesk-worker
 # ($DDPDESK_WORKER, when set, names the worker to use).

@@ -1,14 +1,18 @@
 // The chart data path: downsampling keeps extremes and bounds the point count; smoothing matches TensorBoard's
-// debiased EMA; the Qt Charts adapter draws and exports what it is given.
+// debiased EMA; the Qt Charts adapter draws and exports what it is given, and a live chart's axes move only now and
+// then (every axis move re-lays out every series, which is what used to stall the UI thread); the Run page's log
+// buffer stays bounded.
 
 #include "charts/line_chart.h"
 #include "charts/series_buffer.h"
+#include "run_log_buffer.h"
 
 #include <QTemporaryDir>
 #include <QImage>
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 using namespace ddpdesk::ui;
 
@@ -74,6 +78,71 @@ private slots:
             }
         QVERIFY2(hits > 50, qPrintable(QStringLiteral("series pixels: %1").arg(hits)));
         delete chart->widget();
+    }
+
+    void firstRangeFitsTheData()
+    {
+        auto chart = createLineChart(nullptr);
+        const int id = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
+        chart->setPoints(id, {{2, 1.0}, {10, 3.0}});
+        const QRectF r = chart->visibleRange();
+        QCOMPARE(r.left(), 2.0); // a finished run or a comparison: no headroom, the line ends at the right edge
+        QCOMPARE(r.right(), 10.0);
+        QVERIFY(r.top() <= 1.0 && r.top() > 0.8);
+        QVERIFY(r.bottom() >= 3.0 && r.bottom() < 3.2);
+        delete chart->widget();
+    }
+
+    void liveAxesMoveRarelyAndShowEveryPoint()
+    {
+        auto chart = createLineChart(nullptr);
+        const int a = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
+        const int b = chart->addSeries(QStringLiteral("rank 1"), seriesColor(1));
+        QVector<QPointF> pa, pb;
+        std::set<std::pair<double, double>> xRanges, yRanges;
+        for (int tick = 1; tick <= 400; ++tick) { // 100 s of a live run at 4 refreshes a second
+            const double t = tick * 0.25;
+            pa << QPointF(t, 2.0 / std::sqrt(t) + 0.05 * std::sin(t));
+            pb << QPointF(t, 2.2 / std::sqrt(t));
+            chart->setPoints(a, pa);
+            chart->setPoints(b, pb);
+            const QRectF r = chart->visibleRange();
+            for (const QVector<QPointF>* s : {&pa, &pb})
+                for (const QPointF& p : *s)
+                    QVERIFY2(r.left() <= p.x() && p.x() <= r.right() && r.top() <= p.y() && p.y() <= r.bottom(),
+                             qPrintable(QStringLiteral("point (%1, %2) outside the axes at tick %3")
+                                            .arg(p.x()).arg(p.y()).arg(tick)));
+            QVERIFY(r.right() - pa.front().x() <= 1.2 * (pa.back().x() - pa.front().x()) + 1); // little empty space
+            xRanges.insert({r.left(), r.right()});
+            yRanges.insert({r.top(), r.bottom()});
+        }
+        // Growing by 15% at a time: about 30 moves over 0.25..100 s instead of one per refresh.
+        QVERIFY2(xRanges.size() < 60, qPrintable(QString::number(xRanges.size())));
+        QVERIFY2(yRanges.size() < 60, qPrintable(QString::number(yRanges.size())));
+        delete chart->widget();
+    }
+
+    void logBufferStaysBounded()
+    {
+        RunLogBuffer logs(100);
+        logs.resize(3);
+        for (int i = 0; i < 1000; ++i)
+            logs.append(1, QStringLiteral("line %1").arg(i));
+        logs.append(7, QStringLiteral("ignored: no such slot"));
+        const QStringList shown = logs.text(1).split(QLatin1Char('\n'));
+        QCOMPARE(shown.size(), 100);
+        QCOMPARE(shown.front(), QStringLiteral("line 900"));
+        QCOMPARE(shown.back(), QStringLiteral("line 999"));
+        QString pending;
+        QVERIFY(logs.takePending(1, &pending));
+        QCOMPARE(pending, logs.text(1)); // never more than the view keeps
+        QVERIFY(!logs.takePending(1, &pending)); // taken
+        logs.append(1, QString());
+        QVERIFY(logs.takePending(1, &pending)); // an empty line is still a line
+        QVERIFY(pending.isEmpty());
+        QVERIFY(logs.text(0).isEmpty());
+        logs.resize(3);
+        QVERIFY(!logs.text(1).isEmpty()); // same rank count: a reset of the same run keeps its lines
     }
 };
 

@@ -55,7 +55,7 @@ private slots:
                  qPrintable(menuTitles(w).join(QLatin1Char('|'))));
         QVERIFY2(buttonTexts(w.setupPanel()).contains(QStringLiteral("\u958b\u59cb(&S)")),    // 開始(&S)
                  qPrintable(buttonTexts(w.setupPanel()).join(QLatin1Char('|'))));
-        // The reason text under Start is translated too (the core's own problem text stays as the CLI prints it).
+        // The reason text under Start is translated too (core texts: see test_language_core.cpp).
         QVERIFY(!w.setupPanel()->problemText().startsWith(QLatin1String("Ready")));
         QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("ja"));
 

@@ -1,11 +1,13 @@
 // The Run page against real ddpdesk-worker processes: a 2-worker run fills the rank table and finishes; Stop ends
 // a long run with every rank stopped; a broken model file fails the run and the banner names the failing rank.
+// And a recorded 100k-step run: the page shows it whole while the model's series stay bounded.
 
 #include "doctor_panel.h"
 #include "history_panel.h"
 #include "launch/run_model.h"
 #include "launch/supervisor.h"
 #include "main_window.h"
+#include "protocol/telemetry.h"
 #include "run_panel.h"
 #include "setup_panel.h"
 #include "ui_test_util.h"
@@ -14,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace ddpdesk;
 using namespace ddpdesk::ui;
@@ -131,6 +135,47 @@ private slots:
                      qPrintable(launch::rankStateName(r.state)));
         QVERIFY(!stop->isEnabled());
         QVERIFY(!run->failureVisible()); // a user's Stop is not a failure
+    }
+
+    void longRunStaysBounded()
+    {
+        // 100,000 steps of 2 ranks, one step every 10 ms of the run's own clock, as History replays a recording.
+        constexpr qint64 kSteps = 100000;
+        launch::RunModel model;
+        const double t0 = 1.7e9;
+        model.setReplayClock(t0);
+        model.reset({0, 1}, 2, QStringLiteral("autoencoder"), kSteps);
+        for (qint64 s = 1; s <= kSteps; ++s)
+            for (int r = 0; r < 2; ++r) {
+                protocol::Event e;
+                e.type = protocol::ev::Step;
+                e.rank = r;
+                e.t = t0 + s * 0.01;
+                e.body = protocol::makeEvent(protocol::ev::Step, r);
+                e.body["step"] = s;
+                e.body["loss"] = 1.0 / std::sqrt(double(s)) + 0.01 * r;
+                e.body["samples"] = 32;
+                e.body["step_ms"] = 10.0;
+                e.body["comm_wait_ms"] = 1.0;
+                model.setReplayClock(e.t);
+                model.applyEvent(r, e);
+            }
+        model.finish(QStringLiteral("ok"), -1, QString());
+        model.setReplayClock(0);
+        for (int r = 0; r < 2; ++r) {
+            QVERIFY(model.lossSeries(r).size() <= launch::RunModel::kMaxSeriesPoints);
+            QVERIFY(model.lossSeries(r).size() > launch::RunModel::kMaxSeriesPoints / 4);
+            QCOMPARE(model.lossSeries(r).back().x(), kSteps * 0.01); // thinned, yet still ends where the run did
+        }
+        RunPanel run;
+        run.resize(1000, 700);
+        run.show();
+        run.showModel(&model, QStringLiteral("long"));
+        QCOMPARE(run.rankTable()->rowCount(), 2);
+        for (int r = 0; r < 2; ++r)
+            QCOMPARE(run.rankTable()->item(r, 2)->text().toLongLong(), kSteps);
+        QVERIFY2(run.statusText().contains(QLatin1String("step 100000 of 100000")), qPrintable(run.statusText()));
+        QVERIFY2(run.statusText().contains(QLatin1String("16:40 elapsed")), qPrintable(run.statusText()));
     }
 
     void brokenModelShowsFailingRank()

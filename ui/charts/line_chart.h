@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QPointF>
+#include <QRectF>
 #include <QString>
 #include <QVector>
 
@@ -24,9 +25,13 @@ public:
     // Returns a series id. A dashed series is a reference line (e.g. "ideal").
     virtual int addSeries(const QString& name, const QColor& color, bool dashed = false) = 0;
     virtual void setSeriesName(int id, const QString& name) = 0;
-    // Replaces the drawn points; callers pass already-downsampled data (see series_buffer.h).
+    // Replaces the drawn points; callers pass already-downsampled data (see series_buffer.h). Drawn when control
+    // returns to the event loop, once for all the series set until then (or at once by drawPending()).
     virtual void setPoints(int id, const QVector<QPointF>& points) = 0;
+    virtual void drawPending() = 0;
     virtual void setYRange(double min, double max) = 0; // fixed range (utilization %); min > max: automatic
+    // What the axes show now (x: left/right, y: top = min, bottom = max), after pending points are drawn.
+    virtual QRectF visibleRange() = 0;
     virtual void removeAllSeries() = 0;
     virtual bool savePng(const QString& path) = 0;
 };

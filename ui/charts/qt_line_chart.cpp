@@ -2,6 +2,8 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
+#include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
@@ -9,6 +11,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -16,9 +19,30 @@
 namespace ddpdesk::ui {
 namespace {
 
+// Runs a callback before a widget paints. While a chart's points go in slice by slice its updates are off, so only
+// grab()/render() (screenshots, exports) paint it then; they must see the finished picture, not emptied series.
+class BeforePaint : public QObject {
+public:
+    BeforePaint(QWidget* widget, std::function<void()> callback) : QObject(widget), m_callback(std::move(callback))
+    {
+        widget->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject*, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint)
+            m_callback();
+        return false;
+    }
+
+private:
+    std::function<void()> m_callback;
+};
+
 class QtLineChart final : public LineChart {
 public:
     static constexpr int kAntialiasMaxPoints = 2000;
+    static constexpr int kPointsPerSlice = 1000; // handed to Qt Charts per event-loop turn (~1-2 ms of work)
 
     explicit QtLineChart(QWidget* parent)
         : m_chart(new QChart), m_view(new QChartView(m_chart, parent)), m_x(new QValueAxis), m_y(new QValueAxis)
@@ -36,6 +60,13 @@ public:
         m_y->setRange(0, 1);
         m_view->setRenderHint(QPainter::Antialiasing);
         m_view->setMinimumSize(240, 160);
+        // Every live update moves items; a BSP index would be rebuilt for them each time and a chart never needs
+        // item lookups by position.
+        m_view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+        new BeforePaint(m_view->viewport(), [this, alive = m_alive] {
+            if (*alive && !m_view->updatesEnabled())
+                drawPending();
+        });
     }
 
     QWidget* widget() override { return m_view; }
@@ -68,7 +99,10 @@ public:
         s->attachAxis(m_x);
         s->attachAxis(m_y);
         m_series.push_back(s);
+        m_widths.push_back(pen.widthF());
         m_bounds.push_back(Bounds());
+        m_points.push_back({});
+        m_dirty.push_back(false);
         return m_series.size() - 1;
     }
 
@@ -82,15 +116,24 @@ public:
     {
         if (id < 0 || id >= m_series.size())
             return;
-        m_series[id]->replace(points); // one repaint instead of one per point
+        // Only stored here: the flush after this batch draws every changed series once, after at most one range
+        // change, instead of Qt Charts recomputing every series' geometry per call and again per axis.
+        m_points[id] = points;
         m_bounds[id] = boundsOf(points);
-        // Antialiased polylines cost several times more to rasterize; with many long series (8 ranks x 500 points)
-        // that is what makes a repaint block the UI thread, and at that density nobody sees the jaggies.
-        int total = 0;
-        for (QLineSeries* s : m_series)
-            total += s->count();
-        m_view->setRenderHint(QPainter::Antialiasing, total <= kAntialiasMaxPoints);
-        scheduleRanges();
+        m_dirty[id] = true;
+        scheduleFlush();
+    }
+
+    void drawPending() override
+    {
+        while (m_flushPending)
+            flush();
+    }
+
+    QRectF visibleRange() override
+    {
+        drawPending();
+        return QRectF(QPointF(m_x->min(), m_y->min()), QPointF(m_x->max(), m_y->max()));
     }
 
     void setYRange(double min, double max) override
@@ -99,14 +142,20 @@ public:
         if (m_fixedY)
             m_y->setRange(min, max);
         else
-            scheduleRanges();
+            scheduleFlush();
     }
 
     void removeAllSeries() override
     {
         m_chart->removeAllSeries();
         m_series.clear();
+        m_widths.clear();
+        m_dense = false;
+        m_view->setRenderHint(QPainter::Antialiasing);
         m_bounds.clear();
+        m_points.clear();
+        m_dirty.clear();
+        m_hasRange = false;
         // Back to plain ticks: a dynamic interval left from a longer run would leave the empty axes unlabelled.
         for (QValueAxis* a : {m_x, m_y}) {
             a->setTickType(QValueAxis::TicksFixed);
@@ -120,8 +169,7 @@ public:
 
     bool savePng(const QString& path) override
     {
-        if (m_rangesPending)
-            updateRanges();
+        drawPending();
         return m_view->grab().save(path, "PNG");
     }
 
@@ -137,13 +185,24 @@ private:
         const double mag = std::pow(10.0, std::floor(std::log10(raw)));
         const double f = raw / mag;
         const double step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(0.0);
-        axis->setTickInterval(step);
-        axis->setLabelFormat(step >= 1 && std::abs(hi) < 1e6 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+        // As many decimals as the step needs: "%.3g" printed 280.5 MiB as "280", twice on one axis.
+        const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
+        const QString format = std::max(std::abs(lo), std::abs(hi)) < 1e6 && decimals <= 6
+                                   ? QStringLiteral("%.%1f").arg(decimals)
+                                   : QStringLiteral("%.3g");
+        // Each setter re-lays out the axis and its labels: touch only what changed (mostly nothing, as the step
+        // changes only with the range's order of magnitude).
+        if (axis->tickType() != QValueAxis::TicksDynamic)
+            axis->setTickType(QValueAxis::TicksDynamic);
+        if (axis->tickAnchor() != 0.0)
+            axis->setTickAnchor(0.0);
+        if (axis->tickInterval() != step)
+            axis->setTickInterval(step);
+        if (axis->labelFormat() != format)
+            axis->setLabelFormat(format);
     }
 
-    // Bounds are cached per series when its points are set, so a refresh of N series costs O(points) once,
+    // Bounds are cached per series when its points are set, so a flush of N series costs O(points) once,
     // not O(N x points) per series.
     struct Bounds {
         double x0 = std::numeric_limits<double>::max(), x1 = std::numeric_limits<double>::lowest();
@@ -164,22 +223,23 @@ private:
         return b;
     }
 
-    // A range change makes Qt Charts re-lay out every series; do it once after a batch of setPoints calls
-    // (one per rank) instead of once per call.
-    void scheduleRanges()
+    void scheduleFlush()
     {
-        if (m_rangesPending)
+        if (m_flushPending)
             return;
-        m_rangesPending = true;
+        m_flushPending = true;
         QMetaObject::invokeMethod(m_view, [this, alive = m_alive] {
-            if (*alive && m_rangesPending)
-                updateRanges();
+            if (*alive && m_flushPending)
+                flush();
         }, Qt::QueuedConnection);
     }
 
-    void updateRanges()
+    // An axis range change makes Qt Charts recompute every series' geometry (once per axis) and re-lay out the
+    // axes: with 9 series of 500 points that was most of a live chart's cost. So ranges move rarely (a live
+    // chart keeps headroom, see targetRange) and, when they do, the series are emptied first and refilled once.
+    void flush()
     {
-        m_rangesPending = false;
+        m_flushPending = false;
         Bounds all;
         for (const Bounds& b : m_bounds) {
             all.x0 = std::min(all.x0, b.x0);
@@ -187,22 +247,107 @@ private:
             all.y0 = std::min(all.y0, b.y0);
             all.y1 = std::max(all.y1, b.y1);
         }
-        double x0 = all.x0, x1 = all.x1, y0 = all.y0, y1 = all.y1;
-        if (x0 > x1)
-            return;
-        if (x1 <= x0)
-            x1 = x0 + 1;
-        m_x->setRange(x0, x1);
-        setNiceTicks(m_x, x0, x1);
-        if (m_fixedY)
-            return;
-        if (y1 <= y0) {
-            y1 = y0 + 1;
+        bool xChanged = false, yChanged = false;
+        double x0 = m_x->min(), x1 = m_x->max(), y0 = m_y->min(), y1 = m_y->max();
+        if (all.x0 <= all.x1) {
+            const double ix1 = all.x1 > all.x0 ? all.x1 : all.x0 + 1;
+            xChanged = targetRange(all.x0, ix1, x0, x1);
+            if (!m_fixedY) {
+                double iy0 = all.y0, iy1 = all.y1 > all.y0 ? all.y1 : all.y0 + 1;
+                const double pad = (iy1 - iy0) * 0.05;
+                iy0 = iy0 >= 0 && iy0 - pad < 0 ? 0 : iy0 - pad;
+                yChanged = targetRange(iy0, iy1 + pad, y0, y1);
+            }
         }
-        const double pad = (y1 - y0) * 0.05;
-        y0 = y0 >= 0 && y0 - pad < 0 ? 0 : y0 - pad;
-        m_y->setRange(y0, y1 + pad);
-        setNiceTicks(m_y, y0, y1 + pad);
+        if (xChanged || yChanged) {
+            for (int i = 0; i < m_series.size(); ++i)
+                if (m_series[i]->count() > 0) {
+                    m_series[i]->clear();
+                    m_dirty[i] = true;
+                }
+            if (xChanged) {
+                m_x->setRange(x0, x1);
+                setNiceTicks(m_x, x0, x1);
+            }
+            if (yChanged) {
+                m_y->setRange(y0, y1);
+                setNiceTicks(m_y, y0, y1);
+            }
+            m_hasRange = true;
+            // The axes re-lay out in this turn; the points follow in the next ones, behind disabled updates so the
+            // emptied series are never painted.
+            m_view->setUpdatesEnabled(false);
+            scheduleFlush();
+            return;
+        }
+        setDense();
+        // A slice at a time, each in its own event-loop turn, so no single turn stalls the UI thread for all the
+        // series; the view shows the previous picture until the last slice is in, then repaints once.
+        int budget = kPointsPerSlice;
+        for (int i = 0; i < m_series.size(); ++i) {
+            if (!m_dirty[i])
+                continue;
+            if (budget <= 0) {
+                if (m_view->updatesEnabled())
+                    m_view->setUpdatesEnabled(false);
+                scheduleFlush();
+                return;
+            }
+            m_dirty[i] = false;
+            m_series[i]->replace(m_points[i]); // one geometry update instead of one per point
+            budget -= std::max<int>(1, m_points[i].size());
+        }
+        if (!m_view->updatesEnabled())
+            m_view->setUpdatesEnabled(true); // repaints the whole chart, once
+    }
+
+    // Antialiased or wide polylines cost several times more to rasterize than 1-px aliased ones; with many long
+    // series (8 ranks x 500 points) that is what makes a repaint block the UI thread, and at that density the
+    // lines overlap anyway: dense charts draw thin, sharp lines.
+    void setDense()
+    {
+        int total = 0;
+        for (const QVector<QPointF>& p : m_points)
+            total += p.size();
+        const bool dense = total > kAntialiasMaxPoints;
+        if (dense == m_dense)
+            return;
+        m_dense = dense;
+        m_view->setRenderHint(QPainter::Antialiasing, !dense);
+        for (int i = 0; i < m_series.size(); ++i) {
+            QPen pen = m_series[i]->pen();
+            pen.setWidthF(dense ? 1.0 : m_widths[i]);
+            pen.setCosmetic(dense);
+            m_series[i]->setPen(pen);
+        }
+    }
+
+    // Decides an axis range for data spanning [lo, hi]. The first range fits the data exactly (a finished run or a
+    // comparison is drawn once). Afterwards the axis stays put while the data fits and fills at least half of it,
+    // and otherwise grows with 15% headroom on the side that grew, so a live run changes it only now and then.
+    bool targetRange(double lo, double hi, double& min, double& max) const
+    {
+        if (!m_hasRange) {
+            min = lo;
+            max = hi;
+            return true;
+        }
+        const bool inside = lo >= min && hi <= max;
+        if (inside && (hi - lo) >= 0.5 * (max - min))
+            return false;
+        if (inside) { // the data shrank to less than half the axis: fit it again
+            min = lo;
+            max = hi;
+            return true;
+        }
+        const double span = hi - lo, head = 0.15 * span;
+        // Only the side the data left moves. Non-negative data near zero (a falling loss, memory) gets zero as its
+        // floor at once, instead of a new floor for every step it falls.
+        if (lo < min)
+            min = lo >= 0 && lo - head < span ? 0 : lo - head;
+        if (hi > max)
+            max = hi + head;
+        return true;
     }
 
     QChart* m_chart;
@@ -210,8 +355,13 @@ private:
     QValueAxis* m_x;
     QValueAxis* m_y;
     QVector<QLineSeries*> m_series;
+    QVector<double> m_widths; // per series, the pen width asked for (drawn at 1 px while the chart is dense)
+    bool m_dense = false;
     QVector<Bounds> m_bounds; // per series
-    bool m_rangesPending = false;
+    QVector<QVector<QPointF>> m_points; // per series, what the next flush draws
+    QVector<bool> m_dirty;              // per series: points not yet handed to Qt Charts
+    bool m_flushPending = false;
+    bool m_hasRange = false; // a range was fitted to data since the last removeAllSeries
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
     bool m_fixedY = false;
 };

@@ -1,0 +1,73 @@
+#include "run_failure_banner.h"
+
+#include "icons.h"
+#include "launch/run_model.h"
+#include "run_panel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace ddpdesk::ui {
+
+RunFailureBanner::RunFailureBanner(QWidget* parent) : QFrame(parent)
+{
+    setObjectName(QStringLiteral("failureBanner"));
+    setStyleSheet(QStringLiteral("#failureBanner { background: #fde7e9; border: 1px solid #c42b1c;"
+                                 " border-radius: 4px; } QLabel { color: #5c0f08; }"));
+    auto* bannerIcon = new QLabel;
+    bannerIcon->setPixmap(icon(IconId::Error).pixmap(32, 32));
+    m_text = new QLabel;
+    m_text->setWordWrap(true);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagnose = new QPushButton(icon(IconId::Doctor), QString());
+    m_showLog = new QPushButton;
+    auto* bh = new QHBoxLayout(this);
+    bh->addWidget(bannerIcon, 0, Qt::AlignTop);
+    bh->addWidget(m_text, 1);
+    bh->addWidget(m_showLog, 0, Qt::AlignTop);
+    bh->addWidget(m_diagnose, 0, Qt::AlignTop);
+    hide();
+    connect(m_diagnose, &QPushButton::clicked, this, [this] { emit diagnoseClicked(m_failedRank); });
+    connect(m_showLog, &QPushButton::clicked, this, [this] { emit showLogClicked(m_failedRank); });
+}
+
+// Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
+void RunFailureBanner::retranslate()
+{
+    m_diagnose->setText(RunPanel::tr("&Diagnose"));
+    m_showLog->setText(RunPanel::tr("Show log"));
+}
+
+void RunFailureBanner::clear()
+{
+    m_failedRank = -1;
+    hide();
+}
+
+QString RunFailureBanner::text() const { return m_text->text(); }
+
+void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, const QString& reason)
+{
+    m_failedRank = rank;
+    QString lastError;
+    if (model) {
+        const int idx = model->indexOfRank(rank);
+        if (idx >= 0) {
+            const auto& rs = model->rank(idx);
+            if (!rs.errorMessage.isEmpty())
+                lastError = rs.errorCode.isEmpty() ? rs.errorMessage
+                                                   : QStringLiteral("%1: %2").arg(rs.errorCode, rs.errorMessage);
+            else if (!rs.lastStderr.isEmpty())
+                lastError = rs.lastStderr.back();
+        }
+    }
+    QString text = rank >= 0 ? RunPanel::tr("<b>Rank %1 failed.</b> %2").arg(rank).arg(reason.toHtmlEscaped())
+                             : RunPanel::tr("<b>The run failed.</b> %1").arg(reason.toHtmlEscaped());
+    if (!lastError.isEmpty() && !reason.contains(lastError))
+        text += QStringLiteral("<br>") + RunPanel::tr("Last error: %1").arg(lastError.toHtmlEscaped());
+    m_text->setText(text);
+    show();
+}
+
+} // namespace ddpdesk::ui

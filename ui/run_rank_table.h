@@ -1,0 +1,35 @@
+#pragma once
+
+// The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, PID, exit). Refreshed from a
+// RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of an unchanged
+// row costs no repaint.
+
+#include <QVector>
+
+class QTableWidget;
+class QWidget;
+
+namespace ddpdesk::launch {
+class RunModel;
+enum class RankState;
+} // namespace ddpdesk::launch
+
+namespace ddpdesk::ui {
+
+class RunRankTable {
+public:
+    enum Column { ColRank, ColState, ColStep, ColLoss, ColRate, ColComm, ColPid, ColExit, ColCount };
+
+    explicit RunRankTable(QWidget* parent = nullptr);
+
+    QTableWidget* widget() const { return m_table; }
+    void retranslate();
+    void setRowCount(int rows); // one row per local rank, items created once
+    void update(const launch::RunModel& model);
+
+private:
+    QTableWidget* m_table;
+    QVector<int> m_shownState; // per row, the RankState drawn last (-1: none yet)
+};
+
+} // namespace ddpdesk::ui

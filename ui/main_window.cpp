@@ -6,9 +6,10 @@
 #include "doctor_panel.h"
 #include "history_panel.h"
 #include "icons.h"
-#include "launch/run_replay.h"
+#include "launch/run_model.h"
 #include "launch/supervisor.h"
 #include "monitor/gpu_reader.h"
+#include "run_loader.h"
 #include "run_panel.h"
 #include "setup_panel.h"
 
@@ -33,6 +34,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowIcon(icon(IconId::App));
     setObjectName(QStringLiteral("MainWindow"));
+    m_loader = new RunLoader(this);
     buildUi();
     buildMenus();
     retranslate();
@@ -135,6 +137,11 @@ void MainWindow::buildUi()
     connect(m_compare, &ComparePanel::sweepStarted, this, &MainWindow::followRun);
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
     connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);
+    connect(m_loader, &RunLoader::loaded, this, &MainWindow::showReplay);
+    connect(m_loader, &RunLoader::failed, this, [this](const QString&, const QString& error) {
+        statusBar()->clearMessage();
+        QMessageBox::warning(this, tr("Cannot reopen run"), error);
+    });
     connect(m_compare, &ComparePanel::message, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     m_nav->setCurrentRow(SetupPage);
 }
@@ -148,12 +155,19 @@ void MainWindow::showRecordedRun(const QString& folder, const QString& name)
         statusBar()->showMessage(tr("A run is in progress; reopen %1 when it has finished.").arg(name), kStatusMs);
         return;
     }
-    auto model = std::make_unique<launch::RunModel>();
-    QString error;
-    if (!launch::replayRecordedRun(folder, model.get(), &error)) {
-        QMessageBox::warning(this, tr("Cannot reopen run"), error);
+    if (m_loader->isLoading()) {
+        statusBar()->showMessage(tr("Still opening the previous run; try %1 again in a moment.").arg(name), kStatusMs);
         return;
     }
+    statusBar()->showMessage(tr("Opening %1...").arg(name));
+    m_loader->load(folder, name);
+}
+
+void MainWindow::showReplay(std::shared_ptr<launch::RunModel> model, const QString& name)
+{
+    statusBar()->clearMessage();
+    if (m_supervisor && m_supervisor->isRunning())
+        return; // a run started while the recording was read: its page wins
     m_run->showModel(model.get(), name);
     m_replay = std::move(model); // after showModel, so the panel never holds the old model once it is freed
     showPage(RunPage);

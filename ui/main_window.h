@@ -30,6 +30,7 @@ class RunPanel;
 class DoctorPanel;
 class ComparePanel;
 class HistoryPanel;
+class RunLoader;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -84,6 +85,7 @@ private:
     void setRunning(bool running);
     void chooseRunsFolder();
     void showRecordedRun(const QString& folder, const QString& name);
+    void showReplay(std::shared_ptr<launch::RunModel> model, const QString& name);
 
     QListWidget* m_nav;
     QStackedWidget* m_stack;
@@ -103,7 +105,8 @@ private:
 
     QPointer<launch::Supervisor> m_supervisor;
     std::unique_ptr<monitor::GpuReader> m_gpus;
-    std::unique_ptr<launch::RunModel> m_replay; // a finished run from History, shown on the Run page
+    std::shared_ptr<launch::RunModel> m_replay; // a finished run from History, shown on the Run page
+    RunLoader* m_loader;
     QTimer* m_gpuTimer;
     launch::RunConfig m_pendingConfig; // waiting for the pre-flight doctor
     bool m_preflightPending = false;

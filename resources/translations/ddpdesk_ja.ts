@@ -1149,6 +1149,14 @@
         <source>stopped by the user</source>
         <translation>ユーザーが停止しました</translation>
     </message>
+    <message>
+        <source>Still opening the previous run; try %1 again in a moment.</source>
+        <translation>前の実行をまだ開いています。少し待ってから %1 をもう一度開いてください。</translation>
+    </message>
+    <message>
+        <source>Opening %1...</source>
+        <translation>%1 を開いています...</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::RunPanel</name>

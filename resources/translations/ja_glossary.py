@@ -28,6 +28,8 @@ JA = {
     "Load profile": "プロファイルを読み込む", "Save profile": "プロファイルを保存", "DDP Desk profiles (*.json)": "DDP Desk プロファイル (*.json)",
     "Show in Run page": "実行ページで表示", "Cannot reopen run": "実行を開き直せません",
     "A run is in progress; reopen %1 when it has finished.": "実行中です。完了してから %1 を開き直してください。",
+    "Opening %1...": "%1 を開いています...",
+    "Still opening the previous run; try %1 again in a moment.": "前の実行をまだ開いています。少し待ってから %1 をもう一度開いてください。",
     # Setup
     "TorchScript models (*.pt *.pth);;All files (*)": "TorchScript モデル (*.pt *.pth);;すべてのファイル (*)",
     "Python scripts (*.py);;All files (*)": "Python スクリプト (*.py);;すべてのファイル (*)",

@@ -94,7 +94,9 @@ private slots:
         QPushButton* reopen = w.historyPanel()->showInRunButton();
         QVERIFY(reopen->isEnabled());
         reopen->click();
-        QCOMPARE(w.currentPage(), MainWindow::RunPage);
+        // The recording is read in a background thread: the click returns at once, the page follows when it is read.
+        QCOMPARE(run->model(), live);
+        QTRY_COMPARE_WITH_TIMEOUT(w.currentPage(), MainWindow::RunPage, 30000);
         const launch::RunModel* replayed = run->model();
         QVERIFY(replayed && replayed != live);
         QVERIFY(replayed->isFinished());

@@ -1,0 +1,52 @@
+#include "run_loader.h"
+
+#include "launch/run_model.h"
+#include "launch/run_replay.h"
+
+#include <QThread>
+
+namespace ddpdesk::ui {
+
+RunLoader::RunLoader(QObject* parent) : QObject(parent) {}
+
+RunLoader::~RunLoader()
+{
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+void RunLoader::load(const QString& folder, const QString& name)
+{
+    if (m_thread)
+        return;
+    QThread* home = thread();
+    m_thread = QThread::create([this, home, folder, name] {
+        auto model = std::make_shared<launch::RunModel>();
+        QString error;
+        const bool ok = launch::replayRecordedRun(folder, model.get(), &error);
+        model->moveToThread(home); // pushed from the thread it was made in, before anyone else can see it
+        // Queued to this object: if the loader is gone first, the call (and the model with it) is dropped.
+        QMetaObject::invokeMethod(
+            this,
+            [this, model, ok, error, name] {
+                finish();
+                if (ok)
+                    emit loaded(model, name);
+                else
+                    emit failed(name, error);
+            },
+            Qt::QueuedConnection);
+    });
+    m_thread->start();
+}
+
+void RunLoader::finish()
+{
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+}
+
+} // namespace ddpdesk::ui

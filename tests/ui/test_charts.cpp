@@ -7,7 +7,9 @@
 #include "charts/series_buffer.h"
 #include "run_log_buffer.h"
 
+#include <QChartView>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QImage>
 #include <QtTest>
 
@@ -90,6 +92,37 @@ private slots:
         QCOMPARE(r.right(), 10.0);
         QVERIFY(r.top() <= 1.0 && r.top() > 0.8);
         QVERIFY(r.bottom() >= 3.0 && r.bottom() < 3.2);
+        delete chart->widget();
+    }
+
+    void tinyThenWideRangeKeepsFewTicks()
+    {
+        // A CPU chart's first samples (one per rank) can be microseconds apart; the next ones span minutes. Qt
+        // Charts makes one item per tick, so the tick step must follow the range: with the tiny range's step the
+        // wide range meant millions of ticks and a UI thread stuck for minutes.
+        auto chart = createLineChart(nullptr);
+        chart->widget()->resize(600, 400);
+        chart->widget()->show();
+        const int a = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
+        const int b = chart->addSeries(QStringLiteral("rank 1"), seriesColor(1));
+        chart->setPoints(a, {{132.18832, 40.0}});
+        chart->setPoints(b, {{132.18840, 42.0}});
+        QRectF r = chart->visibleRange();
+        QVERIFY2(r.width() >= 0.1, qPrintable(QString::number(r.width(), 'g', 12))); // readable, not 8e-5 wide
+        chart->setPoints(a, {{0.5, 10.0}, {132.18832, 40.0}});
+        chart->setPoints(b, {{0.7, 12.0}, {132.18840, 42.0}});
+        r = chart->visibleRange();
+        QVERIFY(r.left() <= 0.5 && r.right() >= 132.1884);
+        QTest::qWait(50); // let the chart lay out and paint its axes
+        auto* view = qobject_cast<QChartView*>(chart->widget());
+        QVERIFY(view);
+        for (QAbstractAxis* abstractAxis : view->chart()->axes()) {
+            auto* axis = qobject_cast<QValueAxis*>(abstractAxis);
+            QVERIFY(axis);
+            if (axis->tickType() == QValueAxis::TicksDynamic)
+                QVERIFY2((axis->max() - axis->min()) / axis->tickInterval() < 50,
+                         qPrintable(QStringLiteral("%1 ticks").arg((axis->max() - axis->min()) / axis->tickInterval())));
+        }
         delete chart->widget();
     }
 

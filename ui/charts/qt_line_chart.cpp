@@ -140,7 +140,7 @@ public:
     {
         m_fixedY = min <= max;
         if (m_fixedY)
-            m_y->setRange(min, max);
+            setRangeAndTicks(m_y, min, max);
         else
             scheduleFlush();
     }
@@ -177,11 +177,16 @@ public:
 
 private:
     // Ticks on round values (0, 5, 10 s; 0.2, 0.4 loss) without stretching the range past the data.
-    static void setNiceTicks(QValueAxis* axis, double lo, double hi)
+    // Sets the range and its ticks together. Qt Charts creates one item per tick as soon as either changes, so the
+    // order matters: a 0..130 s range under the 0.00002 s interval of a previous tiny range would mean millions of
+    // tick items (the UI thread hung for minutes). The step grows before the range does and shrinks after it.
+    static void setRangeAndTicks(QValueAxis* axis, double lo, double hi)
     {
         const double raw = (hi - lo) / 5.0;
-        if (!(raw > 0) || !std::isfinite(raw))
+        if (!(raw > 0) || !std::isfinite(raw)) {
+            axis->setRange(lo, hi);
             return;
+        }
         const double mag = std::pow(10.0, std::floor(std::log10(raw)));
         const double f = raw / mag;
         const double step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
@@ -192,12 +197,17 @@ private:
                                    : QStringLiteral("%.3g");
         // Each setter re-lays out the axis and its labels: touch only what changed (mostly nothing, as the step
         // changes only with the range's order of magnitude).
-        if (axis->tickType() != QValueAxis::TicksDynamic)
-            axis->setTickType(QValueAxis::TicksDynamic);
-        if (axis->tickAnchor() != 0.0)
-            axis->setTickAnchor(0.0);
+        const bool growing = step >= axis->tickInterval();
+        if (!growing)
+            axis->setRange(lo, hi);
         if (axis->tickInterval() != step)
             axis->setTickInterval(step);
+        if (axis->tickAnchor() != 0.0)
+            axis->setTickAnchor(0.0);
+        if (axis->tickType() != QValueAxis::TicksDynamic)
+            axis->setTickType(QValueAxis::TicksDynamic);
+        if (growing)
+            axis->setRange(lo, hi);
         if (axis->labelFormat() != format)
             axis->setLabelFormat(format);
     }
@@ -250,7 +260,9 @@ private:
         bool xChanged = false, yChanged = false;
         double x0 = m_x->min(), x1 = m_x->max(), y0 = m_y->min(), y1 = m_y->max();
         if (all.x0 <= all.x1) {
-            const double ix1 = all.x1 > all.x0 ? all.x1 : all.x0 + 1;
+            // Two samples microseconds apart (one per rank) would give an axis labelled 132.18832..132.18840.
+            const double minSpan = std::max(1e-9, 1e-3 * std::max(std::abs(all.x0), std::abs(all.x1)));
+            const double ix1 = all.x1 > all.x0 + minSpan ? all.x1 : all.x0 + std::max(1.0, minSpan);
             xChanged = targetRange(all.x0, ix1, x0, x1);
             if (!m_fixedY) {
                 double iy0 = all.y0, iy1 = all.y1 > all.y0 ? all.y1 : all.y0 + 1;
@@ -265,14 +277,10 @@ private:
                     m_series[i]->clear();
                     m_dirty[i] = true;
                 }
-            if (xChanged) {
-                m_x->setRange(x0, x1);
-                setNiceTicks(m_x, x0, x1);
-            }
-            if (yChanged) {
-                m_y->setRange(y0, y1);
-                setNiceTicks(m_y, y0, y1);
-            }
+            if (xChanged)
+                setRangeAndTicks(m_x, x0, x1);
+            if (yChanged)
+                setRangeAndTicks(m_y, y0, y1);
             m_hasRange = true;
             // The axes re-lay out in this turn; the points follow in the next ones, behind disabled updates so the
             // emptied series are never painted.

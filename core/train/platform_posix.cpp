@@ -37,8 +37,8 @@ void keepFreedMemory() {
     // Every step frees and re-allocates the same multi-megabyte activations and gradient buffers. glibc would hand
     // them back to the kernel (munmap / heap trim) and fault them in again zero-filled on the next step: hundreds of
     // page faults per step, and step times that jitter, which in DDP makes every rank wait for the slowest.
-    mallopt(M_MMAP_THRESHOLD, 256 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
 }
 

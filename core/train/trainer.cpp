@@ -191,8 +191,10 @@ struct Trainer::State {
         const std::int64_t n = data.xTest.size(0);
         at::Tensor mine = torch::arange(cfg.identity.rank, n, cfg.identity.worldSize, torch::kLong);
         double score = 0, count = 0;
-        for (std::int64_t start = 0; start < mine.size(0); start += 1000) {
-            at::Tensor idx = mine.narrow(0, start, std::min<std::int64_t>(1000, mine.size(0) - start));
+        // Small chunks: a 1000-image chunk of the CNN needed ~400 MB of activations per worker.
+        constexpr std::int64_t kChunk = 256;
+        for (std::int64_t start = 0; start < mine.size(0); start += kChunk) {
+            at::Tensor idx = mine.narrow(0, start, std::min<std::int64_t>(kChunk, mine.size(0) - start));
             at::Tensor out = model->forward(data.xTest.index_select(0, idx).to(cfg.device));
             at::Tensor target = data.yTest.index_select(0, idx).to(cfg.device);
             if (data.classification)

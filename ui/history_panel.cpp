@@ -68,6 +68,8 @@ void HistoryPanel::build()
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_chart = createLineChart(this);
+    m_curves = new CurveCache(this);
+    connect(m_curves, &CurveCache::ready, this, [this] { showSelection(); });
     auto* lower = new QWidget;
     auto* lv = new QVBoxLayout(lower);
     lv->setContentsMargins(0, 0, 0, 0);
@@ -191,23 +193,35 @@ void HistoryPanel::showSelection()
             text += QStringLiteral(" ") + tr("Rank %1 failed: %2")
                                               .arg(s.value(QLatin1String("failed_rank")).toInt())
                                               .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
+        const std::optional<RunCurves> c = m_curves->curves(r.folder);
+        if (!c)
+            text += QStringLiteral(" ") + tr("Reading the recording...");
         m_details->setText(text);
-        const RunCurves c = readCurves(r.folder);
-        for (int i = 0; i < c.ranks.size(); ++i)
-            m_chart->setPoints(m_chart->addSeries(tr("rank %1").arg(c.ranks[i]), seriesColor(i)), c.lossByRank[i]);
-        if (c.ranks.size() > 1)
-            m_chart->setPoints(m_chart->addSeries(tr("mean"), QColor(0x20, 0x20, 0x20)), c.meanLoss);
+        if (!c)
+            return; // drawn when CurveCache::ready arrives
+        for (int i = 0; i < c->ranks.size(); ++i)
+            m_chart->setPoints(m_chart->addSeries(tr("rank %1").arg(c->ranks[i]), seriesColor(i)), c->lossByRank[i]);
+        if (c->ranks.size() > 1)
+            m_chart->setPoints(m_chart->addSeries(tr("mean"), QColor(0x20, 0x20, 0x20)), c->meanLoss);
         return;
     }
     // Several runs: their mean loss on one time axis.
-    m_details->setText(tr("Comparing %n run(s): mean loss over ranks against wall time.", nullptr, rows.size()));
-    int color = 0;
+    QString text = tr("Comparing %n run(s): mean loss over ranks against wall time.", nullptr, rows.size());
+    int color = 0, reading = 0;
     for (int row : rows) {
         const RunRecord& r = m_runs[row];
-        const RunCurves c = readCurves(r.folder);
+        const std::optional<RunCurves> c = m_curves->curves(r.folder);
+        const int thisColor = color++; // a run keeps its colour while the others are still being read
+        if (!c) {
+            ++reading;
+            continue;
+        }
         const QString name = tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
-        m_chart->setPoints(m_chart->addSeries(name, seriesColor(color++)), c.meanLoss);
+        m_chart->setPoints(m_chart->addSeries(name, seriesColor(thisColor)), c->meanLoss);
     }
+    if (reading > 0)
+        text += QStringLiteral(" ") + tr("Reading %n recording(s)...", nullptr, reading);
+    m_details->setText(text);
 }
 
 } // namespace ddpdesk::ui

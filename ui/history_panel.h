@@ -52,6 +52,7 @@ private:
     QTableWidget* m_table;
     QLabel* m_details;
     std::unique_ptr<LineChart> m_chart;
+    CurveCache* m_curves;
 };
 
 } // namespace ddpdesk::ui

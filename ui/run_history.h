@@ -5,9 +5,15 @@
 
 #include "launch/run_replay.h"
 
+#include <QHash>
+#include <QObject>
 #include <QPointF>
 #include <QString>
 #include <QVector>
+
+#include <optional>
+
+class QThread;
 
 namespace ddpdesk::ui {
 
@@ -23,5 +29,24 @@ struct RunCurves {
 QVector<RunRecord> scanRuns(const QString& runsFolder);
 // Replays the run folder through a RunModel; maxPoints bounds each series (downsampled). Empty when unreadable.
 RunCurves readCurves(const QString& runFolder, int maxPoints = 1000);
+
+// Finished runs' curves, read in background threads and kept: a finished run never changes, and replaying a
+// 100,000-step recording takes seconds that the UI thread must not spend.
+class CurveCache : public QObject {
+    Q_OBJECT
+public:
+    explicit CurveCache(QObject* parent = nullptr);
+    ~CurveCache() override; // waits for reads in progress
+
+    // The curves once read; otherwise starts reading them (once) and returns nothing; ready(folder) follows.
+    std::optional<RunCurves> curves(const QString& runFolder);
+
+signals:
+    void ready(const QString& runFolder);
+
+private:
+    QHash<QString, RunCurves> m_done;
+    QHash<QString, QThread*> m_reading;
+};
 
 } // namespace ddpdesk::ui

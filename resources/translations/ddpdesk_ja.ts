@@ -962,6 +962,14 @@
         <source>stopped</source>
         <translation>停止</translation>
     </message>
+    <message>
+        <source>Reading the recording...</source>
+        <translation>記録を読み込んでいます...</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n recording(s)...</source>
+        <translation><numerusform>%n 件の記録を読み込んでいます...</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::MainWindow</name>

@@ -105,6 +105,8 @@ JA = {
     "<b>%1</b>: %2, world size %3, %4 steps in %5 s, %6 samples/s.": "<b>%1</b>: %2、ワールドサイズ %3、%4 ステップを %5 秒で、%6 サンプル/秒。",
     "Rank %1 failed: %2": "ランク %1 が失敗: %2",
     "Comparing %n run(s): mean loss over ranks against wall time.": "%n 件の実行を比較: ランク平均の損失と経過時間。",
+    "Reading the recording...": "記録を読み込んでいます...",
+    "Reading %n recording(s)...": "%n 件の記録を読み込んでいます...",
     "%1 (%2 ranks)": "%1 (%2 ランク)",
     # core/launch: run-configuration problems (shown next to Start and on the Setup fields)
     "cannot create folder '%1' (check the path and permissions)": "フォルダー '%1' を作成できません (パスと権限を確認してください)",

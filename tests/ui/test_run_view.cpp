@@ -88,6 +88,12 @@ private slots:
         QCOMPARE(w.historyPanel()->runs().front().status(), QStringLiteral("ok"));
         w.historyPanel()->selectRuns({0});
         QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("world size 2")));
+        // The curves are read in a background thread, then drawn; the second time they come from the cache.
+        QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("Reading the recording")));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")), 30000);
+        w.historyPanel()->selectRuns({});
+        w.historyPanel()->selectRuns({0});
+        QVERIFY(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")));
         // Reopened on the Run page, the recording replays into a fresh model that shows what the live one showed.
         const launch::RunModel* live = w.supervisor()->model();
         w.showPage(MainWindow::HistoryPage);

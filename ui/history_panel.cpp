@@ -168,6 +168,7 @@ QString HistoryPanel::detailsText() const { return m_details->text(); }
 void HistoryPanel::showSelection()
 {
     m_chart->removeAllSeries();
+    m_reading = false;
     QVector<int> rows;
     if (m_table->selectionModel())
         for (const QModelIndex& i : m_table->selectionModel()->selectedRows())
@@ -194,6 +195,7 @@ void HistoryPanel::showSelection()
                                               .arg(s.value(QLatin1String("failed_rank")).toInt())
                                               .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
         const std::optional<RunCurves> c = m_curves->curves(r.folder);
+        m_reading = !c;
         if (!c)
             text += QStringLiteral(" ") + tr("Reading the recording...");
         m_details->setText(text);
@@ -219,6 +221,7 @@ void HistoryPanel::showSelection()
         const QString name = tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
         m_chart->setPoints(m_chart->addSeries(name, seriesColor(thisColor)), c->meanLoss);
     }
+    m_reading = reading > 0;
     if (reading > 0)
         text += QStringLiteral(" ") + tr("Reading %n recording(s)...", nullptr, reading);
     m_details->setText(text);

@@ -29,6 +29,7 @@ public:
     void selectRuns(const QVector<int>& rows);
     QTableWidget* table() const { return m_table; }
     QString detailsText() const;
+    bool isReading() const { return m_reading; } // curves of the selection still being read
     QPushButton* showInRunButton() const { return m_showInRun; }
 
 signals:
@@ -53,6 +54,7 @@ private:
     QLabel* m_details;
     std::unique_ptr<LineChart> m_chart;
     CurveCache* m_curves;
+    bool m_reading = false;
 };
 
 } // namespace ddpdesk::ui

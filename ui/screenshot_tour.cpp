@@ -129,7 +129,8 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
                 ok << i;
         m_window->historyPanel()->selectRuns(ok);
     });
-    add(QStringLiteral("grab history"), always, [this] { grab(QStringLiteral("history")); }, 1000);
+    add(QStringLiteral("grab history"), [this] { return !m_window->historyPanel()->isReading(); },
+        [this] { grab(QStringLiteral("history")); }, 60000);
     add(QStringLiteral("japanese"), always, [this] {
         m_window->setLanguage(QStringLiteral("ja"));
         m_window->showPage(MainWindow::SetupPage);
@@ -145,10 +146,18 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         m_window->setupPanel()->setConfig(base());
         m_window->showPage(MainWindow::DoctorPage); // the stale-store findings, re-rendered in Japanese
     }, 1000);
-    add(QStringLiteral("grab doctor-ja"), always, [this] {
+    auto okOut = std::make_shared<QString>();
+    add(QStringLiteral("grab doctor-ja"), always, [this, base, okOut] {
         grab(QStringLiteral("doctor-ja"));
-        m_window->showPage(MainWindow::RunPage);
+        launch::RunConfig c = base(); // a run of its own in Japanese (the Run page still shows the sweep's last size)
+        c.steps = 150;
+        *okOut = c.outDir;
+        m_window->startRun(c);
     }, 1000);
+    add(QStringLiteral("run finished (ja)"), [this, running, okOut] {
+        const launch::Supervisor* s = m_window->supervisor();
+        return s && s->config().outDir == *okOut && !running();
+    }, [this] { m_window->runPanel()->refreshNow(); }, 120000);
     auto failedOut = std::make_shared<QString>();
     add(QStringLiteral("grab run-ja"), always, [this, base, tmp, failedOut] {
         grab(QStringLiteral("run-ja"));

@@ -90,7 +90,9 @@ private slots:
         QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("world size 2")));
         // The curves are read in a background thread, then drawn; the second time they come from the cache.
         QVERIFY(w.historyPanel()->detailsText().contains(QLatin1String("Reading the recording")));
-        QTRY_VERIFY_WITH_TIMEOUT(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")), 30000);
+        QVERIFY(w.historyPanel()->isReading());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.historyPanel()->isReading(), 30000);
+        QVERIFY(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")));
         w.historyPanel()->selectRuns({});
         w.historyPanel()->selectRuns({0});
         QVERIFY(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")));

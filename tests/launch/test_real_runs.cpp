@@ -30,6 +30,13 @@ bool waitForEvent(const QString& path, const std::function<bool(const QJsonObjec
     return false;
 }
 
+// Starts `ddpdesk-cli run` for a run too long to end by itself (the test ends it) and waits for the launcher.
+bool startEndlessRun(QProcess& cli, const QString& out, const QStringList& extra = {}) {
+    const QStringList run{"run", "--steps", "1000000", "--out", out};
+    cli.start(launchtest::envPath("DDPDESK_CLI"), run + extra + kSmall);
+    return cli.waitForStarted(10000);
+}
+
 qint64 pidOfRank(const QString& metrics, int rank) {
     qint64 pid = 0;
     for (const QJsonObject& e : launchtest::readJsonLines(metrics))
@@ -131,8 +138,7 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
         QProcess cli;
-        cli.start(launchtest::envPath("DDPDESK_CLI"), QStringList{"run", "--steps", "1000000", "--out", out} + kSmall);
-        QVERIFY(cli.waitForStarted(10000));
+        QVERIFY(startEndlessRun(cli, out));
         const QString metrics = out + "/metrics.jsonl";
         QVERIFY2(waitForEvent(metrics, [](const QJsonObject& e) {
                      return e["event"].toString() == "step" && e["rank"].toInt() == 1 && e["step"].toInt() >= 3;
@@ -159,9 +165,7 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
         QProcess cli;
-        cli.start(launchtest::envPath("DDPDESK_CLI"),
-                  QStringList{"run", "--steps", "1000000", "--checkpoint-every", "5", "--out", out} + kSmall);
-        QVERIFY(cli.waitForStarted(10000));
+        QVERIFY(startEndlessRun(cli, out, {"--checkpoint-every", "5"}));
         const QString metrics = out + "/metrics.jsonl";
         QVERIFY(waitForEvent(metrics, [](const QJsonObject& e) { return e["event"].toString() == "checkpoint"; },
                              90000, cli));
@@ -180,8 +184,7 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
         QProcess cli;
-        cli.start(launchtest::envPath("DDPDESK_CLI"), QStringList{"run", "--steps", "1000000", "--out", out} + kSmall);
-        QVERIFY(cli.waitForStarted(10000));
+        QVERIFY(startEndlessRun(cli, out));
         const QString metrics = out + "/metrics.jsonl";
         QVERIFY(waitForEvent(metrics, [](const QJsonObject& e) { return e["event"].toString() == "step"; }, 90000,
                              cli));

@@ -108,6 +108,9 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)");
     sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)");
     sub->add_flag("--no-overlap", c.noOverlap, "allreduce after backward instead of overlapping it");
+    sub->add_option("--grad-transport", f.gradTransport,
+                    "auto (shared memory between ranks on one machine, else Gloo) | shm | gloo")
+        ->capture_default_str();
     sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps");
     sub->add_flag("--resume", c.resume, "continue from <out>/checkpoint.pt");
     sub->add_option("--max-restarts", c.maxRestarts, "restart all workers from the last checkpoint up to R times");
@@ -136,6 +139,7 @@ launch::RunConfig toConfig(const RunFlags& f) {
     c.devices = q(f.devices);
     c.store = q(f.store);
     c.iface = q(f.iface);
+    c.gradTransport = q(f.gradTransport);
     c.outDir = q(f.out);
     c.scriptFile = q(f.script);
     c.python = q(f.python);

@@ -15,7 +15,8 @@ namespace ddpdesk::cli {
 
 struct RunFlags {
     launch::RunConfig config;
-    std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex, iface;
+    std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex, iface,
+        gradTransport = "auto";
     std::vector<std::string> scriptArgs;
     bool json = false;
 };

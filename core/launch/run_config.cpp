@@ -279,6 +279,10 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
         add("bucket-mb", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                      "%1 is not valid; use a positive size in MiB")
                              .arg(bucketMb));
+    if (gradTransport != "auto" && gradTransport != "shm" && gradTransport != "gloo")
+        add("grad-transport", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                          "'%1' is not valid; use auto, shm or gloo")
+                                  .arg(gradTransport));
     if (checkpointEvery < 0)
         add("checkpoint-every", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                             "%1 is not valid; use 0 (off) or more steps")
@@ -337,6 +341,8 @@ QStringList RunConfig::workerArgs(int localRank) const {
         a << "--bucket-mb" << QString::number(bucketMb, 'g', 10);
     if (noOverlap)
         a << "--no-overlap";
+    if (gradTransport != "auto")
+        a << "--grad-transport" << gradTransport;
     a << "--device" << (usesGpus() ? QStringLiteral("cuda") : QStringLiteral("cpu"));
     a << "--out" << outDir;
     if (checkpointEvery > 0)

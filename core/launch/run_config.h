@@ -45,6 +45,7 @@ struct RunConfig {
     int threads = 0;                        // per worker; 0: the machine's cores split evenly over local workers
     double bucketMb = 0.0;
     bool noOverlap = false;
+    QString gradTransport = QStringLiteral("auto"); // auto | shm | gloo (worker --grad-transport)
     int checkpointEvery = 0;
     bool resume = false;
     int maxRestarts = 0;

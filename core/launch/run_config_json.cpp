@@ -31,6 +31,7 @@ QJsonObject RunConfig::toJson() const {
     o["threads"] = threads;
     o["bucket_mb"] = bucketMb;
     o["no_overlap"] = noOverlap;
+    o["grad_transport"] = gradTransport;
     o["checkpoint_every"] = checkpointEvery;
     o["resume"] = resume;
     o["max_restarts"] = maxRestarts;
@@ -73,6 +74,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("threads", c.threads);
     dbl("bucket_mb", c.bucketMb);
     flag("no_overlap", c.noOverlap);
+    str("grad_transport", c.gradTransport);
     num("checkpoint_every", c.checkpointEvery);
     flag("resume", c.resume);
     num("max_restarts", c.maxRestarts);

@@ -66,10 +66,29 @@ std::vector<std::size_t> DdpReducer::bucketSizesBytes() const {
     return sizes;
 }
 
+std::vector<at::Tensor> DdpReducer::bucketTemplates() const {
+    std::vector<at::Tensor> t;
+    for (const Bucket& b : m_buckets)
+        t.push_back(b.flat);
+    return t;
+}
+
+void DdpReducer::useLocalExchange(std::unique_ptr<LocalGradientExchange> exchange) {
+    m_local = std::move(exchange);
+    if (m_local)
+        for (Bucket& b : m_buckets)
+            b.sum = torch::empty_like(b.flat);
+}
+
 void DdpReducer::prepareForBackward() {
     std::lock_guard<std::mutex> lock(m_mutex);
     for (at::Tensor& p : m_params)
         p.mutable_grad() = at::Tensor(); // set_to_none: autograd then stores fresh gradients without a memset
+    if (m_local) {
+        m_local->beginStep();
+        for (std::size_t b = 0; b < m_buckets.size(); ++b)
+            m_buckets[b].flat = m_local->slot(b); // gradients are copied straight into shared memory
+    }
     for (Slot& s : m_slots)
         s.ready = false;
     for (Bucket& b : m_buckets) {
@@ -103,7 +122,10 @@ void DdpReducer::launchReady() {
         Bucket& b = m_buckets[m_nextLaunch++];
         // Average as DDP does: divide before the sum so values stay in range for any world size.
         b.flat.div_(world);
-        b.work = m_group->allreduceSum(b.flat);
+        if (m_local)
+            m_local->publish(m_nextLaunch - 1);
+        else
+            b.work = m_group->allreduceSum(b.flat);
         m_bytesThisStep += b.flat.numel() * static_cast<std::int64_t>(b.flat.element_size());
     }
 }
@@ -134,8 +156,14 @@ ReducerStats DdpReducer::finishBackward() {
 
     auto start = std::chrono::steady_clock::now();
     auto deadline = start + m_timeout;
-    for (Bucket& b : m_buckets)
-        b.work->wait(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+    for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+        Bucket& b = m_buckets[k];
+        if (m_local)
+            m_local->reduce(k, b.sum, deadline);
+        else
+            b.work->wait(
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+    }
     stats.commWaitMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
@@ -143,7 +171,8 @@ ReducerStats DdpReducer::finishBackward() {
         const Slot& s = m_slots[i];
         // .grad becomes a view of the averaged bucket: no copy back; the optimizer reads it before the next step
         // overwrites the bucket, and prepareForBackward() drops the view first.
-        m_params[i].mutable_grad() = m_buckets[s.bucket].flat.narrow(0, s.offset, s.numel).view(m_params[i].sizes());
+        const at::Tensor& averaged = m_local ? m_buckets[s.bucket].sum : m_buckets[s.bucket].flat;
+        m_params[i].mutable_grad() = averaged.narrow(0, s.offset, s.numel).view(m_params[i].sizes());
     }
     stats.bytesAllreduced = m_bytesThisStep;
     return stats;

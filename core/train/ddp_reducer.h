@@ -1,6 +1,7 @@
 #pragma once
 
 #include "train/c10d_compat.h"
+#include "train/local_exchange.h"
 
 #include <ATen/Tensor.h>
 
@@ -38,6 +39,11 @@ public:
 
     std::size_t bucketCount() const { return m_buckets.size(); }
     std::vector<std::size_t> bucketSizesBytes() const;
+    // One tensor per bucket with its dtype, device and size (for LocalGradientExchange::setup).
+    std::vector<at::Tensor> bucketTemplates() const;
+    // From now on buckets travel through `exchange` instead of Gloo (null: stay with Gloo).
+    void useLocalExchange(std::unique_ptr<LocalGradientExchange> exchange);
+    bool usesLocalExchange() const { return m_local != nullptr; }
 
 private:
     struct Slot {
@@ -51,6 +57,7 @@ private:
         std::vector<std::size_t> params; // indices into m_params
         std::size_t pending = 0;
         std::shared_ptr<PendingCollective> work;
+        at::Tensor sum; // with a local exchange: the averaged gradients (the slots belong to shared memory)
     };
 
     void onGradient(std::size_t index, const at::Tensor& grad);
@@ -68,6 +75,7 @@ private:
     bool m_armed = false;
     std::int64_t m_bytesThisStep = 0;
     std::mutex m_mutex;
+    std::unique_ptr<LocalGradientExchange> m_local;
 };
 
 } // namespace ddpdesk::train

@@ -96,6 +96,10 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--threads", o.threads, "Intra-op threads per worker (default cores / local workers)");
     app.add_option("--bucket-mb", o.bucketMb, "Gradient bucket size in MiB (default 25)");
     app.add_flag("--no-overlap", o.noOverlap, "Allreduce after backward instead of during it");
+    app.add_option("--grad-transport", o.gradTransport,
+                   "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | shm | "
+                   "gloo")
+        ->check(CLI::IsMember({"auto", "shm", "gloo"}));
     app.add_option("--device", o.device, "cpu | cuda")->check(CLI::IsMember({"cpu", "cuda"}));
 
     app.add_option("--out", o.outDir, "Folder for checkpoint.pt and model.pt (default: current folder)");

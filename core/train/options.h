@@ -30,6 +30,7 @@ struct WorkerOptions {
     std::optional<int> threads;
     double bucketMb = 25.0;
     bool noOverlap = false;
+    std::string gradTransport = "auto"; // auto | shm | gloo
     std::string device = "cpu";
 
     std::string outDir = ".";

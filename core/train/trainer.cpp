@@ -73,6 +73,28 @@ struct Trainer::State {
                           exit_code::PeerFailure, waiting);
     }
 
+    // Shared memory for the gradient buckets when every rank runs on this machine (see local_exchange.h).
+    void chooseGradTransport(nlohmann::json& plan) {
+        LocalGradientExchange::Setup setup;
+        try {
+            setup = LocalGradientExchange::setup(*group, reducer->bucketTemplates(), cfg.gradTransport,
+                                                 cfg.collectiveTimeout);
+        } catch (const CommError& e) {
+            throw commFailure(e, "the shared-memory setup for gradients");
+        }
+        if (!setup.exchange && cfg.gradTransport == GradTransport::SharedMemory)
+            throw TrainError(error_code::BadInput, "--grad-transport shm: " + setup.note, exit_code::BadInput);
+        if (setup.exchange) {
+            plan["grad_transport"] = "shared_memory";
+            TelemetryEmitter::instance().log("gradients travel through shared memory " + setup.exchange->name() +
+                                             " (all ranks on this machine)");
+        } else if (!setup.note.empty()) {
+            plan["grad_transport_note"] = setup.note;
+            TelemetryEmitter::instance().log("gradients travel through Gloo: " + setup.note);
+        }
+        reducer->useLocalExchange(std::move(setup.exchange));
+    }
+
     // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.
     void broadcastInitialState() {
         if (!distributed() || group->size() == 1)
@@ -288,6 +310,9 @@ void Trainer::run() {
         plan["phase"] = "done";
         plan["buckets"] = s.reducer->bucketSizesBytes();
         plan["overlap"] = s.cfg.overlap;
+        plan["grad_transport"] = "gloo";
+        if (s.group->size() > 1)
+            s.chooseGradTransport(plan);
         tm.emit(plan);
     }
 

@@ -4,6 +4,7 @@
 #include "train/checkpoint.h"
 #include "train/datasets.h"
 #include "train/identity.h"
+#include "train/local_exchange.h"
 #include "train/losses.h"
 #include "train/models.h"
 
@@ -29,6 +30,7 @@ struct TrainerConfig {
     std::uint64_t seed = 0;
     std::int64_t bucketBytes = 25ll << 20;
     bool overlap = true;
+    GradTransport gradTransport = GradTransport::Auto;
     c10::Device device = c10::Device(c10::kCPU);
     std::chrono::milliseconds collectiveTimeout{300000};
     std::filesystem::path outDir;

@@ -147,6 +147,9 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     c.seed = o.seed;
     c.bucketBytes = static_cast<std::int64_t>(o.bucketMb * 1024.0 * 1024.0);
     c.overlap = !o.noOverlap;
+    c.gradTransport = o.gradTransport == "shm"    ? GradTransport::SharedMemory
+                      : o.gradTransport == "gloo" ? GradTransport::Gloo
+                                                  : GradTransport::Auto;
     c.device = device;
     c.collectiveTimeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));

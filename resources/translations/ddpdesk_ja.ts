@@ -146,6 +146,10 @@
         <source>profile '%1' is not a JSON object: %2</source>
         <translation>プロファイル '%1' は JSON オブジェクトではありません: %2</translation>
     </message>
+    <message>
+        <source>'%1' is not valid; use auto, shm or gloo</source>
+        <translation>'%1' は無効です。auto、shm、gloo のいずれかを指定してください</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::launch::RunModel</name>

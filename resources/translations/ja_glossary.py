@@ -141,6 +141,7 @@ JA = {
     "%1 is not valid; use 0 (automatic) or more": "%1 は無効です。0 (自動) 以上を指定してください",
     "%1 is not valid; use a positive size in MiB": "%1 は無効です。MiB 単位の正のサイズを指定してください",
     "%1 is not valid; use 0 (off) or more steps": "%1 は無効です。0 (オフ) 以上のステップ数を指定してください",
+    "'%1' is not valid; use auto, shm or gloo": "'%1' は無効です。auto、shm、gloo のいずれかを指定してください",
     "%1 is not valid; use 0 or more": "%1 は無効です。0 以上を指定してください",
     "%1 s is not valid; use 1 or more seconds": "%1 秒は無効です。1 秒以上を指定してください",
     "%1 s is not valid; use 0 (off) or more seconds": "%1 秒は無効です。0 (オフ) 以上の秒数を指定してください",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Engine benchmarks: ddpdesk-worker against PyTorch's own Python DDP (ddp_reference.py), same model, data, batch,
-# Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling and overlap on vs off. Prints a table.
+# Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling (the engine's default gradient transport,
+# shared memory between local ranks, and Gloo side by side) and overlap on vs off. Prints a table.
 # Usage: run_benchmarks.sh WORKER [PYTHON] [STEPS_SCALE]   (not part of ctest: `cmake --build <dir> --target bench`)
 set -euo pipefail
 WORKER=${1:?path to ddpdesk-worker}
@@ -48,7 +49,7 @@ ratio() { "$PYTHON" -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(s
 
 AE_STEPS=$((400 * SCALE))
 FM_STEPS=$((120 * SCALE))
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
 echo "# ddpdesk-worker vs PyTorch Python DDP ($(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
 ae_e=$(engine ae2 2 autoencoder 50 "$AE_STEPS")
 ae_p=$(reference ae2py 2 autoencoder 50 "$AE_STEPS")
@@ -56,6 +57,9 @@ fm_e=$(engine fm2 2 fashion-mnist 64 "$FM_STEPS")
 fm_p=$(reference fm2py 2 fashion-mnist 64 "$FM_STEPS")
 fm_no=$(engine fm2no 2 fashion-mnist 64 "$FM_STEPS" --no-overlap)
 ae_no=$(engine ae2no 2 autoencoder 50 "$AE_STEPS" --no-overlap)
+# Over Gloo the allreduce really runs on other threads during backward; over shared memory the sum happens after it.
+fm_g=$(engine fm2g 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo)
+fm_gno=$(engine fm2gno 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo --no-overlap)
 
 printf '%-44s %12s %12s %8s\n' "benchmark (2 workers, 1 thread each)" "engine s/s" "python s/s" "ratio"
 printf '%-44s %12s %12s %8s\n' "autoencoder, batch 50/rank" "$ae_e" "$ae_p" "$(ratio "$ae_e" "$ae_p")"
@@ -63,23 +67,27 @@ printf '%-44s %12s %12s %8s\n' "fashion-mnist CNN, batch 64/rank" "$fm_e" "$fm_p
 echo
 # Scaling: the machine's speed drifts over minutes, so 1 and 2 workers run back to back in each round and the
 # efficiency is the median of the rounds' own ratios.
-printf '%-44s %12s %12s\n' "scaling, fashion-mnist (efficiency = s/s(2) / (2 x s/s(1)))" "engine" "python"
-eff_e=() eff_p=()
+printf '%-44s %12s %12s %12s\n' "scaling, fashion-mnist (efficiency = s/s(2) / (2 x s/s(1)))" "engine" "engine gloo" "python"
+eff_e=() eff_g=() eff_p=()
 for ((round = 1; round <= ROUNDS; round++)); do
   if ((round == 1)); then e2=$fm_e p2=$fm_p; else
     e2=$(engine "fm2r$round" 2 fashion-mnist 64 "$FM_STEPS")
     p2=$(reference "fm2pyr$round" 2 fashion-mnist 64 "$FM_STEPS")
   fi
+  g2=$(engine "fm2gr$round" 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo)
   e1=$(engine "fm1r$round" 1 fashion-mnist 64 "$FM_STEPS")
   p1=$(reference "fm1pyr$round" 1 fashion-mnist 64 "$FM_STEPS")
   eff_e+=("$(ratio "$e2" "$(ratio "$e1" 0.5)")")
+  eff_g+=("$(ratio "$g2" "$(ratio "$e1" 0.5)")")
   eff_p+=("$(ratio "$p2" "$(ratio "$p1" 0.5)")")
-  printf '%-44s %12s %12s\n' "round $round: 1 worker samples/s" "$e1" "$p1"
-  printf '%-44s %12s %12s\n' "round $round: 2 workers samples/s" "$e2" "$p2"
-  printf '%-44s %12s %12s\n' "round $round: efficiency" "${eff_e[-1]}" "${eff_p[-1]}"
+  printf '%-44s %12s %12s %12s\n' "round $round: 1 worker samples/s" "$e1" "$e1" "$p1"
+  printf '%-44s %12s %12s %12s\n' "round $round: 2 workers samples/s" "$e2" "$g2" "$p2"
+  printf '%-44s %12s %12s %12s\n' "round $round: efficiency" "${eff_e[-1]}" "${eff_g[-1]}" "${eff_p[-1]}"
 done
-printf '%-44s %12s %12s\n' "efficiency (median of $ROUNDS rounds)" "$(median "${eff_e[@]}")" "$(median "${eff_p[@]}")"
+printf '%-44s %12s %12s %12s\n' "efficiency (median of $ROUNDS rounds)" "$(median "${eff_e[@]}")" \
+  "$(median "${eff_g[@]}")" "$(median "${eff_p[@]}")"
 echo
 printf '%-44s %12s %12s %8s\n' "overlap (engine, 2 workers)" "overlap s/s" "no-overlap" "ratio"
 printf '%-44s %12s %12s %8s\n' "autoencoder" "$ae_e" "$ae_no" "$(ratio "$ae_e" "$ae_no")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist" "$fm_e" "$fm_no" "$(ratio "$fm_e" "$fm_no")"
+printf '%-44s %12s %12s %8s\n' "fashion-mnist, --grad-transport gloo" "$fm_g" "$fm_gno" "$(ratio "$fm_g" "$fm_gno")"

@@ -62,6 +62,7 @@ private slots:
         QTest::newRow("multi-node without store") << "store" << "every node must reach the same store";
         QTest::newRow("gpu count mismatch") << "nproc" << "one worker per GPU";
         QTest::newRow("torchscript without model") << "model" << "needs --model";
+        QTest::newRow("unknown grad transport") << "grad-transport" << "use auto, shm or gloo";
     }
 
     void badFlagsAreNamed() {
@@ -84,6 +85,7 @@ private slots:
         if (tag == "multi-node without store") { c.nnodes = 2; }
         if (tag == "gpu count mismatch") { c.devices = "0,1,2"; }
         if (tag == "torchscript without model") c.workload = "torchscript";
+        if (tag == "unknown grad transport") c.gradTransport = "nccl";
         const auto problems = c.validate();
         QVERIFY2(fields(problems).contains(field), qPrintable(RunConfig::problemsText(problems)));
         QVERIFY2(messageFor(problems, field).contains(expectedText), qPrintable(messageFor(problems, field)));
@@ -123,6 +125,9 @@ private slots:
         QCOMPARE(value("--steps"), QStringLiteral("10"));
         QCOMPARE(value("--threads"), QStringLiteral("3"));
         QCOMPARE(value("--iface"), QStringLiteral("veth1"));
+        QVERIFY(!a.contains("--grad-transport")); // auto is the worker's default
+        c.gradTransport = "gloo";
+        QCOMPARE(c.workerArgs(0).value(c.workerArgs(0).indexOf("--grad-transport") + 1), QStringLiteral("gloo"));
         QVERIFY(!a.contains("--external-store")); // rank 0 lives on node 0 and hosts the store itself
         const auto env = c.rankEnvironment(1);
         QCOMPARE(env["RANK"], QStringLiteral("3"));
@@ -149,6 +154,7 @@ private slots:
         c.lr = 0.05;
         c.seed = 7;
         c.noOverlap = true;
+        c.gradTransport = "shm";
         const QString path = m_dir.filePath("profile.json");
         QString error;
         QVERIFY2(c.saveProfile(path, &error), qPrintable(error));

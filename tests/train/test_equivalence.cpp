@@ -1,6 +1,6 @@
 // DDP semantics, checked on real processes: N ranks x batch b must end with the same parameters as one rank with
 // batch N*b on the same samples (relative 1e-5), and the way gradients travel (overlapped buckets, many small
-// buckets, sync after backward, FileStore or TCPStore) must not change the result.
+// buckets, sync after backward, shared memory or Gloo, FileStore or TCPStore) must not change the result.
 
 #include "worker_harness.h"
 
@@ -81,6 +81,9 @@ private Q_SLOTS:
         auto tcp = trainRanks("fashion-mnist", 2, 16,
                          common + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(freePort())}, &ok);
         QVERIFY(ok);
+        auto gloo = trainRanks("fashion-mnist", 2, 16, common + QStringList{"--grad-transport", "gloo"}, &ok);
+        QVERIFY(ok);
+        QVERIFY(maxRelativeDifference(overlapped, gloo) < 1e-6);
         QVERIFY(maxRelativeDifference(overlapped, afterBackward) < 1e-6);
         QVERIFY(maxRelativeDifference(overlapped, tinyBuckets) < 1e-6);
         QVERIFY(maxRelativeDifference(overlapped, tcp) < 1e-6);

@@ -104,7 +104,9 @@ public:
         for (auto& p : m_procs) {
             RankResult r;
             int left = std::max(1, timeoutMs - static_cast<int>(timer.elapsed()));
-            r.finished = p->waitForFinished(left);
+            // A process that already ended (waited for elsewhere) counts as finished; one that never started does not.
+            r.finished = p->waitForFinished(left) ||
+                         (p->state() == QProcess::NotRunning && p->error() != QProcess::FailedToStart);
             if (!r.finished) {
                 p->kill();
                 p->waitForFinished(5000);

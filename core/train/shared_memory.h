@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ddpdesk::train {
+
+// A named block of memory that processes on one machine map together (POSIX shm_open / Windows file mapping;
+// shared_memory_posix.cpp / shared_memory_win.cpp). The memory starts zeroed.
+class SharedMemory {
+public:
+    // `token` is a short [0-9a-z-] name; the OS name is derived from it. create() fails if the name exists, and
+    // reserves the pages up front so a full /dev/shm is an error here rather than a crash on first write.
+    // Both throw std::runtime_error with the OS reason.
+    static std::unique_ptr<SharedMemory> create(const std::string& token, std::size_t bytes);
+    static std::unique_ptr<SharedMemory> open(const std::string& token, std::size_t bytes);
+    ~SharedMemory();
+    SharedMemory(const SharedMemory&) = delete;
+    SharedMemory& operator=(const SharedMemory&) = delete;
+
+    unsigned char* data() const { return m_data; }
+    std::size_t size() const { return m_size; }
+
+    // Removes the name once every process has mapped the block, so nothing is left behind when a process crashes
+    // (POSIX; Windows mappings vanish with their last handle anyway).
+    void removeName();
+
+    struct Impl;
+
+private:
+    SharedMemory() = default;
+    std::unique_ptr<Impl> m_impl;
+    unsigned char* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+// Whether a process with this id is still running (a zombie that has not been reaped counts as gone).
+bool processAlive(std::int64_t pid);
+
+} // namespace ddpdesk::train

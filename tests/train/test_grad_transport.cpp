@@ -1,0 +1,170 @@
+// How gradients travel between ranks on one machine: shared memory (the default when every rank can map it) or
+// Gloo. Real worker processes: the choice is agreed by all ranks, a forced choice that cannot be met is a clear
+// error, a stalled or vanished peer is reported (never a hang), and no shared-memory name is left behind.
+
+#include "worker_harness.h"
+
+#include "train/shared_memory.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <cstring>
+
+using namespace ddpdesk;
+using namespace ddpdesk::traintest;
+
+namespace {
+
+QStringList shortRun(const QTemporaryDir& dir, const QString& steps = "4") {
+    return {"--workload", "autoencoder", "--limit-samples", "200", "--steps", steps, "--telemetry-ms", "0",
+            "--store", "file:" + dir.filePath("store"), "--out", dir.path()};
+}
+
+QStringList rankArgs(const QStringList& common, int rank, int world, const QStringList& extra = {}) {
+    return common + extra + QStringList{"--rank", QString::number(rank), "--world-size", QString::number(world)};
+}
+
+std::string transportOf(const RankResult& r) {
+    for (const auto& e : r.ofType("rendezvous"))
+        if (e.body.value("phase", "") == "done")
+            return e.body.value("grad_transport", "");
+    return "";
+}
+
+// The shared block's name as the worker logged it ("... shared memory ddpdesk-<token> ...").
+QString loggedBlockName(const RankResult& r) {
+    QRegularExpressionMatch m = QRegularExpression("shared memory (ddpdesk-[0-9a-f]{16})").match(r.stderrText);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+} // namespace
+
+class TestGradTransport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sharedMemoryBlockIsSharedAndNamedOnce() {
+        const std::string token = "test-" + std::to_string(QCoreApplication::applicationPid());
+        auto a = train::SharedMemory::create(token, 4096);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, train::SharedMemory::create(token, 4096));
+        auto b = train::SharedMemory::open(token, 4096);
+        QCOMPARE(static_cast<int>(b->data()[100]), 0); // starts zeroed
+        std::strcpy(reinterpret_cast<char*>(a->data()) + 100, "written through a");
+        QCOMPARE(QByteArray(reinterpret_cast<const char*>(b->data()) + 100), QByteArray("written through a"));
+#ifndef Q_OS_WIN
+        a->removeName();
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, train::SharedMemory::open(token, 4096));
+        QVERIFY(!QFile::exists(QString::fromStdString("/dev/shm/ddpdesk-" + token)));
+#endif
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, train::SharedMemory::open("never-created-here", 4096));
+    }
+
+    void processAliveSeesExitedAndZombieProcesses() {
+        QVERIFY(train::processAlive(QCoreApplication::applicationPid()));
+#ifdef Q_OS_WIN
+        QSKIP("zombie processes are a POSIX notion; the Windows check waits on the process handle");
+#else
+        // The shell's background child exits at once, but `exec sleep` never reaps it: a zombie that kill(pid, 0)
+        // still reports as present.
+        QProcess sh;
+        sh.start("/bin/sh", {"-c", "true & echo $!; exec sleep 20"});
+        QVERIFY(sh.waitForReadyRead(10000));
+        qint64 zombie = sh.readLine().trimmed().toLongLong();
+        QVERIFY(zombie > 0);
+        QThread::msleep(300);
+        QVERIFY(QFile::exists(QString("/proc/%1").arg(zombie)) || !QFile::exists("/proc/self"));
+        QVERIFY(!train::processAlive(zombie));
+        QVERIFY(train::processAlive(sh.processId()));
+        sh.kill();
+        sh.waitForFinished(5000);
+        QVERIFY(!train::processAlive(sh.processId()));
+#endif
+    }
+
+    void localRanksShareMemoryAndLeaveNothingBehind() {
+        QTemporaryDir dir;
+        WorkerSet set;
+        set.startRanks(3, shortRun(dir) + QStringList{"--threads", "1"});
+        auto results = set.waitAll(180000);
+        for (const RankResult& r : results) {
+            QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+            QCOMPARE(transportOf(r), std::string("shared_memory"));
+        }
+        QString name = loggedBlockName(results[0]);
+        QVERIFY2(!name.isEmpty(), results[0].stderrText.constData());
+        QCOMPARE(loggedBlockName(results[2]), name); // one block for all ranks
+#ifndef Q_OS_WIN
+        QVERIFY(!QFile::exists("/dev/shm/" + name)); // the name went away as soon as every rank had mapped it
+#endif
+    }
+
+    void oneRankAskingForGlooMakesAllUseGloo() {
+        QTemporaryDir dir;
+        WorkerSet set;
+        set.start(rankArgs(shortRun(dir), 0, 2));
+        set.start(rankArgs(shortRun(dir), 1, 2, {"--grad-transport", "gloo"}));
+        auto results = set.waitAll(180000);
+        for (const RankResult& r : results) {
+            QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+            QCOMPARE(transportOf(r), std::string("gloo"));
+        }
+        QVERIFY(results[1].stderrText.contains("--grad-transport gloo"));
+    }
+
+    void forcedSharedMemoryThatCannotBeMetIsAClearError() {
+        QTemporaryDir dir;
+        WorkerSet set;
+        set.start(rankArgs(shortRun(dir), 0, 2, {"--grad-transport", "shm"}));
+        set.start(rankArgs(shortRun(dir, "100000"), 1, 2, {"--grad-transport", "gloo", "--collective-timeout", "20"}));
+        auto results = set.waitAll(120000);
+        const RankResult& r0 = results[0];
+        QVERIFY2(r0.exitCode == 2, qPrintable(r0.describe()));
+        QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("BAD_INPUT"));
+        QVERIFY(r0.last("error")->body["message"].get<std::string>().find("--grad-transport shm") != std::string::npos);
+        // The other rank notices its peer is gone instead of training on alone or hanging.
+        QVERIFY2(results[1].finished && results[1].exitCode != 0, qPrintable(results[1].describe()));
+    }
+
+    void stalledPeerIsReportedByName() {
+#ifdef Q_OS_WIN
+        QSKIP("needs SIGSTOP to freeze a rank mid-step");
+#else
+        QTemporaryDir dir;
+        WorkerSet set;
+        set.startRanks(2, shortRun(dir, "100000") + QStringList{"--collective-timeout", "3"});
+        QByteArray buffer;
+        QVERIFY(waitForEvent(set.process(1), "step", 120000, buffer));
+        QCOMPARE(QProcess::execute("kill", {"-STOP", QString::number(set.process(1)->processId())}), 0);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(set.process(0)->waitForFinished(60000));
+        qint64 waited = timer.elapsed();
+        auto results = set.waitAll(1); // rank 1 is still frozen: killed here
+        const RankResult& r0 = results[0];
+        QVERIFY2(r0.exitCode == 3, qPrintable(r0.describe()));
+        QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("COLLECTIVE_TIMEOUT"));
+        std::string message = r0.last("error")->body["message"].get<std::string>();
+        QVERIFY2(message.find("still running) did not hand over gradient bucket") != std::string::npos, message.c_str());
+        QVERIFY2(waited < 30000, qPrintable(QString::number(waited)));
+#endif
+    }
+
+    void vanishedPeerIsReportedAsLost() {
+        QTemporaryDir dir;
+        WorkerSet set;
+        set.startRanks(2, shortRun(dir, "100000") + QStringList{"--collective-timeout", "60"});
+        QByteArray buffer;
+        QVERIFY(waitForEvent(set.process(1), "step", 120000, buffer));
+        QElapsedTimer timer;
+        timer.start();
+        set.process(1)->kill();
+        auto results = set.waitAll(60000);
+        const RankResult& r0 = results[0];
+        QVERIFY2(r0.exitCode == 5, qPrintable(r0.describe()));
+        QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("PEER_LOST"));
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed()))); // not the 60 s timeout
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGradTransport)
+#include "test_grad_transport.moc"

@@ -16,23 +16,23 @@ namespace ddpdesk::train {
 
 enum class GradTransport { Auto, Gloo, SharedMemory };
 
-// Gradient buckets exchanged through shared memory when every rank runs on this machine. Gloo's allreduce over
-// loopback TCP costs ~1.7 ms even for 4 KB here (thread hand-offs, syscalls) and its kernel time competes with
-// compute for the same cores. Instead each rank writes its averaged bucket into its own slot and publishes a step
-// counter; every rank then sums all slots itself, in rank order, so every rank gets bit-identical gradients.
-// Slots alternate between two halves by step parity: writing step s only needs peers to be done reading step
-// s-2, which they are before they publish step s-1 (and this rank saw all of step s-1 before its step s), so no
-// rank ever waits to write. Gloo still carries everything else.
+// Gradient buckets exchanged through shared memory when every rank runs on this machine. Gloo's allreduce
+// over loopback TCP costs ~1.7 ms even for 4 KB here (thread hand-offs, syscalls) and its kernel time
+// competes with compute for the same cores. Instead each rank writes its averaged bucket into its own slot
+// and publishes a step counter; every rank then sums all slots itself, in rank order, so every rank gets
+// bit-identical gradients. Slots alternate between two halves by step parity: writing step s only needs peers
+// to be done reading step s-2, which they are before they publish step s-1 (and this rank saw all of step s-1
+// before its step s), so no rank ever waits to write. Gloo still carries everything else.
 class LocalGradientExchange {
 public:
     struct Setup {
         std::unique_ptr<LocalGradientExchange> exchange; // null: use Gloo
-        std::string note;                                 // why not, when shared memory was wanted
+        std::string note;                                // why not, when shared memory was wanted
     };
 
-    // Collective: every rank of `group` calls it at the same point, whatever its `mode` (one rank asking for Gloo
-    // makes all use Gloo). `buckets` gives each bucket's dtype, device and element count. Throws CommError when
-    // a collective of the setup fails.
+    // Collective: every rank of `group` calls it at the same point, whatever its `mode` (one rank asking for
+    // Gloo makes all use Gloo). `buckets` gives each bucket's dtype, device and element count. Throws
+    // CommError when a collective of the setup fails.
     static Setup setup(GlooGroup& group, const std::vector<at::Tensor>& buckets, GradTransport mode,
                        std::chrono::milliseconds timeout);
     ~LocalGradientExchange();

@@ -11,8 +11,8 @@ namespace ddpdesk::train {
 // shared_memory_posix.cpp / shared_memory_win.cpp). The memory starts zeroed.
 class SharedMemory {
 public:
-    // `token` is a short [0-9a-z-] name; the OS name is derived from it. create() fails if the name exists, and
-    // reserves the pages up front so a full /dev/shm is an error here rather than a crash on first write.
+    // `token` is a short [0-9a-z-] name; the OS name is derived from it. create() fails if the name exists,
+    // and reserves the pages up front so a full /dev/shm is an error here rather than a crash on first write.
     // Both throw std::runtime_error with the OS reason.
     static std::unique_ptr<SharedMemory> create(const std::string& token, std::size_t bytes);
     static std::unique_ptr<SharedMemory> open(const std::string& token, std::size_t bytes);
@@ -23,8 +23,8 @@ public:
     unsigned char* data() const { return m_data; }
     std::size_t size() const { return m_size; }
 
-    // Removes the name once every process has mapped the block, so nothing is left behind when a process crashes
-    // (POSIX; Windows mappings vanish with their last handle anyway).
+    // Removes the name once every process has mapped the block, so nothing is left behind when a process
+    // crashes (POSIX; Windows mappings vanish with their last handle anyway).
     void removeName();
 
     struct Impl;

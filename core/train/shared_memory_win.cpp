@@ -17,10 +17,13 @@ struct SharedMemory::Impl {
 namespace {
 
 // "Local\" keeps the name inside this logon session: ranks of one user's job share it, other users cannot.
-std::wstring osName(const std::string& token) { return L"Local\\ddpdesk-" + std::wstring(token.begin(), token.end()); }
+std::wstring osName(const std::string& token) {
+    return L"Local\\ddpdesk-" + std::wstring(token.begin(), token.end());
+}
 
 std::runtime_error osError(const std::string& what, const std::string& token) {
-    return std::runtime_error(what + " ddpdesk-" + token + " (Windows error " + std::to_string(GetLastError()) + ")");
+    return std::runtime_error(what + " ddpdesk-" + token + " (Windows error " +
+                              std::to_string(GetLastError()) + ")");
 }
 
 void mapView(SharedMemory::Impl& impl, unsigned char*& data, std::size_t bytes, const std::string& token) {
@@ -42,10 +45,10 @@ std::unique_ptr<SharedMemory> SharedMemory::create(const std::string& token, std
     const unsigned long long size = bytes;
     // SEC_COMMIT (the default) charges the whole size against the commit limit now, so "out of memory" shows
     // here and not on first write.
-    HANDLE h = CreateFileMappingW(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE, static_cast<DWORD>(size >> 32),
-                                  static_cast<DWORD>(size & 0xffffffffu), osName(token).c_str());
-    if (!h)
-        throw osError("cannot create shared memory", token);
+    HANDLE h =
+        CreateFileMappingW(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE, static_cast<DWORD>(size >> 32),
+                           static_cast<DWORD>(size & 0xffffffffu), osName(token).c_str());
+    if (!h) throw osError("cannot create shared memory", token);
     if (GetLastError() == ERROR_ALREADY_EXISTS) {
         CloseHandle(h);
         throw std::runtime_error("shared memory ddpdesk-" + token + " already exists");
@@ -60,8 +63,7 @@ std::unique_ptr<SharedMemory> SharedMemory::open(const std::string& token, std::
     std::unique_ptr<SharedMemory> shm(new SharedMemory);
     shm->m_impl = std::make_unique<Impl>();
     HANDLE h = OpenFileMappingW(FILE_MAP_ALL_ACCESS, FALSE, osName(token).c_str());
-    if (!h)
-        throw osError("cannot open shared memory", token);
+    if (!h) throw osError("cannot open shared memory", token);
     shm->m_impl->mapping = h;
     mapView(*shm->m_impl, shm->m_data, bytes, token);
     MEMORY_BASIC_INFORMATION info{};
@@ -72,20 +74,16 @@ std::unique_ptr<SharedMemory> SharedMemory::open(const std::string& token, std::
 }
 
 SharedMemory::~SharedMemory() {
-    if (m_data)
-        UnmapViewOfFile(m_data);
-    if (m_impl && m_impl->mapping)
-        CloseHandle(m_impl->mapping);
+    if (m_data) UnmapViewOfFile(m_data);
+    if (m_impl && m_impl->mapping) CloseHandle(m_impl->mapping);
 }
 
 void SharedMemory::removeName() {}
 
 bool processAlive(std::int64_t pid) {
-    if (pid <= 0)
-        return false;
+    if (pid <= 0) return false;
     HANDLE h = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
-    if (!h)
-        return GetLastError() == ERROR_ACCESS_DENIED; // exists, but belongs to someone we may not query
+    if (!h) return GetLastError() == ERROR_ACCESS_DENIED; // exists, but belongs to someone we may not query
     bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
     CloseHandle(h);
     return alive;

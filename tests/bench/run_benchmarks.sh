@@ -65,22 +65,25 @@ printf '%-44s %12s %12s %8s\n' "benchmark (2 workers, 1 thread each)" "engine s/
 printf '%-44s %12s %12s %8s\n' "autoencoder, batch 50/rank" "$ae_e" "$ae_p" "$(ratio "$ae_e" "$ae_p")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist CNN, batch 64/rank" "$fm_e" "$fm_p" "$(ratio "$fm_e" "$fm_p")"
 echo
-# Scaling: the machine's speed drifts over minutes, so 1 and 2 workers run back to back in each round and the
-# efficiency is the median of the rounds' own ratios.
+# Scaling: the machine's speed drifts over minutes, so each round measures 1 worker, 2 workers, 1 worker back to
+# back and the efficiency is the median of the rounds' own ratios.
 printf '%-44s %12s %12s %12s\n' "scaling, fashion-mnist (efficiency = s/s(2) / (2 x s/s(1)))" "engine" "engine gloo" "python"
 eff_e=() eff_g=() eff_p=()
+mean2() { "$PYTHON" -c "import sys; print('%.1f' % ((float(sys.argv[1]) + float(sys.argv[2])) / 2))" "$1" "$2"; }
 for ((round = 1; round <= ROUNDS; round++)); do
-  if ((round == 1)); then e2=$fm_e p2=$fm_p; else
-    e2=$(engine "fm2r$round" 2 fashion-mnist 64 "$FM_STEPS")
-    p2=$(reference "fm2pyr$round" 2 fashion-mnist 64 "$FM_STEPS")
-  fi
+  # 1 worker before and after the 2-worker runs (A-B-B-A): a drift in the machine's speed cancels out.
+  e1a=$(engine "fm1ar$round" 1 fashion-mnist 64 "$FM_STEPS")
+  e2=$(engine "fm2r$round" 2 fashion-mnist 64 "$FM_STEPS")
   g2=$(engine "fm2gr$round" 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo)
-  e1=$(engine "fm1r$round" 1 fashion-mnist 64 "$FM_STEPS")
-  p1=$(reference "fm1pyr$round" 1 fashion-mnist 64 "$FM_STEPS")
+  e1b=$(engine "fm1br$round" 1 fashion-mnist 64 "$FM_STEPS")
+  p1a=$(reference "fm1apyr$round" 1 fashion-mnist 64 "$FM_STEPS")
+  p2=$(reference "fm2pyr$round" 2 fashion-mnist 64 "$FM_STEPS")
+  p1b=$(reference "fm1bpyr$round" 1 fashion-mnist 64 "$FM_STEPS")
+  e1=$(mean2 "$e1a" "$e1b") p1=$(mean2 "$p1a" "$p1b")
   eff_e+=("$(ratio "$e2" "$(ratio "$e1" 0.5)")")
   eff_g+=("$(ratio "$g2" "$(ratio "$e1" 0.5)")")
   eff_p+=("$(ratio "$p2" "$(ratio "$p1" 0.5)")")
-  printf '%-44s %12s %12s %12s\n' "round $round: 1 worker samples/s" "$e1" "$e1" "$p1"
+  printf '%-44s %12s %12s %12s\n' "round $round: 1 worker samples/s (before+after)" "$e1" "$e1" "$p1"
   printf '%-44s %12s %12s %12s\n' "round $round: 2 workers samples/s" "$e2" "$g2" "$p2"
   printf '%-44s %12s %12s %12s\n' "round $round: efficiency" "${eff_e[-1]}" "${eff_g[-1]}" "${eff_p[-1]}"
 done

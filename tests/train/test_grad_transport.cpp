@@ -1,6 +1,7 @@
-// How gradients travel between ranks on one machine: shared memory (the default when every rank can map it) or
-// Gloo. Real worker processes: the choice is agreed by all ranks, a forced choice that cannot be met is a clear
-// error, a stalled or vanished peer is reported (never a hang), and no shared-memory name is left behind.
+// How gradients travel between ranks on one machine: shared memory (the default when every rank can map it)
+// or Gloo. Real worker processes: the choice is agreed by all ranks, a forced choice that cannot be met is a
+// clear error, a stalled or vanished peer is reported (never a hang), and no shared-memory name is left
+// behind.
 
 #include "worker_harness.h"
 
@@ -17,24 +18,29 @@ using namespace ddpdesk::traintest;
 namespace {
 
 QStringList shortRun(const QTemporaryDir& dir, const QString& steps = "4") {
-    return {"--workload", "autoencoder", "--limit-samples", "200", "--steps", steps, "--telemetry-ms", "0",
-            "--store", "file:" + dir.filePath("store"), "--out", dir.path()};
+    return {"--workload",      "autoencoder",
+            "--limit-samples", "200",
+            "--steps",         steps,
+            "--telemetry-ms",  "0",
+            "--store",         "file:" + dir.filePath("store"),
+            "--out",           dir.path()};
 }
 
 QStringList rankArgs(const QStringList& common, int rank, int world, const QStringList& extra = {}) {
-    return common + extra + QStringList{"--rank", QString::number(rank), "--world-size", QString::number(world)};
+    return common + extra +
+           QStringList{"--rank", QString::number(rank), "--world-size", QString::number(world)};
 }
 
 std::string transportOf(const RankResult& r) {
     for (const auto& e : r.ofType("rendezvous"))
-        if (e.body.value("phase", "") == "done")
-            return e.body.value("grad_transport", "");
+        if (e.body.value("phase", "") == "done") return e.body.value("grad_transport", "");
     return "";
 }
 
 // The shared block's name as the worker logged it ("... shared memory ddpdesk-<token> ...").
 QString loggedBlockName(const RankResult& r) {
-    QRegularExpressionMatch m = QRegularExpression("shared memory (ddpdesk-[0-9a-f]{16})").match(r.stderrText);
+    QRegularExpressionMatch m =
+        QRegularExpression("shared memory (ddpdesk-[0-9a-f]{16})").match(r.stderrText);
     return m.hasMatch() ? m.captured(1) : QString();
 }
 
@@ -64,8 +70,8 @@ private Q_SLOTS:
 #ifdef Q_OS_WIN
         QSKIP("zombie processes are a POSIX notion; the Windows check waits on the process handle");
 #else
-        // The shell's background child exits at once, but `exec sleep` never reaps it: a zombie that kill(pid, 0)
-        // still reports as present.
+        // The shell's background child exits at once, but `exec sleep` never reaps it: a zombie that
+        // kill(pid, 0) still reports as present.
         QProcess sh;
         sh.start("/bin/sh", {"-c", "true & echo $!; exec sleep 20"});
         QVERIFY(sh.waitForReadyRead(10000));
@@ -115,12 +121,14 @@ private Q_SLOTS:
         QTemporaryDir dir;
         WorkerSet set;
         set.start(rankArgs(shortRun(dir), 0, 2, {"--grad-transport", "shm"}));
-        set.start(rankArgs(shortRun(dir, "100000"), 1, 2, {"--grad-transport", "gloo", "--collective-timeout", "20"}));
+        set.start(rankArgs(shortRun(dir, "100000"), 1, 2,
+                           {"--grad-transport", "gloo", "--collective-timeout", "20"}));
         auto results = set.waitAll(120000);
         const RankResult& r0 = results[0];
         QVERIFY2(r0.exitCode == 2, qPrintable(r0.describe()));
         QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("BAD_INPUT"));
-        QVERIFY(r0.last("error")->body["message"].get<std::string>().find("--grad-transport shm") != std::string::npos);
+        QVERIFY(r0.last("error")->body["message"].get<std::string>().find("--grad-transport shm") !=
+                std::string::npos);
         // The other rank notices its peer is gone instead of training on alone or hanging.
         QVERIFY2(results[1].finished && results[1].exitCode != 0, qPrintable(results[1].describe()));
     }
@@ -144,7 +152,8 @@ private Q_SLOTS:
         QVERIFY2(r0.exitCode == 3, qPrintable(r0.describe()));
         QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("COLLECTIVE_TIMEOUT"));
         std::string message = r0.last("error")->body["message"].get<std::string>();
-        QVERIFY2(message.find("still running) did not hand over gradient bucket") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("still running) did not hand over gradient bucket") != std::string::npos,
+                 message.c_str());
         QVERIFY2(waited < 30000, qPrintable(QString::number(waited)));
 #endif
     }
@@ -162,7 +171,8 @@ private Q_SLOTS:
         const RankResult& r0 = results[0];
         QVERIFY2(r0.exitCode == 5, qPrintable(r0.describe()));
         QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("PEER_LOST"));
-        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed()))); // not the 60 s timeout
+        QVERIFY2(timer.elapsed() < 20000,
+                 qPrintable(QString::number(timer.elapsed()))); // not the 60 s timeout
     }
 };
 

@@ -184,12 +184,6 @@ void LocalGradientExchange::publish(std::size_t bucket) {
     counter(m_rank, kFirstBucketLine + bucket).store(m_seq, std::memory_order_release);
 }
 
-bool LocalGradientExchange::ready(std::size_t bucket) const {
-    for (int r = 0; r < m_world; ++r)
-        if (counter(r, kFirstBucketLine + bucket).load(std::memory_order_acquire) < m_seq) return false;
-    return true;
-}
-
 void LocalGradientExchange::waitPublished(int peer, std::size_t bucket, Clock::time_point deadline) const {
     const std::atomic<std::uint64_t>& c = counter(peer, kFirstBucketLine + bucket);
     // Spin briefly (the peer is usually a few microseconds behind), then yield, then sleep: a waiting rank

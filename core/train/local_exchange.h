@@ -41,8 +41,6 @@ public:
     // This rank's slot for `bucket` in the current step: write the averaged gradients here, then publish().
     at::Tensor slot(std::size_t bucket) const { return m_slots[parity()][m_rank][bucket]; }
     void publish(std::size_t bucket);
-    // True when every peer has published `bucket` for this step (never waits).
-    bool ready(std::size_t bucket) const;
     // Waits for every peer's `bucket` and writes the sum of all ranks' slots into `out`. Throws CommError
     // (Timeout naming the missing rank, PeerLost when its process is gone).
     void reduce(std::size_t bucket, at::Tensor& out, std::chrono::steady_clock::time_point deadline);

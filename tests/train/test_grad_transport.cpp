@@ -72,15 +72,21 @@ private Q_SLOTS:
 #ifdef Q_OS_WIN
         QSKIP("zombie processes are a POSIX notion; the Windows check waits on the process handle");
 #else
-        // The shell's background child exits at once, but `exec sleep` never reaps it: a zombie that
-        // kill(pid, 0) still reports as present.
+        // The shell's background child exits after the shell has become `sleep` (exec), which never reaps it:
+        // a zombie that kill(pid, 0) still reports as present. (A child that exited before the exec could be
+        // reaped by the shell itself.)
         QProcess sh;
-        sh.start("/bin/sh", {"-c", "true & echo $!; exec sleep 20"});
+        sh.start("/bin/sh", {"-c", "sleep 2 & echo $!; exec sleep 30"});
         QVERIFY(sh.waitForReadyRead(10000));
         qint64 zombie = sh.readLine().trimmed().toLongLong();
         QVERIFY(zombie > 0);
-        QThread::msleep(300);
-        QVERIFY(QFile::exists(QString("/proc/%1").arg(zombie)) || !QFile::exists("/proc/self"));
+        QVERIFY(train::processAlive(zombie)); // still sleeping
+        QThread::msleep(3000);
+        QFile stat(QString("/proc/%1/stat").arg(zombie));
+        if (QFile::exists("/proc/self")) {
+            QVERIFY(stat.open(QIODevice::ReadOnly));
+            QVERIFY2(stat.readAll().contains(") Z "), "not a zombie: the check below would prove nothing");
+        }
         QVERIFY(!train::processAlive(zombie));
         QVERIFY(train::processAlive(sh.processId()));
         sh.kill();

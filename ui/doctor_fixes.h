@@ -10,16 +10,24 @@
 
 namespace ddpdesk::ui {
 
-enum class SafeFix { None, DeleteStaleStore, PickFreePort };
+enum class SafeFix { None, RenameStaleStore, PickFreePort };
 
 struct FixOutcome {
     bool ok = false;
     QString message;     // what happened, in plain words
     int port = 0;        // PickFreePort: the port chosen
-    QString deletedPath; // DeleteStaleStore: the file removed
+    QString renamedPath; // RenameStaleStore: the store file that was moved aside
+    QString newPath;     // RenameStaleStore: where it is now
 };
 
 SafeFix safeFixFor(const doctor::Finding& finding);
-FixOutcome applySafeFix(const doctor::Finding& finding);
+
+// The question to ask before a fix that changes a file, naming what it will do and what follows; empty when
+// the fix changes nothing on disk (picking a free port).
+QString fixConfirmation(const doctor::Finding& finding);
+
+// `context`: the diagnosis' request (world size, rendezvous timeout, node rank), so the fix re-judges the
+// store by the same rules.
+FixOutcome applySafeFix(const doctor::Finding& finding, const doctor::DoctorRequest& context = {});
 
 } // namespace ddpdesk::ui

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
@@ -17,6 +18,9 @@
 #include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <memory>
+#include <mutex>
 
 namespace ddpdesk::ui {
 
@@ -35,7 +39,7 @@ QString jsonValueText(const nlohmann::json& v)
 {
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
-    return QString::fromStdString(v.dump());
+    return QString::fromStdString(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 } // namespace
@@ -150,9 +154,16 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
     m_worldSize->setValue(request.worldSize);
     m_run->setEnabled(false);
     m_state->setText(tr("Diagnosing %1 ...").arg(QString::fromStdString(request.store)));
-    // Probes block on sockets for up to probeTimeoutSec each; keep them off the UI thread.
-    QPointer<DoctorPanel> self(this);
-    QThread* thread = QThread::create([self, request] {
+    // Probes block on sockets; keep them off the UI thread. The thread is never waited for (quitting does not
+    // wait on a diagnosis, which ends by its deadline anyway): its answer is posted under the link's lock, which
+    // the panel's destruction clears, and Qt drops an event posted to an object destroyed before it runs.
+    struct Link {
+        std::mutex mutex;
+        DoctorPanel* panel = nullptr;
+    };
+    auto link = std::make_shared<Link>();
+    link->panel = this;
+    QThread* thread = QThread::create([link, request] {
         std::vector<doctor::Finding> found;
         try {
             found = doctor::diagnose(request);
@@ -163,12 +174,14 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
             f.message = tr("The diagnosis itself failed: %1").arg(QString::fromUtf8(e.what())).toStdString();
             found.push_back(f);
         }
-        if (self)
-            QMetaObject::invokeMethod(self, [self, found] {
-                if (self)
-                    self->showFindings(found);
-            }, Qt::QueuedConnection);
+        std::lock_guard<std::mutex> lock(link->mutex);
+        if (DoctorPanel* panel = link->panel)
+            QMetaObject::invokeMethod(panel, [panel, found] { panel->showFindings(found); }, Qt::QueuedConnection);
     });
+    connect(this, &QObject::destroyed, thread, [link] {
+        std::lock_guard<std::mutex> lock(link->mutex);
+        link->panel = nullptr;
+    }, Qt::DirectConnection);
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     thread->start();
 }
@@ -242,7 +255,7 @@ void DoctorPanel::showDetails()
 QString DoctorPanel::fixLabel(const doctor::Finding& finding)
 {
     switch (safeFixFor(finding)) {
-    case SafeFix::DeleteStaleStore: return tr("Delete the stale store file");
+    case SafeFix::RenameStaleStore: return tr("Rename the stale store file aside");
     case SafeFix::PickFreePort: return tr("Pick a free port");
     case SafeFix::None: break;
     }
@@ -253,14 +266,27 @@ bool DoctorPanel::applyFix(int index)
 {
     if (index < 0 || size_t(index) >= m_findings.size())
         return false;
-    const FixOutcome out = applySafeFix(m_findings[size_t(index)]);
+    const doctor::Finding finding = m_findings[size_t(index)]; // the list may be refreshed while the question waits
+    const QString question = fixConfirmation(finding);
+    if (!question.isEmpty()) {
+        const bool yes = m_confirm ? m_confirm(question)
+                                   : QMessageBox::question(this, fixLabel(finding), question,
+                                                           QMessageBox::Yes | QMessageBox::No,
+                                                           QMessageBox::No) == QMessageBox::Yes;
+        if (!yes) {
+            m_result->setText(tr("Nothing was changed."));
+            m_result->setStyleSheet(QString());
+            return false;
+        }
+    }
+    const FixOutcome out = applySafeFix(finding, m_lastRequest);
     if (out.ok) {
         m_result->setText(out.message);
         m_result->setStyleSheet(QStringLiteral("color: #107c10;"));
         if (out.port > 0)
             emit portChosen(out.port);
-        if (!out.deletedPath.isEmpty())
-            emit storeFileDeleted(out.deletedPath);
+        if (!out.renamedPath.isEmpty())
+            emit storeFileRenamed(out.renamedPath, out.newPath);
         m_fix->setEnabled(false);
     } else {
         m_result->setText(out.message);

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 class QLabel;
@@ -29,16 +30,21 @@ public:
     bool isBusy() const { return m_busy; }
     const std::vector<doctor::Finding>& findings() const { return m_findings; }
 
-    // Safe fixes: deleting a stale FileStore file, picking a free port. Empty when the finding has none.
+    // Safe fixes: renaming a stale FileStore file aside, picking a free port. Empty when the finding has none.
     static QString fixLabel(const doctor::Finding& finding);
-    bool applyFix(int index); // true when the fix was applied; the outcome is also shown on the page
+    // A fix that changes a file is asked first (see setConfirmation). True when the fix was applied; the outcome
+    // is also shown on the page.
+    bool applyFix(int index);
+    // How applyFix asks: true to go ahead. Default: a QMessageBox (Yes/No, No by default). Tests inject an answer.
+    using Confirmation = std::function<bool(const QString& question)>;
+    void setConfirmation(Confirmation ask) { m_confirm = std::move(ask); }
     QString resultText() const;
     void selectFinding(int index);
 
 signals:
     void diagnosed(int errorCount, int warningCount);
     void portChosen(int port);          // the "pick a free port" fix: Setup takes it
-    void storeFileDeleted(const QString& path);
+    void storeFileRenamed(const QString& path, const QString& newPath); // the stale-store fix moved it aside
     void message(const QString& text);
 
 protected:
@@ -66,6 +72,7 @@ private:
     doctor::DoctorRequest m_lastRequest;
     bool m_busy = false;
     bool m_ranOnce = false;
+    Confirmation m_confirm;
 };
 
 } // namespace ddpdesk::ui

@@ -79,10 +79,17 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
-    {"RANKS_MISSING/counted",
+    {"RANKS_MISSING/counted_barrier",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "%1 of %2 ranks arrived; %3 rank(s) never joined, so the others wait in "
-                       "rendezvous."),
+                       "%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others "
+                       "wait in rendezvous."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
+                                                   "size, or check why they failed (their log, their "
+                                                   "node's reachability of the store).")},
+    {"RANKS_MISSING/counted_clients",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. "
+                       "The others wait in rendezvous."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
@@ -129,13 +136,45 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "No live process uses this store any more: the job has exited or was killed."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Restart the job; delete the store file first (it holds the old run's keys).")},
-    {"FILESTORE_STALE",
+                       "Restart the job; rename the store file aside first (it holds the old run's keys).")},
+    {"FILESTORE_STALE/expired",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "A store file from an earlier run is in the way (%1 keys, last written %2 s ago); new "
-                       "ranks would mix with its keys and hang or miscount."),
+                       "A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer "
+                       "than ranks wait in rendezvous (%5)); new ranks would mix with its keys and hang or "
+                       "miscount."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Delete %3 (no live process uses it), or choose a new path.")},
+                       "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
+                       "new path.")},
+    {"FILESTORE_STALE/complete",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none "
+                       "is running here); new ranks would mix with its keys and hang or miscount."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
+                       "new path.")},
+    {"FILESTORE_MAYBE_LIVE/other_node",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "No process here is seen using the store file, but it is not stale: this is node %1: ranks "
+                       "on another node that shares this folder may still be waiting on the store, and this node "
+                       "cannot see them; only node 0 (or --force) calls it stale."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store "
+                       "path.")},
+    {"FILESTORE_MAYBE_LIVE/waiting",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "No process here is seen using the store file, but it is not stale: %1 of %2 ranks "
+                       "arrived, last write %3 s ago; ranks may wait up to %4: not stale yet."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
+                       "no rank waits, pass a shorter --rendezvous-timeout).")},
+    {"FILESTORE_MAYBE_LIVE/world_unknown",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, "
+                       "last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale "
+                       "yet."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
+                       "no rank waits, pass a shorter --rendezvous-timeout).")},
     {"FILESTORE_LOCKED",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Another live process holds the store file: %1."),
      QT_TRANSLATE_NOOP(
@@ -189,6 +228,36 @@ const FindingText kTexts[] = {
                        "Use the master node's network address in the store address.")},
     {"STORE_REACHABLE",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "A TCPStore answers at %1:%2 (%3 keys)."), nullptr},
+    {"DEADLINE_REACHED",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it "
+                       "learned until then."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli "
+                       "doctor --deadline SEC).")},
+    {"STORE_EXPOSED",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "The store on port %1 listens on %2: anyone who can reach this machine can join as a "
+                       "rank, read the store's keys or change them, and so stall or take over the run."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Allow port %1 in the firewall only from the training nodes. Single-node runs need no "
+                       "network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) "
+                       "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
+                       "1.x's TCPStore listens on every interface whatever host it is given.")},
+    {"STORE_VALUE_TOO_LARGE",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes "
+                       "per value and stopped reading it. Rank records are small: something other than the job "
+                       "writes to this store. Not all ranks probed."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Check which program uses this store and port; give the job a store of its own.")},
+    {"FILESTORE_NOT_ANSWERING",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "The store path %1 does not answer: looking it up took longer than %2 ms, as on a network "
+                       "share whose server is down or unreachable. Ranks would hang on it."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Check the share (its server, the network, the mount); or use a store path on a disk that "
+                       "answers.")},
     {"NOT_A_STORE",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Something listens at %1:%2 but does not answer like a c10d TCPStore: %3."),
@@ -224,15 +293,39 @@ const FindingText kTexts[] = {
                                                    "address.")},
 };
 
-// Outcomes of doctor::deleteStaleStore, keyed by FixResult::code.
+// Outcomes of doctor::renameStaleStore, keyed by FixResult::code.
 const FindingText kFixResults[] = {
-    {"DELETED", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Deleted the stale store file %1."), nullptr},
-    {"NOT_A_FILE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Nothing to delete: %1 is not an existing file."),
+    {"RENAMED",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Renamed the stale store file %1 to %2 (nothing was deleted)."),
      nullptr},
-    {"NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is not deleted."), nullptr},
+    {"NOT_A_FILE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Nothing to rename: %1 is not an existing file."),
+     nullptr},
+    {"SYMLINK",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its "
+                       "target is changed."),
+     nullptr},
+    {"NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is left as it is."), nullptr},
     {"IN_USE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: the store is in use (%1). End that run first."),
      nullptr},
-    {"DELETE_FAILED", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Could not delete %1: %2"), nullptr},
+    {"NOT_STALE/other_node",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Refused: this is node %1: ranks on another node that shares this folder may still be "
+                       "waiting on the store, and this node cannot see them; only node 0 (or --force) calls it "
+                       "stale."),
+     nullptr},
+    {"NOT_STALE/waiting",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale "
+                       "yet."),
+     nullptr},
+    {"NOT_STALE/world_unknown",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may "
+                       "wait up to %3: not stale yet."),
+     nullptr},
+    {"RENAME_FAILED", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Could not rename %1: %2"), nullptr},
 };
 
 const FindingText* lookup(const doctor::Finding& f)

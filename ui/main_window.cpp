@@ -14,7 +14,9 @@
 #include "setup_panel.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -60,7 +62,13 @@ MainWindow::~MainWindow()
 
 QString MainWindow::defaultRunsFolder()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
+    // Qt appends organization and application name; DDP Desk uses the same name for both, and
+    // ".../DDP Desk/DDP Desk/runs" reads like a mistake: one level is enough.
+    QDir base(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    const QString org = QCoreApplication::organizationName();
+    if (!org.isEmpty() && org == QCoreApplication::applicationName() && base.dirName() == org)
+        base.setPath(QFileInfo(base.path()).path());
+    return base.filePath(QStringLiteral("runs"));
 }
 
 void MainWindow::buildUi()
@@ -138,6 +146,7 @@ void MainWindow::buildUi()
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
     connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);
     connect(m_loader, &RunLoader::loaded, this, &MainWindow::showReplay);
+    connect(m_loader, &RunLoader::notice, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     connect(m_loader, &RunLoader::failed, this, [this](const QString&, const QString& error) {
         statusBar()->clearMessage();
         QMessageBox::warning(this, tr("Cannot reopen run"), error);

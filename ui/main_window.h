@@ -48,7 +48,7 @@ public:
     launch::Supervisor* supervisor() const { return m_supervisor; }
     Page currentPage() const;
 
-    static QString defaultRunsFolder(); // <AppDataLocation>/runs
+    static QString defaultRunsFolder(); // <AppDataLocation>/runs, without a doubled "DDP Desk/DDP Desk"
     launch::RunConfig demoConfig() const;
     void setPreflightEnabled(bool on) { m_preflight = on; } // the doctor before every Start (on by default)
 

@@ -25,17 +25,21 @@ void RunLoader::load(const QString& folder, const QString& name)
     m_thread = QThread::create([this, home, folder, name] {
         auto model = std::make_shared<launch::RunModel>();
         QString error;
-        const bool ok = launch::replayRecordedRun(folder, model.get(), &error);
+        launch::ReplayStats stats;
+        const bool ok = launch::replayRecordedRun(folder, model.get(), &error, &stats);
+        const QString skipped = stats.describe();
         model->moveToThread(home); // pushed from the thread it was made in, before anyone else can see it
         // Queued to this object: if the loader is gone first, the call (and the model with it) is dropped.
         QMetaObject::invokeMethod(
             this,
-            [this, model, ok, error, name] {
+            [this, model, ok, error, name, skipped] {
                 finish();
                 if (ok)
                     emit loaded(model, name);
                 else
                     emit failed(name, error);
+                if (ok && !skipped.isEmpty())
+                    emit notice(QStringLiteral("%1: %2").arg(name, skipped));
             },
             Qt::QueuedConnection);
     });

@@ -30,6 +30,8 @@ signals:
     // Delivered on this object's thread; the model lives there too.
     void loaded(std::shared_ptr<ddpdesk::launch::RunModel> model, const QString& name);
     void failed(const QString& name, const QString& error);
+    // After loaded, when the replay skipped damaged lines (ReplayStats::describe()), for the status bar.
+    void notice(const QString& text);
 
 private:
     void finish();

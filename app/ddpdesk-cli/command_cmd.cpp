@@ -27,7 +27,7 @@ void addCommandCommand(CLI::App& app, CliContext& ctx) {
         ->capture_default_str();
     sub->callback([&ctx, flags, sub] {
         if (sub->count("--nproc") == 0 && flags->run.devices != "cpu")
-            flags->run.config.nproc = toConfig(flags->run).gpuList().size();
+            flags->run.config.nproc = toConfig(flags->run).deviceList().size();
         const auto format = launch::parseCommandFormat(QString::fromStdString(flags->format));
         QVector<launch::ConfigProblem> problems;
         if (!format)
@@ -38,6 +38,8 @@ void addCommandCommand(CLI::App& app, CliContext& ctx) {
         for (const launch::ConfigProblem& p : config.validateValues())
             if (p.field != QLatin1String("out")) // the output folder lives on the cluster, not here
                 problems.push_back(p);
+        if (format)
+            problems += launch::commandProblems(config, *format);
         if (!problems.isEmpty()) {
             ctx.exitCode = refuse(problems);
             return;

@@ -15,7 +15,7 @@ namespace {
 struct DoctorOptions {
     doctor::DoctorRequest request;
     bool json = false;
-    bool deleteStale = false;
+    bool renameStale = false;
 };
 
 } // namespace
@@ -34,15 +34,27 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(0, 1 << 20));
     cmd->add_option("--timeout", opts->request.probeTimeoutSec, "seconds each network probe may take (default 2)")
         ->check(CLI::Range(0.05, 60.0));
+    cmd->add_option("--deadline", opts->request.deadlineSec,
+                    "seconds the whole diagnosis may take (default 10); then it reports what it learned and "
+                    "DEADLINE_REACHED")
+        ->check(CLI::Range(0.1, 3600.0));
     cmd->add_flag("--running", opts->request.jobRunning,
                   "the job using this store is running or hung: diagnose it instead of a new launch");
     cmd->add_flag("--json", opts->json, "print {\"findings\":[...]} instead of text");
-    cmd->add_flag("--delete-stale-store", opts->deleteStale,
-                  "apply the FILESTORE_STALE fix: delete the store file when no live process uses it");
+    cmd->add_option("--rendezvous-timeout", opts->request.rendezvousTimeoutSec,
+                    "seconds ranks may wait in rendezvous (default 1800): a younger store with ranks missing may "
+                    "still be waited on, so it is not called stale")
+        ->check(CLI::Range(1.0, 1e7));
+    cmd->add_flag("--force", opts->request.force,
+                  "on a node whose node rank is above 0, still judge whether the shared store is stale");
+    // --delete-stale-store is the old name; it renames too (nothing is deleted).
+    cmd->add_flag("--rename-stale-store,--delete-stale-store", opts->renameStale,
+                  "apply the FILESTORE_STALE fix: rename the store file aside to NAME.stale-YYYYmmdd-HHMMSS when "
+                  "no rank can still be waiting on it");
 
     cmd->callback([opts, &ctx] {
-        if (opts->deleteStale) {
-            auto fix = doctor::deleteStaleStore(opts->request.store);
+        if (opts->renameStale) {
+            auto fix = doctor::renameStaleStore(opts->request.store, opts->request);
             std::cerr << "ddpdesk-cli doctor: " << fix.message << "\n";
             if (!fix.ok) {
                 ctx.exitCode = 1;
@@ -51,7 +63,9 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
         }
         const auto findings = doctor::diagnose(opts->request);
         if (opts->json)
-            std::cout << doctor::toJson(findings).dump(2) << "\n";
+            // The findings are valid UTF-8 already; `replace` keeps one stray byte from costing the whole report.
+            std::cout << doctor::toJson(findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << "\n";
         else
             std::cout << doctor::toText(findings);
         ctx.exitCode = doctor::hasError(findings) ? 1 : 0;

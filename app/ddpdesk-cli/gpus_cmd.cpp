@@ -31,7 +31,10 @@ void printOnce(monitor::GpuReader& reader, const GpusOptions& options, bool firs
         std::cerr << "ddpdesk-cli gpus: " << notice << "\n";
     if (options.json) {
         // Watching prints JSON Lines (one document per refresh); a single report is indented for people.
-        std::cout << monitor::gpuReport(reader.status(), gpus, t).dump(options.watch ? -1 : 2) << "\n";
+        // A driver's GPU name is not guaranteed UTF-8; replaced, so the report never throws.
+        std::cout << monitor::gpuReport(reader.status(), gpus, t)
+                         .dump(options.watch ? -1 : 2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
     } else {
         if (!first) std::cout << "\n";
         std::cout << monitor::formatGpuTable(reader.status(), gpus, t);

@@ -5,6 +5,8 @@
 #include "launch/console_view.h"
 #include "launch/process_control.h"
 #include "launch/supervisor.h"
+#include "protocol/run_auth.h"
+#include "protocol/sha256.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -19,6 +21,27 @@ namespace ddpdesk::cli {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// RunConfig reads 0 as "the worker's default", so a typed 0 or negative value would silently mean something else:
+// the flags refuse it themselves, by name, as a usage error (exit 2). Text that is no number is left to the type
+// check, which names the flag too.
+CLI::Validator numberAtLeast(double min, bool inclusive) {
+    return CLI::Validator(
+        [min, inclusive](std::string& text) -> std::string {
+            double v = 0;
+            if (!CLI::detail::lexical_cast(text, v))
+                return std::string();
+            if (std::isfinite(v) && (inclusive ? v >= min : v > min))
+                return std::string();
+            return (inclusive ? (min == 0 ? "must be 0 or more" : "must be at least 1")
+                              : "must be a positive number") +
+                   std::string(" (got ") + text + ")";
+        },
+        inclusive ? (min == 0 ? "NONNEGATIVE" : "POSITIVE") : "POSITIVE");
+}
+const CLI::Validator kCount = numberAtLeast(1, true);       // counts: 1, 2, ...
+const CLI::Validator kPositive = numberAtLeast(0, false);   // sizes and rates: any number above 0
+const CLI::Validator kNonNegative = numberAtLeast(0, true); // 0 has a meaning of its own (off, first, ...)
 
 void printSummaryText(const launch::Supervisor& run) {
     const launch::RunSummary s = run.model()->summary();
@@ -41,6 +64,27 @@ void printSummaryText(const launch::Supervisor& run) {
     }
     std::cout << "metrics: " << run.metricsPath().toStdString() << "\nsummary: " << run.summaryPath().toStdString()
               << "\n";
+}
+
+// --run-secret / --run-secret-file into config.runSecret (hex); false after printing why (exit 2).
+bool resolveRunSecretFlags(RunFlags& f) {
+    if (!f.runSecret.empty() && !f.runSecretFile.empty()) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": give either "
+                  << protocol::kRunSecretFlag << " or " << protocol::kRunSecretFileFlag << ", not both\n";
+        return false;
+    }
+    std::string raw, error;
+    if (!f.runSecret.empty() && !protocol::decodeRunSecret(f.runSecret, &raw, &error)) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": " << error << "\n";
+        return false;
+    }
+    if (!f.runSecretFile.empty() && !protocol::readRunSecretFile(f.runSecretFile, &raw, &error)) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFileFlag << ": " << error
+                  << "\n";
+        return false;
+    }
+    if (!raw.empty()) f.config.runSecret = q(protocol::toHex(raw));
+    return true;
 }
 
 int runMain(CliContext& ctx, const RunFlags& flags) {
@@ -96,31 +140,36 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_option("--model", f.model, "TorchScript module (torchscript workload)");
     sub->add_option("--data", f.data, "IDX data folder");
     sub->add_option("--nproc", c.nproc, "workers on this node (default 1, or one per GPU in --devices)");
-    sub->add_option("--devices", f.devices, "cpu, or GPU indices like 0,1 (one worker per GPU)")->capture_default_str();
+    sub->add_option("--devices", f.devices, "cpu, or GPU indices like 0,1 or UUIDs GPU-... (one worker per GPU)")->capture_default_str();
     sub->add_option("--nnodes", c.nnodes, "number of nodes")->capture_default_str();
-    sub->add_option("--node-rank", c.nodeRank, "this node's rank, 0..nnodes-1")->capture_default_str();
+    sub->add_option("--node-rank", c.nodeRank, "this node's rank, 0..nnodes-1")
+        ->capture_default_str()
+        ->check(kNonNegative);
     sub->add_option("--store", f.store, "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
     sub->add_option("--iface", f.iface, "network interface for Gloo (GLOO_SOCKET_IFNAME)");
-    sub->add_option("--epochs", c.epochs, "epochs");
-    sub->add_option("--steps", c.steps, "total optimizer steps (instead of --epochs)");
-    sub->add_option("--batch-size", c.batchSize, "batch size per rank");
-    sub->add_option("--lr", c.lr, "learning rate");
-    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)");
-    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)");
+    sub->add_option("--epochs", c.epochs, "epochs")->check(kCount);
+    sub->add_option("--steps", c.steps, "total optimizer steps (instead of --epochs)")->check(kCount);
+    sub->add_option("--batch-size", c.batchSize, "batch size per rank")->check(kCount);
+    sub->add_option("--lr", c.lr, "learning rate")->check(kPositive);
+    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)")->check(kCount);
+    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)")->check(kPositive);
     sub->add_flag("--no-overlap", c.noOverlap, "allreduce after backward instead of overlapping it");
     sub->add_option("--grad-transport", f.gradTransport,
                     "auto (shared memory between ranks on one machine, else Gloo) | shm | gloo")
         ->capture_default_str();
-    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps");
+    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps")->check(kNonNegative);
     sub->add_flag("--resume", c.resume, "continue from <out>/checkpoint.pt");
-    sub->add_option("--max-restarts", c.maxRestarts, "restart all workers from the last checkpoint up to R times");
-    sub->add_option("--seed", c.seed, "random seed");
+    sub->add_option("--max-restarts", c.maxRestarts, "restart all workers from the last checkpoint up to R times")
+        ->check(kNonNegative);
+    sub->add_option("--seed", c.seed, "random seed")->check(kNonNegative);
     sub->add_option("--timeout", c.timeoutSec, "seconds for store connect + process group creation")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(kCount);
     sub->add_option("--stall-timeout", c.stallTimeoutSec, "seconds without progress before a stall report (0: off)")
-        ->capture_default_str();
-    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events");
-    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples");
+        ->capture_default_str()
+        ->check(kNonNegative);
+    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events")->check(kNonNegative);
+    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples")->check(kCount);
     auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
     if (requireOut)
         out->required();
@@ -153,10 +202,19 @@ void addRunCommands(CLI::App& app, CliContext& ctx) {
     auto flags = std::make_shared<RunFlags>();
     CLI::App* run = app.add_subcommand("run", "train with N supervised workers; writes metrics.jsonl and summary.json");
     addRunFlags(run, *flags, true);
+    run->add_option(
+        protocol::kRunSecretFlag, flags->runSecret,
+        "run secret printed by node 0's launcher (required on nodes > 0; else $DDPDESK_RUN_SECRET)");
+    run->add_option(protocol::kRunSecretFileFlag, flags->runSecretFile,
+                    "file holding the run secret, readable only by you (instead of --run-secret)");
     run->callback([&ctx, flags, run] {
+        if (!resolveRunSecretFlags(*flags)) {
+            ctx.exitCode = 2;
+            return;
+        }
         // With GPUs and no --nproc: one worker per listed GPU.
         if (run->count("--nproc") == 0 && flags->devices != "cpu")
-            flags->config.nproc = toConfig(*flags).gpuList().size();
+            flags->config.nproc = toConfig(*flags).deviceList().size();
         ctx.exitCode = runMain(ctx, *flags);
     });
     addSweepCommand(app, ctx);

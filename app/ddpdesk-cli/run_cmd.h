@@ -19,6 +19,7 @@ struct RunFlags {
         gradTransport = "auto";
     std::vector<std::string> scriptArgs;
     bool json = false;
+    std::string runSecret, runSecretFile; // `run` only; resolved into config.runSecret by resolveRunSecretFlags
 };
 
 // Registers the run flags on a subcommand; requireOut: `run` and `sweep` need --out, `command` does not.

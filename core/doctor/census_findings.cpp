@@ -1,4 +1,5 @@
-// RANKS_MISSING, RANKS_EXCESS, RANK_DUPLICATE, RANK_OUT_OF_RANGE, WORLD_SIZE_MISMATCH, RANK_EXITED from a census.
+// RANKS_MISSING, RANKS_EXCESS, RANK_DUPLICATE, RANK_OUT_OF_RANGE, WORLD_SIZE_MISMATCH, RANK_EXITED from a
+// census.
 
 #include "doctor/checks.h"
 #include "doctor/net_socket.h"
@@ -17,20 +18,17 @@ std::string joinRanks(const std::vector<int>& ranks) {
     return s.str();
 }
 
-// The world size the store's own records claim, when our workers wrote one (0: none).
-int recordedWorldSize(const RankCensus& census, std::set<int>& sizes) {
-    for (const auto& [rank, rec] : census.ddpdeskRecords)
-        if (rec.is_object() && rec.contains("world_size") && rec["world_size"].is_number_integer())
-            sizes.insert(rec["world_size"].get<int>());
-    return sizes.size() == 1 ? *sizes.begin() : 0;
-}
+const char* const kMissingFix =
+    "Start the missing rank(s) with the same store and world size, or check why they "
+    "failed (their log, their node's reachability of the store).";
 
 } // namespace
 
-void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending, std::vector<Finding>& out) {
+void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending,
+                  std::vector<Finding>& out) {
     const nlohmann::json evidence = census.toJson();
     std::set<int> sizes;
-    int recorded = recordedWorldSize(census, sizes);
+    int recorded = census.recordedWorldSize(&sizes);
     int world = request.worldSize > 0 ? request.worldSize : recorded;
 
     if (sizes.size() > 1 || (request.worldSize > 0 && recorded > 0 && recorded != request.worldSize)) {
@@ -46,7 +44,8 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
     }
 
     if (census.empty()) {
-        out.push_back(makeFinding("RANKS_NONE", Severity::Info, "No rank has arrived in this store yet.", evidence));
+        out.push_back(
+            makeFinding("RANKS_NONE", Severity::Info, "No rank has arrived in this store yet.", evidence));
         return;
     }
 
@@ -77,8 +76,7 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
     if (world > 0) {
         std::vector<int> outside;
         for (int r : census.arrived)
-            if (r >= world)
-                outside.push_back(r);
+            if (r >= world) outside.push_back(r);
         if (!outside.empty()) {
             auto e = evidence;
             e["world_size"] = world;
@@ -125,31 +123,36 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
         } else if (count < world) {
             std::vector<int> missing;
             for (int r = 0; r < world; ++r)
-                if (!census.arrived.count(r))
-                    missing.push_back(r);
-            // Counters alone (init/) tell how many, not which: then only the count is honest.
+                if (!census.arrived.count(r)) missing.push_back(r);
+            // A counter (init/, the barrier) can know more arrivals than the named ranks: then only the count
+            // is honest, and naming "missing" ranks would contradict the counter.
             const bool listKnown = static_cast<long long>(census.arrived.size()) >= count;
             auto e = evidence;
             e["world_size"] = world;
             if (listKnown) {
                 e["arrived"] = census.arrived;
                 e["missing"] = missing;
+                out.push_back(
+                    withArgs(makeFinding("RANKS_MISSING", pending ? Severity::Warning : Severity::Error,
+                                         std::to_string(count) + " of " + std::to_string(world) +
+                                             " ranks arrived; rank(s) " + joinRanks(missing) +
+                                             " never joined, so the others wait in rendezvous.",
+                                         e, kMissingFix),
+                             "listed", {std::to_string(count), std::to_string(world), joinRanks(missing)}));
             } else {
-                e["arrived"] = count;
-                e["missing"] = world - count;
+                const bool barrier = census.countedBy() == "barrier";
+                e["arrived_count"] = count;
+                e["counted_by"] = barrier ? "barrier" : "tcpstore_clients";
+                out.push_back(
+                    withArgs(makeFinding("RANKS_MISSING", pending ? Severity::Warning : Severity::Error,
+                                         std::to_string(count) + " of " + std::to_string(world) +
+                                             " ranks arrived (by the " +
+                                             (barrier ? "barrier counter" : "TCPStore's client counter") +
+                                             "); which ones is not recorded. The others wait in rendezvous.",
+                                         e, kMissingFix),
+                             barrier ? "counted_barrier" : "counted_clients",
+                             {std::to_string(count), std::to_string(world)}));
             }
-            std::string which = listKnown ? "rank(s) " + joinRanks(missing) : std::to_string(world - count) + " rank(s)";
-            out.push_back(withArgs(
-                makeFinding(
-                    "RANKS_MISSING", pending ? Severity::Warning : Severity::Error,
-                    std::to_string(count) + " of " + std::to_string(world) + " ranks arrived; " + which +
-                        " never joined, so the others wait in rendezvous.",
-                    e,
-                    "Start the missing rank(s) with the same store and world size, or check why they failed "
-                    "(their log, their node's reachability of the store)."),
-                listKnown ? "listed" : "counted",
-                {std::to_string(count), std::to_string(world),
-                 listKnown ? joinRanks(missing) : std::to_string(world - count)}));
         } else {
             out.push_back(withArgs(makeFinding("RANKS_COMPLETE", Severity::Info,
                                                "All " + std::to_string(world) + " ranks arrived.", evidence),
@@ -166,8 +169,7 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
 
     const std::string here = net::localHostName();
     for (const auto& [rank, rec] : census.ddpdeskRecords) {
-        if (!rec.is_object() || rec.value("host", std::string()) != here || !rec.contains("pid"))
-            continue;
+        if (!rec.is_object() || rec.value("host", std::string()) != here || !rec.contains("pid")) continue;
         auto pid = rec["pid"].is_number() ? rec["pid"].get<long long>() : 0LL;
         if (pid > 0 && !os::processAlive(pid) && request.jobRunning)
             out.push_back(withArgs(makeFinding("RANK_EXITED", Severity::Warning,

@@ -2,6 +2,7 @@
 
 // Internal: the probe families diagnose() runs, each appending findings. Not part of the public API.
 
+#include "doctor/deadline.h"
 #include "doctor/doctor.h"
 #include "doctor/rank_census.h"
 #include "doctor/store_address.h"
@@ -11,14 +12,26 @@ namespace ddpdesk::doctor::detail {
 Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
                     std::string fix = {});
 
-// Records the values a finding's wording embeds, for a translated view (see Finding::variant / Finding::args).
+// Records the values a finding's wording embeds, for a translated view (see Finding::variant /
+// Finding::args).
 Finding withArgs(Finding finding, std::string variant, std::vector<std::string> args);
 
-void checkFileStore(const DoctorRequest& request, const std::filesystem::path& path, std::vector<Finding>& out);
+// The running diagnosis (doctor.cpp), for the probes on its thread: its deadline (none outside a diagnosis),
+// and what it is doing now. setActivity also hands the findings appended so far to diagnose(), which returns
+// them if a probe outlives the deadline (a file system that stopped answering).
+const Deadline& diagnosisDeadline();
+void setActivity(const std::string& what);
+// Appends DEADLINE_REACHED naming the current activity (once per diagnosis).
+void deadlineReached(std::vector<Finding>& out);
+
+void checkFileStore(const DoctorRequest& request, const std::filesystem::path& path,
+                    std::vector<Finding>& out);
 void checkTcpStore(const DoctorRequest& request, const StoreAddress& address, std::vector<Finding>& out);
 
 // Turns what a live store shows about the ranks into RANKS_MISSING / RANKS_EXCESS / RANK_* findings.
-// `pending`: the job may still be forming (a pre-flight on a joining node), so missing ranks are only a warning.
-void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending, std::vector<Finding>& out);
+// `pending`: the job may still be forming (a pre-flight on a joining node), so missing ranks are only a
+// warning.
+void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending,
+                  std::vector<Finding>& out);
 
 } // namespace ddpdesk::doctor::detail

@@ -1,9 +1,18 @@
 #include "doctor/doctor.h"
 
+#include "doctor/bounded_call.h"
 #include "doctor/checks.h"
 #include "doctor/store_address.h"
+#include "protocol/utf8.h"
 
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <filesystem>
+#include <iomanip>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace ddpdesk::doctor {
 
@@ -26,13 +35,143 @@ Finding withArgs(Finding finding, std::string variant, std::vector<std::string> 
     return finding;
 }
 
+Deadline::Deadline(double seconds) : m_seconds(seconds) {
+    m_end = net::Clock::now() +
+            std::chrono::duration_cast<net::Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+net::Millis Deadline::left() const {
+    const auto now = net::Clock::now();
+    if (m_end <= now) return net::Millis(0);
+    if (m_end == net::TimePoint::max()) return net::Millis(24LL * 3600 * 1000);
+    return std::chrono::duration_cast<net::Millis>(m_end - now);
+}
+
+namespace {
+
+// Shared by diagnose() and the thread that runs the checks; diagnose() may return before that thread ends.
+struct Progress {
+    std::mutex mutex;
+    std::condition_variable finished;
+    // What the checks had found at their last setActivity (all of it once done).
+    std::vector<Finding> published;
+    std::string activity = "starting";
+    bool done = false;
+    std::exception_ptr error;
+};
+
+struct Context {
+    Deadline deadline;
+    std::shared_ptr<Progress> progress;
+    std::vector<Finding>* out = nullptr;
+};
+
+thread_local Context* t_context = nullptr;
+
+std::string secondsText(double seconds) {
+    std::ostringstream s;
+    s << std::setprecision(3) << seconds;
+    return s.str();
+}
+
+Finding deadlineFinding(double seconds, const std::string& activity) {
+    const std::string s = secondsText(seconds);
+    return withArgs(
+        makeFinding(
+            "DEADLINE_REACHED", Severity::Warning,
+            "The diagnosis stopped at its deadline of " + s + " s while " + activity +
+                "; the other findings are what it learned until then.",
+            {{"deadline_s", seconds}, {"activity", activity}},
+            "Look at what was slow (" + activity +
+                "), or run the doctor again with a longer deadline (ddpdesk-cli doctor --deadline SEC)."),
+        "", {s, activity});
+}
+
+} // namespace
+
+const Deadline& diagnosisDeadline() {
+    static const Deadline never;
+    return t_context ? t_context->deadline : never;
+}
+
+void setActivity(const std::string& what) {
+    if (!t_context) return;
+    Progress& p = *t_context->progress;
+    std::lock_guard<std::mutex> lock(p.mutex);
+    const auto& out = *t_context->out;
+    if (p.published.size() > out.size()) p.published.clear(); // the checks rewrote their list: take it again
+    p.published.insert(p.published.end(), out.begin() + static_cast<std::ptrdiff_t>(p.published.size()),
+                       out.end());
+    p.activity = what;
+}
+
+void deadlineReached(std::vector<Finding>& out) {
+    for (const auto& f : out)
+        if (f.code == "DEADLINE_REACHED") return;
+    std::string activity = "probing";
+    double seconds = 0;
+    if (t_context) {
+        seconds = t_context->deadline.seconds();
+        std::lock_guard<std::mutex> lock(t_context->progress->mutex);
+        activity = t_context->progress->activity;
+    }
+    out.push_back(deadlineFinding(seconds, activity));
+}
+
 } // namespace detail
 
 using detail::makeFinding;
 using detail::withArgs;
 
-std::vector<Finding> diagnose(const DoctorRequest& request) {
-    std::vector<Finding> out;
+namespace {
+
+namespace fs = std::filesystem;
+
+// The probes stop at the deadline by themselves; this grace lets them report what they learned. Only a call
+// that cannot be bounded from inside (a file system that stopped answering) is abandoned after it.
+constexpr auto kGrace = std::chrono::milliseconds(400);
+
+// A store on a network share that went away blocks stat/open for minutes: ask in a helper thread first.
+bool storePathAnswers(const fs::path& path, net::Millis timeout) {
+    return detail::callBounded<bool>(
+               [path] {
+                   std::error_code ec;
+                   const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+                   (void)fs::status(dir, ec);
+                   (void)fs::status(path, ec);
+                   return true;
+               },
+               timeout)
+        .has_value();
+}
+
+void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, std::vector<Finding>& out) {
+    const auto& deadline = detail::diagnosisDeadline();
+    const auto timeout = deadline.bound(net::Millis(static_cast<long long>(request.probeTimeoutSec * 1000)));
+    detail::setActivity("checking whether the store path " + path.u8string() + " answers");
+    if (!storePathAnswers(path, timeout)) {
+        if (deadline.expired()) {
+            detail::deadlineReached(out);
+            return;
+        }
+        out.push_back(withArgs(
+            makeFinding(
+                "FILESTORE_NOT_ANSWERING", Severity::Error,
+                "The store path " + path.u8string() + " does not answer: looking it up took longer than " +
+                    std::to_string(timeout.count()) +
+                    " ms, as on a network share whose server is down or unreachable. Ranks would hang "
+                    "on it.",
+                {{"path", path.u8string()}, {"timeout_ms", timeout.count()}},
+                "Check the share (its server, the network, the mount); or use a store path on a disk "
+                "that answers."),
+            "", {path.u8string(), std::to_string(timeout.count())}));
+        return;
+    }
+    detail::setActivity("checking the store file " + path.u8string());
+    detail::checkFileStore(request, path, out);
+}
+
+void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
     if (request.worldSize < 0)
         out.push_back(
             withArgs(makeFinding("WORLD_SIZE_MISMATCH", Severity::Error,
@@ -61,7 +200,7 @@ std::vector<Finding> diagnose(const DoctorRequest& request) {
     const StoreAddress address = parseStoreAddress(request.store);
     switch (address.kind) {
     case StoreAddress::Kind::File:
-        detail::checkFileStore(request, address.path, out);
+        checkFileStoreBounded(request, address.path, out);
         break;
     case StoreAddress::Kind::Tcp:
         detail::checkTcpStore(request, address, out);
@@ -74,21 +213,92 @@ std::vector<Finding> diagnose(const DoctorRequest& request) {
                      "", {address.error}));
         break;
     }
+}
+
+void sanitize(nlohmann::json& j) {
+    if (j.is_string()) {
+        j = protocol::validUtf8(j.get_ref<const std::string&>());
+    } else if (j.is_array()) {
+        for (auto& v : j)
+            sanitize(v);
+    } else if (j.is_object()) {
+        nlohmann::json clean = nlohmann::json::object();
+        for (auto& [key, value] : j.items()) {
+            sanitize(value);
+            clean[protocol::validUtf8(key)] = std::move(value);
+        }
+        j = std::move(clean);
+    }
+}
+
+// Store values and paths come from outside and may be any bytes; findings go to JSON and Qt, which need
+// UTF-8.
+void sanitize(std::vector<Finding>& findings) {
+    for (auto& f : findings) {
+        f.message = protocol::validUtf8(f.message);
+        f.fix = protocol::validUtf8(f.fix);
+        for (auto& a : f.args)
+            a = protocol::validUtf8(a);
+        sanitize(f.evidence);
+    }
+}
+
+} // namespace
+
+std::vector<Finding> diagnose(const DoctorRequest& request) {
+    double seconds = request.deadlineSec;
+    if (!(seconds > 0) || !std::isfinite(seconds)) seconds = DoctorRequest{}.deadlineSec;
+    seconds = std::min(std::max(seconds, 0.05), 7.0 * 24 * 3600);
+    auto progress = std::make_shared<detail::Progress>();
+    const detail::Deadline deadline(seconds);
+    auto work = [request, progress, deadline] {
+        std::vector<Finding> out;
+        detail::Context context{deadline, progress, &out};
+        detail::t_context = &context;
+        std::exception_ptr error;
+        try {
+            runChecks(request, out);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        detail::t_context = nullptr;
+        std::lock_guard<std::mutex> lock(progress->mutex);
+        progress->published = std::move(out);
+        progress->error = error;
+        progress->done = true;
+        progress->finished.notify_all();
+    };
+    try {
+        std::thread(work).detach();
+    } catch (const std::system_error&) {
+        work(); // no thread to be had: run here, still bounded by the probes' own deadlines
+    }
+    std::unique_lock<std::mutex> lock(progress->mutex);
+    progress->finished.wait_until(lock, deadline.end() + kGrace, [&] { return progress->done; });
+    if (progress->error) std::rethrow_exception(progress->error);
+    std::vector<Finding> out = progress->published;
+    const bool done = progress->done;
+    const std::string activity = progress->activity;
+    lock.unlock();
+    if (!done) out.push_back(detail::deadlineFinding(seconds, activity));
+    sanitize(out);
     return out;
 }
 
 bool hasError(const std::vector<Finding>& findings) {
     for (const auto& f : findings)
-        if (f.severity == Severity::Error)
-            return true;
+        if (f.severity == Severity::Error) return true;
     return false;
 }
 
 const char* severityName(Severity s) {
     switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
     }
     return "info";
 }
@@ -112,9 +322,9 @@ std::string toText(const std::vector<Finding>& findings) {
         warnings += f.severity == Severity::Warning;
         s << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         if (!f.evidence.empty())
-            s << "    evidence: " << f.evidence.dump() << "\n";
-        if (!f.fix.empty())
-            s << "    fix: " << f.fix << "\n";
+            s << "    evidence: " << f.evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+        if (!f.fix.empty()) s << "    fix: " << f.fix << "\n";
     }
     if (errors == 0 && warnings == 0)
         s << "No problems found.\n";

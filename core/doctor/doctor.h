@@ -33,6 +33,9 @@ struct DoctorRequest {
     int rank = -1;            // optional: a rank to check against worldSize
     double probeTimeoutSec = 2.0; // bound for each network probe
     bool jobRunning = false;  // true when diagnosing a live/hung job (a store file in use is then expected)
+    double rendezvousTimeoutSec = 1800.0; // ranks may wait this long in rendezvous: a younger store may still be live
+    bool force = false;       // allow calling a store stale from a node whose node rank is above 0
+    double deadlineSec = 10.0; // the whole diagnosis ends by then (DEADLINE_REACHED with what was learned)
 };
 
 std::vector<Finding> diagnose(const DoctorRequest& request);
@@ -48,13 +51,20 @@ struct FixResult {
     bool ok = false;
     std::string message; // what was done, or why it was refused
     // For a translated view, like Finding::variant/args: which outcome, and the values `message` embeds.
-    std::string code;    // "DELETED", "NOT_A_FILE", "NOT_A_STORE", "IN_USE", "DELETE_FAILED"
+    std::string code;    // "RENAMED", "NOT_A_FILE", "SYMLINK", "NOT_A_STORE", "IN_USE", "NOT_STALE/<why>", "RENAME_FAILED"
     std::vector<std::string> args;
+    std::string newPath; // RENAMED: where the store file is now
 };
 
-// Deletes a FileStore file left by an earlier run. Refuses (ok=false) when the path is not a store file or when a
-// live process holds, locks or names it, or it changed in the last few seconds.
-FixResult deleteStaleStore(const std::string& path);
+// Renames a FileStore file left by an earlier run aside, to NAME.stale-YYYYmmdd-HHMMSS in its folder (a -2, -3 ...
+// suffix rather than overwriting anything): nothing is deleted. Refuses (ok=false) when the path is a symlink or
+// not a file, when its bytes do not prove a c10d FileStore (an empty file included), when a live process holds,
+// locks or names it, or when a rank may still wait on it (see judgeStale: `context` gives the world size, the
+// rendezvous timeout, the node rank and --force).
+FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& context = {});
+
+// The name renameStaleStore would give the file now (for a confirmation question); empty for a bad path.
+std::string staleAsidePath(const std::string& pathOrStore);
 
 // A TCP port that is free for a TCPStore now: the first free one after `preferred`, else one the OS picks.
 int suggestFreePort(int preferred = 29500);

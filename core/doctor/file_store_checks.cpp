@@ -1,8 +1,9 @@
-// FILESTORE_* findings: the folder, write access, and whether an existing file is a live store or a stale one.
+// FILESTORE_* findings: the folder, write access, and whether an existing file is a live store or a stale
+// one.
 
 #include "doctor/checks.h"
-#include "doctor/file_store_reader.h"
 #include "doctor/file_store_liveness.h"
+#include "doctor/file_store_reader.h"
 
 #include <chrono>
 #include <fstream>
@@ -33,8 +34,7 @@ bool canCreateIn(const fs::path& dir, std::string& error) {
 nlohmann::json keyList(const FileStoreContents& c) {
     nlohmann::json keys = nlohmann::json::array();
     for (const auto& [k, v] : c.keys) {
-        if (keys.size() >= 40)
-            break;
+        if (keys.size() >= 40) break;
         keys.push_back(k);
     }
     return keys;
@@ -70,8 +70,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (writable && exists) {
         std::ofstream probe(path, std::ios::binary | std::ios::app); // opens without changing a byte
         writable = static_cast<bool>(probe);
-        if (!writable)
-            writeError = "cannot open " + path.u8string() + " for writing";
+        if (!writable) writeError = "cannot open " + path.u8string() + " for writing";
     }
     if (!writable) {
         auto e = where;
@@ -85,10 +84,11 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
         return;
     }
     if (!exists && request.jobRunning) {
-        out.push_back(makeFinding("FILESTORE_GONE", Severity::Error,
-                                  "The job is said to be running but its store file does not exist: it was deleted "
-                                  "under the job (an early destroy_process_group or a cleanup) or the path differs.",
-                                  where, "Check that every rank uses exactly this path; restart the job."));
+        out.push_back(
+            makeFinding("FILESTORE_GONE", Severity::Error,
+                        "The job is said to be running but its store file does not exist: it was deleted "
+                        "under the job (an early destroy_process_group or a cleanup) or the path differs.",
+                        where, "Check that every rank uses exactly this path; restart the job."));
         return;
     }
     if (!exists) {
@@ -118,8 +118,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     e["keys"] = keyList(contents);
     e["key_count"] = contents.keys.size();
     e["records"] = contents.records.size();
-    if (contents.truncated)
-        e["truncated"] = true;
+    if (contents.truncated) e["truncated"] = true;
 
     if (!live.live()) {
         if (contents.records.empty()) {
@@ -127,25 +126,68 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
                                       "An empty store file exists; c10d can reuse it.", e));
             return;
         }
-        if (request.jobRunning) {
-            e["ranks"] = census.toJson();
-            out.push_back(makeFinding("FILESTORE_ABANDONED", Severity::Error,
-                                      "No live process uses this store any more: the job has exited or was killed.",
-                                      e, "Restart the job; delete the store file first (it holds the old run's keys)."));
-            reportCensus(request, census, false, out);
+        // Parses, yet not as c10d writes: never call someone else's file a stale store.
+        if (!contents.proven()) {
+            out.push_back(
+                withArgs(makeFinding("FILESTORE_NOT_A_STORE", Severity::Error, contents.notProven + ".", e,
+                                     "Pick another store path; this file belongs to something else."),
+                         "", {contents.notProven}));
             return;
         }
         e["ranks"] = census.toJson();
-        out.push_back(withArgs(
-            makeFinding("FILESTORE_STALE", Severity::Error,
-                        "A store file from an earlier run is in the way (" +
-                            std::to_string(contents.keys.size()) + " keys, last written " +
-                            std::to_string(static_cast<long long>(live.ageSeconds)) +
-                            " s ago); new ranks would mix with its keys and hang or miscount.",
-                        e, "Delete " + path.u8string() + " (no live process uses it), or choose a new path."),
-            "",
-            {std::to_string(contents.keys.size()), std::to_string(static_cast<long long>(live.ageSeconds)),
-             path.u8string()}));
+        e["arrived_count"] = census.arrivedCount();
+        e["rendezvous_timeout_s"] = request.rendezvousTimeoutSec;
+        e["node_rank"] = request.nodeRank;
+        if (fs::is_symlink(fs::symlink_status(path, ec)))
+            e["symlink"] = true; // the fix never renames through a link
+        const StaleVerdict verdict = judgeStale(request, census, live.ageSeconds);
+        if (!verdict.stale) {
+            e["why_not_stale"] = verdict.variant;
+            const bool otherNode = verdict.variant == "other_node";
+            std::vector<std::string> args = verdict.args;
+            args.push_back(path.u8string());
+            // For a new launch on node 0 the file is in the way whether or not a rank waits on it; a joining
+            // node or a diagnosis of the running job expects it.
+            const Severity severity =
+                request.jobRunning || request.nodeRank > 0 ? Severity::Warning : Severity::Error;
+            out.push_back(withArgs(
+                makeFinding(
+                    "FILESTORE_MAYBE_LIVE", severity,
+                    "No process here is seen using the store file, but it is not stale: " + verdict.reason +
+                        ".",
+                    e,
+                    otherNode ? "Run the doctor on node 0, or pass --force once no node uses " +
+                                    path.u8string() + "; or choose a new store path."
+                              : "If this run is wanted, start its missing ranks; if not, choose a new store "
+                                "path (or, once no rank waits, pass a shorter --rendezvous-timeout)."),
+                verdict.variant, args));
+            reportCensus(request, census, !request.jobRunning, out);
+            return;
+        }
+        if (request.jobRunning) {
+            e["why_stale"] = verdict.reason;
+            out.push_back(
+                makeFinding("FILESTORE_ABANDONED", Severity::Error,
+                            "No live process uses this store any more: the job has exited or was killed.", e,
+                            "Restart the job; rename the store file aside first (it holds the old "
+                            "run's keys)."));
+            reportCensus(request, census, false, out);
+            return;
+        }
+        std::vector<std::string> args = {std::to_string(contents.keys.size()),
+                                         std::to_string(static_cast<long long>(live.ageSeconds)),
+                                         path.u8string()};
+        args.insert(args.end(), verdict.args.begin(), verdict.args.end());
+        out.push_back(
+            withArgs(makeFinding("FILESTORE_STALE", Severity::Error,
+                                 "A store file from an earlier run is in the way (" +
+                                     std::to_string(contents.keys.size()) + " keys, " + verdict.reason +
+                                     "); new ranks would mix with its keys and hang or miscount.",
+                                 e,
+                                 "Rename " + path.u8string() +
+                                     " aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or "
+                                     "choose a new path."),
+                     verdict.variant, args));
         return;
     }
 

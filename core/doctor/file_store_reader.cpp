@@ -11,15 +11,30 @@ namespace {
 constexpr std::uint32_t kMaxField = 64u * 1024u * 1024u;
 
 bool readField(const std::string& data, std::size_t& pos, std::string& out) {
-    if (data.size() - pos < 4)
-        return false;
+    if (data.size() - pos < 4) return false;
     const auto* b = reinterpret_cast<const unsigned char*>(data.data() + pos);
     std::uint32_t len = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
-    if (len > kMaxField || data.size() - pos - 4 < len)
-        return false;
+    if (len > kMaxField || data.size() - pos - 4 < len) return false;
     out.assign(data, pos + 4, len);
     pos += 4 + len;
     return true;
+}
+
+// c10d prefixes every user key with "/" (a deletion with "-/"); its own reference count is "cleanup/".
+bool c10dKey(const std::string& key) {
+    return (!key.empty() && (key[0] == '/' || key.rfind("-/", 0) == 0)) || key == "cleanup/";
+}
+
+std::string whyNotProven(const FileStoreContents& c, const std::filesystem::path& path) {
+    const std::string name = path.u8string();
+    if (!c.ok) return c.error;
+    // c10d writes its first record as soon as a rank uses the store, so an empty file proves nothing.
+    if (c.records.empty() && !c.truncated)
+        return name + " is empty (0 bytes), so nothing proves it is a c10d FileStore";
+    if (c.truncated) return name + " ends in a partial record (a writer mid-append, or not a FileStore)";
+    for (const auto& r : c.records)
+        if (!c10dKey(r.key)) return name + " holds a key c10d does not write, so it is not a FileStore";
+    return {};
 }
 
 } // namespace
@@ -50,8 +65,8 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
     }
     // A file whose very first record does not parse is not a FileStore at all.
     c.ok = !(c.truncated && c.records.empty() && !data.empty());
-    if (!c.ok)
-        c.error = path.u8string() + " is not a c10d FileStore file (its first record does not parse)";
+    if (!c.ok) c.error = path.u8string() + " is not a c10d FileStore file (its first record does not parse)";
+    c.notProven = whyNotProven(c, path);
     return c;
 }
 

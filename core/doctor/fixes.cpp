@@ -1,65 +1,130 @@
-// The two "apply fix" actions the GUI offers. deleteStaleStore re-checks liveness itself: the button may be pressed
-// long after the diagnosis, and deleting a store a live job uses breaks that job (pytorch#67566).
+// The two "apply fix" actions the GUI offers. renameStaleStore re-checks everything itself: the button may be
+// pressed long after the diagnosis, and removing a store a live job uses breaks that job (pytorch#67566). It
+// renames rather than deletes, so even a wrong call loses nothing.
 
 #include "doctor/doctor.h"
 #include "doctor/file_store_liveness.h"
 #include "doctor/file_store_reader.h"
 #include "doctor/net_socket.h"
 #include "doctor/os_probes.h"
+#include "doctor/rename_aside.h"
 #include "doctor/store_address.h"
+
+#include <ctime>
+#include <mutex>
 
 namespace ddpdesk::doctor {
 
 namespace fs = std::filesystem;
 
-FixResult deleteStaleStore(const std::string& pathOrStore) {
-    FixResult r;
-    fs::path path = fs::u8path(pathOrStore);
-    if (pathOrStore.rfind("file:", 0) == 0)
-        path = parseStoreAddress(pathOrStore).path;
+namespace {
+
+constexpr int kMaxSuffix = 1000;
+
+fs::path storePath(const std::string& pathOrStore) {
+    if (pathOrStore.rfind("file:", 0) == 0) return parseStoreAddress(pathOrStore).path;
+    return fs::u8path(pathOrStore);
+}
+
+std::string stampNow() {
+    static std::mutex localtimeLock; // std::localtime shares one buffer
+    std::lock_guard<std::mutex> hold(localtimeLock);
+    const std::time_t now = std::time(nullptr);
+    char text[32] = {};
+    if (const std::tm* tm = std::localtime(&now)) std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", tm);
+    return text;
+}
+
+fs::path candidate(const fs::path& path, const std::string& stamp, int n) {
+    std::string name = path.filename().u8string() + ".stale-" + stamp;
+    if (n > 1) name += "-" + std::to_string(n);
+    return path.parent_path() / fs::u8path(name);
+}
+
+bool taken(const fs::path& p) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-        r.message = "Nothing to delete: " + path.u8string() + " is not an existing file.";
-        r.code = "NOT_A_FILE";
-        r.args = {path.u8string()};
-        return r;
-    }
-    FileStoreContents contents = readFileStore(path);
-    if (!contents.ok) {
-        r.message = "Refused: " + contents.error + ", so it is not deleted.";
-        r.code = "NOT_A_STORE";
-        r.args = {contents.error};
-        return r;
-    }
-    std::vector<std::pair<std::string, std::string>> records;
-    for (const auto& rec : contents.records)
-        records.emplace_back(rec.key, rec.value);
-    StoreLiveness live = fileStoreLiveness(path, censusFromRecords(records));
-    if (live.live()) {
-        r.message = "Refused: the store is in use (" + live.describe() + "). End that run first.";
-        r.code = "IN_USE";
-        r.args = {live.describe()};
-        return r;
-    }
-    if (!fs::remove(path, ec)) {
-        r.message = "Could not delete " + path.u8string() + ": " + ec.message();
-        r.code = "DELETE_FAILED";
-        r.args = {path.u8string(), ec.message()};
-        return r;
-    }
-    r.ok = true;
-    r.message = "Deleted the stale store file " + path.u8string() + ".";
-    r.code = "DELETED";
-    r.args = {path.u8string()};
+    return fs::exists(fs::symlink_status(p, ec)); // a dangling symlink is taken too
+}
+
+FixResult refuse(std::string code, std::string message, std::vector<std::string> args) {
+    FixResult r;
+    r.code = std::move(code);
+    r.message = std::move(message);
+    r.args = std::move(args);
     return r;
 }
 
+} // namespace
+
+std::string staleAsidePath(const std::string& pathOrStore) {
+    const fs::path path = storePath(pathOrStore);
+    if (path.filename().empty()) return {};
+    const std::string stamp = stampNow();
+    for (int n = 1; n <= kMaxSuffix; ++n)
+        if (!taken(candidate(path, stamp, n))) return candidate(path, stamp, n).u8string();
+    return {};
+}
+
+FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& context) {
+    const fs::path path = storePath(pathOrStore);
+    const std::string name = path.u8string();
+    std::error_code ec;
+    const auto status = fs::symlink_status(path, ec);
+    if (fs::is_symlink(status))
+        return refuse(
+            "SYMLINK",
+            "Refused: " + name +
+                " is a symbolic link; the fix never follows links, so neither the link nor its target "
+                "is changed.",
+            {name});
+    if (!fs::is_regular_file(status))
+        return refuse("NOT_A_FILE", "Nothing to rename: " + name + " is not an existing file.", {name});
+    const FileStoreContents contents = readFileStore(path);
+    if (!contents.proven())
+        return refuse("NOT_A_STORE", "Refused: " + contents.notProven + ", so it is left as it is.",
+                      {contents.notProven});
+    std::vector<std::pair<std::string, std::string>> records;
+    for (const auto& rec : contents.records)
+        records.emplace_back(rec.key, rec.value);
+    const RankCensus census = censusFromRecords(records);
+    const StoreLiveness live = fileStoreLiveness(path, census);
+    if (live.live())
+        return refuse("IN_USE", "Refused: the store is in use (" + live.describe() + "). End that run first.",
+                      {live.describe()});
+    const StaleVerdict verdict = judgeStale(context, census, live.ageSeconds);
+    if (!verdict.stale)
+        return refuse("NOT_STALE/" + verdict.variant, "Refused: " + verdict.reason + ".", verdict.args);
+
+    const std::string stamp = stampNow();
+    for (int n = 1; n <= kMaxSuffix; ++n) {
+        const fs::path to = candidate(path, stamp, n);
+        if (taken(to)) continue;
+        std::string error;
+        switch (os::renameNoReplace(path, to, error)) {
+        case os::RenameStatus::TargetExists:
+            continue; // appeared since the look: take the next suffix
+        case os::RenameStatus::Failed:
+            return refuse("RENAME_FAILED", "Could not rename " + name + ": " + error, {name, error});
+        case os::RenameStatus::Done: {
+            FixResult r;
+            r.ok = true;
+            r.newPath = to.u8string();
+            r.code = "RENAMED";
+            r.args = {name, r.newPath};
+            r.message =
+                "Renamed the stale store file " + name + " to " + r.newPath + " (nothing was deleted).";
+            return r;
+        }
+        }
+    }
+    return refuse("RENAME_FAILED", "Could not rename " + name + ": every .stale- name for it is taken",
+                  {name, "every .stale- name for it is taken"});
+}
+
 int suggestFreePort(int preferred) {
-    if (preferred < 1024 || preferred > 65000)
-        preferred = 29500;
+    if (preferred < 1024 || preferred > 65000) preferred = 29500;
     for (int port = preferred + 1; port <= preferred + 100 && port <= 65535; ++port)
-        if (net::tryBind(port).status == net::BindStatus::Free && os::portHolders(port).empty())
-            return port;
+        if (net::tryBind(port).status == net::BindStatus::Free && os::portHolders(port).empty()) return port;
     return net::pickFreePort();
 }
 

@@ -1,5 +1,6 @@
 // POSIX side of net_socket.h: non-blocking sockets driven by poll() so every wait is bounded.
 
+#include "doctor/bounded_call.h"
 #include "doctor/net_socket.h"
 #include "doctor/stream_connection.h"
 
@@ -23,8 +24,7 @@ std::string errnoText(int err) {
 
 std::string numericAddress(const sockaddr* sa, socklen_t len) {
     char host[NI_MAXHOST] = {0};
-    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
-        return "?";
+    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) return "?";
     return host;
 }
 
@@ -52,7 +52,9 @@ protected:
         ssize_t n = ::recv(m_fd, data, size, 0);
         return {n, n < 0 ? errno : 0};
     }
-    bool isRetryable(int error) const override { return error == EINTR || error == EAGAIN || error == EWOULDBLOCK; }
+    bool isRetryable(int error) const override {
+        return error == EINTR || error == EAGAIN || error == EWOULDBLOCK;
+    }
     bool isReset(int error) const override { return error == ECONNRESET; }
     std::string errorText(int error) const override { return errnoText(error); }
     int lastWaitError() const override { return m_waitError; }
@@ -64,7 +66,9 @@ private:
 
 } // namespace
 
-Resolved resolveHost(const std::string& host) {
+namespace {
+
+Resolved resolveBlocking(const std::string& host) {
     Resolved r;
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
@@ -83,71 +87,118 @@ Resolved resolveHost(const std::string& host) {
     return r;
 }
 
-std::string localHostName() {
-    char name[256] = {0};
-    if (::gethostname(name, sizeof name - 1) != 0)
-        return {};
-    return name;
-}
-
-ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
-    ConnectResult result;
+// A numeric address as a socket address, without asking any resolver.
+addrinfo* numericAddrinfo(const std::string& numeric, int port) {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
     addrinfo* res = nullptr;
-    std::string service = std::to_string(port);
-    int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
-    if (rc != 0) {
+    const std::string service = std::to_string(port);
+    return ::getaddrinfo(numeric.c_str(), service.c_str(), &hints, &res) == 0 ? res : nullptr;
+}
+
+} // namespace
+
+Resolved resolveHost(const std::string& host, Millis timeout) {
+    if (addrinfo* numeric = numericAddrinfo(host, 0)) {
+        ::freeaddrinfo(numeric);
+        return resolveBlocking(host);
+    }
+    if (auto r = doctor::detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout))
+        return *r;
+    Resolved r;
+    r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
+    return r;
+}
+
+bool isLocalAddress(const std::string& numeric) {
+    addrinfo* ai = numericAddrinfo(numeric, 0);
+    if (!ai) return false;
+    bool local = false;
+    int fd = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) {
+        local = ::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0; // EADDRNOTAVAIL: not an address of this machine
+        ::close(fd);
+    }
+    ::freeaddrinfo(ai);
+    return local;
+}
+
+std::string localHostName() {
+    char name[256] = {0};
+    if (::gethostname(name, sizeof name - 1) != 0) return {};
+    return name;
+}
+
+namespace {
+
+// One connection attempt, bounded by `deadline`; 0 on success (result.connection set), else the errno.
+int connectOne(const addrinfo* ai, TimePoint deadline, ConnectResult& result) {
+    result.address = numericAddress(ai->ai_addr, ai->ai_addrlen);
+    int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) {
+        result.status = ConnectStatus::Error;
+        result.error = "socket failed: " + errnoText(errno);
+        return errno ? errno : -1;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    int err = 0;
+    if (::connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+        err = errno;
+        if (err == EINPROGRESS) {
+            pollfd pfd{fd, POLLOUT, 0};
+            int prc = 0;
+            do {
+                const Millis left = detail::timeLeft(deadline);
+                prc = left.count() > 0 ? ::poll(&pfd, 1, static_cast<int>(left.count())) : 0;
+            } while (prc < 0 && errno == EINTR);
+            if (prc == 0) {
+                err = ETIMEDOUT;
+            } else {
+                socklen_t len = sizeof err;
+                ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+            }
+        }
+    }
+    if (err == 0) {
+        result.status = ConnectStatus::Connected;
+        result.error.clear();
+        result.connection = std::make_unique<PosixConnection>(fd);
+        return 0;
+    }
+    ::close(fd);
+    result.error = errnoText(err);
+    if (err == ECONNREFUSED)
+        result.status = ConnectStatus::Refused;
+    else if (err == ETIMEDOUT)
+        result.status = ConnectStatus::TimedOut;
+    else if (err == ENETUNREACH || err == EHOSTUNREACH)
+        result.status = ConnectStatus::Unreachable;
+    else
+        result.status = ConnectStatus::Error;
+    return err;
+}
+
+} // namespace
+
+ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
+    ConnectResult result;
+    const TimePoint deadline = Clock::now() + timeout;
+    const Resolved resolved = resolveHost(host, timeout);
+    if (!resolved.ok) {
         result.status = ConnectStatus::Unresolved;
-        result.error = gai_strerror(rc);
+        result.error = resolved.error;
         return result;
     }
     result.status = ConnectStatus::Unreachable;
-    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-        result.address = numericAddress(ai->ai_addr, ai->ai_addrlen);
-        int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-        if (fd < 0) {
-            result.status = ConnectStatus::Error;
-            result.error = "socket failed: " + errnoText(errno);
-            continue;
-        }
-        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-        int err = 0;
-        if (::connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-            err = errno;
-            if (err == EINPROGRESS) {
-                pollfd pfd{fd, POLLOUT, 0};
-                int prc;
-                do {
-                    prc = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
-                } while (prc < 0 && errno == EINTR);
-                if (prc == 0) {
-                    err = ETIMEDOUT;
-                } else {
-                    socklen_t len = sizeof err;
-                    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-                }
-            }
-        }
-        if (err == 0) {
-            result.status = ConnectStatus::Connected;
-            result.error.clear();
-            result.connection = std::make_unique<PosixConnection>(fd);
-            break;
-        }
-        ::close(fd);
-        result.error = errnoText(err);
-        if (err == ECONNREFUSED)
-            result.status = ConnectStatus::Refused;
-        else if (err == ETIMEDOUT)
-            result.status = ConnectStatus::TimedOut;
-        else if (err == ENETUNREACH || err == EHOSTUNREACH)
-            result.status = ConnectStatus::Unreachable;
-        else
-            result.status = ConnectStatus::Error;
+    for (const std::string& numeric : resolved.addresses) {
+        addrinfo* ai = numericAddrinfo(numeric, port);
+        if (!ai) continue;
+        const int err = connectOne(ai, deadline, result);
+        ::freeaddrinfo(ai);
+        if (err == 0) break;
     }
-    ::freeaddrinfo(res);
     return result;
 }
 
@@ -156,8 +207,7 @@ namespace {
 // Binds one wildcard family; returns 0 on success or the errno.
 int bindWildcard(int family, int port) {
     int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return errno == EAFNOSUPPORT ? 0 : errno; // no IPv6 here: nothing to conflict with
+    if (fd < 0) return errno == EAFNOSUPPORT ? 0 : errno; // no IPv6 here: nothing to conflict with
     int one = 1;
     // TCPStore sets SO_REUSEADDR too, so TIME_WAIT leftovers must not count as "in use".
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -188,12 +238,11 @@ BindResult tryBind(int port) {
     BindResult r;
     for (int family : {AF_INET, AF_INET6}) {
         int err = bindWildcard(family, port);
-        if (err == 0)
-            continue;
+        if (err == 0) continue;
         r.error = errnoText(err);
-        r.status = err == EADDRINUSE ? BindStatus::InUse
-                 : (err == EACCES || err == EPERM) ? BindStatus::AccessDenied
-                                                   : BindStatus::Error;
+        r.status = err == EADDRINUSE                 ? BindStatus::InUse
+                   : (err == EACCES || err == EPERM) ? BindStatus::AccessDenied
+                                                     : BindStatus::Error;
         return r;
     }
     r.status = BindStatus::Free;
@@ -202,8 +251,7 @@ BindResult tryBind(int port) {
 
 int pickFreePort() {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return 0;
+    if (fd < 0) return 0;
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_ANY);

@@ -1,5 +1,6 @@
 // Windows side of net_socket.h: Winsock non-blocking sockets driven by select() so every wait is bounded.
 
+#include "doctor/bounded_call.h"
 #include "doctor/net_socket.h"
 #include "doctor/stream_connection.h"
 
@@ -22,8 +23,8 @@ void ensureWinsock() {
 
 std::string wsaText(int err) {
     char buf[256] = {0};
-    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, static_cast<DWORD>(err), 0,
-                   buf, sizeof buf, nullptr);
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
+                   static_cast<DWORD>(err), 0, buf, sizeof buf, nullptr);
     std::string text(buf);
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
         text.pop_back();
@@ -32,8 +33,7 @@ std::string wsaText(int err) {
 
 std::string numericAddress(const sockaddr* sa, int len) {
     char host[NI_MAXHOST] = {0};
-    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
-        return "?";
+    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) return "?";
     return host;
 }
 
@@ -46,8 +46,7 @@ int waitSocket(SOCKET s, bool forWrite, Millis timeout, bool* failed = nullptr) 
     FD_SET(s, &ex);
     timeval tv{static_cast<long>(timeout.count() / 1000), static_cast<long>((timeout.count() % 1000) * 1000)};
     int rc = select(0, forWrite ? nullptr : &rw, forWrite ? &rw : nullptr, &ex, &tv);
-    if (failed)
-        *failed = rc > 0 && FD_ISSET(s, &ex);
+    if (failed) *failed = rc > 0 && FD_ISSET(s, &ex);
     return rc;
 }
 
@@ -82,7 +81,9 @@ private:
 
 } // namespace
 
-Resolved resolveHost(const std::string& host) {
+namespace {
+
+Resolved resolveBlocking(const std::string& host) {
     ensureWinsock();
     Resolved r;
     addrinfo hints{};
@@ -102,75 +103,123 @@ Resolved resolveHost(const std::string& host) {
     return r;
 }
 
-std::string localHostName() {
+// A numeric address as a socket address, without asking any resolver.
+addrinfo* numericAddrinfo(const std::string& numeric, int port) {
     ensureWinsock();
-    char name[256] = {0};
-    if (gethostname(name, sizeof name - 1) != 0)
-        return {};
-    return name;
-}
-
-ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
-    ensureWinsock();
-    ConnectResult result;
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
     addrinfo* res = nullptr;
-    std::string service = std::to_string(port);
-    int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
-    if (rc != 0) {
+    const std::string service = std::to_string(port);
+    return getaddrinfo(numeric.c_str(), service.c_str(), &hints, &res) == 0 ? res : nullptr;
+}
+
+} // namespace
+
+Resolved resolveHost(const std::string& host, Millis timeout) {
+    if (addrinfo* numeric = numericAddrinfo(host, 0)) {
+        freeaddrinfo(numeric);
+        return resolveBlocking(host);
+    }
+    if (auto r = doctor::detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout))
+        return *r;
+    Resolved r;
+    r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
+    return r;
+}
+
+bool isLocalAddress(const std::string& numeric) {
+    addrinfo* ai = numericAddrinfo(numeric, 0);
+    if (!ai) return false;
+    bool local = false;
+    SOCKET s = socket(ai->ai_family, SOCK_STREAM, IPPROTO_TCP);
+    if (s != INVALID_SOCKET) {
+        // WSAEADDRNOTAVAIL: not an address of this machine
+        local = bind(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) == 0;
+        closesocket(s);
+    }
+    freeaddrinfo(ai);
+    return local;
+}
+
+std::string localHostName() {
+    ensureWinsock();
+    char name[256] = {0};
+    if (gethostname(name, sizeof name - 1) != 0) return {};
+    return name;
+}
+
+namespace {
+
+// One connection attempt, bounded by `deadline`; 0 on success (result.connection set), else the WSA error.
+int connectOne(const addrinfo* ai, TimePoint deadline, ConnectResult& result) {
+    result.address = numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen));
+    SOCKET s = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+    if (s == INVALID_SOCKET) {
+        const int err = WSAGetLastError();
+        result.status = ConnectStatus::Error;
+        result.error = "socket failed: " + wsaText(err);
+        return err ? err : -1;
+    }
+    u_long nonBlocking = 1;
+    ioctlsocket(s, FIONBIO, &nonBlocking);
+    int err = 0;
+    if (connect(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) == SOCKET_ERROR) {
+        err = WSAGetLastError();
+        if (err == WSAEWOULDBLOCK) {
+            bool failed = false;
+            const Millis left = detail::timeLeft(deadline);
+            int wrc = left.count() > 0 ? waitSocket(s, true, left, &failed) : 0;
+            if (wrc == 0) {
+                err = WSAETIMEDOUT;
+            } else if (failed || wrc < 0) {
+                int len = sizeof err;
+                getsockopt(s, SOL_SOCKET, SO_ERROR, reinterpret_cast<char*>(&err), &len);
+                if (err == 0) err = WSAECONNREFUSED;
+            } else {
+                err = 0;
+            }
+        }
+    }
+    if (err == 0) {
+        result.status = ConnectStatus::Connected;
+        result.error.clear();
+        result.connection = std::make_unique<WinConnection>(s);
+        return 0;
+    }
+    closesocket(s);
+    result.error = wsaText(err);
+    if (err == WSAECONNREFUSED)
+        result.status = ConnectStatus::Refused;
+    else if (err == WSAETIMEDOUT)
+        result.status = ConnectStatus::TimedOut;
+    else if (err == WSAENETUNREACH || err == WSAEHOSTUNREACH)
+        result.status = ConnectStatus::Unreachable;
+    else
+        result.status = ConnectStatus::Error;
+    return err;
+}
+
+} // namespace
+
+ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
+    ConnectResult result;
+    const TimePoint deadline = Clock::now() + timeout;
+    const Resolved resolved = resolveHost(host, timeout);
+    if (!resolved.ok) {
         result.status = ConnectStatus::Unresolved;
-        result.error = wsaText(rc);
+        result.error = resolved.error;
         return result;
     }
     result.status = ConnectStatus::Unreachable;
-    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-        result.address = numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen));
-        SOCKET s = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-        if (s == INVALID_SOCKET) {
-            result.status = ConnectStatus::Error;
-            result.error = "socket failed: " + wsaText(WSAGetLastError());
-            continue;
-        }
-        u_long nonBlocking = 1;
-        ioctlsocket(s, FIONBIO, &nonBlocking);
-        int err = 0;
-        if (connect(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) == SOCKET_ERROR) {
-            err = WSAGetLastError();
-            if (err == WSAEWOULDBLOCK) {
-                bool failed = false;
-                int wrc = waitSocket(s, true, timeout, &failed);
-                if (wrc == 0) {
-                    err = WSAETIMEDOUT;
-                } else if (failed || wrc < 0) {
-                    int len = sizeof err;
-                    getsockopt(s, SOL_SOCKET, SO_ERROR, reinterpret_cast<char*>(&err), &len);
-                    if (err == 0)
-                        err = WSAECONNREFUSED;
-                } else {
-                    err = 0;
-                }
-            }
-        }
-        if (err == 0) {
-            result.status = ConnectStatus::Connected;
-            result.error.clear();
-            result.connection = std::make_unique<WinConnection>(s);
-            break;
-        }
-        closesocket(s);
-        result.error = wsaText(err);
-        if (err == WSAECONNREFUSED)
-            result.status = ConnectStatus::Refused;
-        else if (err == WSAETIMEDOUT)
-            result.status = ConnectStatus::TimedOut;
-        else if (err == WSAENETUNREACH || err == WSAEHOSTUNREACH)
-            result.status = ConnectStatus::Unreachable;
-        else
-            result.status = ConnectStatus::Error;
+    for (const std::string& numeric : resolved.addresses) {
+        addrinfo* ai = numericAddrinfo(numeric, port);
+        if (!ai) continue;
+        const int err = connectOne(ai, deadline, result);
+        freeaddrinfo(ai);
+        if (err == 0) break;
     }
-    freeaddrinfo(res);
     return result;
 }
 
@@ -213,12 +262,11 @@ BindResult tryBind(int port) {
     BindResult r;
     for (int family : {AF_INET, AF_INET6}) {
         int err = bindWildcard(family, port);
-        if (err == 0)
-            continue;
+        if (err == 0) continue;
         r.error = wsaText(err);
         // WSAEACCES (10013) on bind: the port lies in an excluded range (Hyper-V/WinNAT reservations).
         r.status = err == WSAEADDRINUSE ? BindStatus::InUse
-                 : err == WSAEACCES     ? BindStatus::AccessDenied
+                   : err == WSAEACCES   ? BindStatus::AccessDenied
                                         : BindStatus::Error;
         return r;
     }
@@ -229,8 +277,7 @@ BindResult tryBind(int port) {
 int pickFreePort() {
     ensureWinsock();
     SOCKET s = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
-    if (s == INVALID_SOCKET)
-        return 0;
+    if (s == INVALID_SOCKET) return 0;
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_ANY);

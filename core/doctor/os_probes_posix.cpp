@@ -1,19 +1,25 @@
-// Linux side of os_probes.h, read from /proc: /proc/net/tcp{,6} maps a port to socket inodes, /proc/<pid>/fd maps
-// inodes and files to processes, /proc/locks lists flock/fcntl locks (FileStore takes flock for each operation).
+// Linux side of os_probes.h, read from /proc: /proc/net/tcp{,6} maps a port to socket inodes, /proc/<pid>/fd
+// maps inodes and files to processes, /proc/locks lists flock/fcntl locks (FileStore takes flock for each
+// operation).
 
 #include "doctor/os_probes.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -21,39 +27,31 @@ namespace ddpdesk::doctor::os {
 
 namespace {
 
-template <typename Fn>
-void forEachPid(Fn fn) {
+template <typename Fn> void forEachPid(Fn fn) {
     DIR* proc = ::opendir("/proc");
-    if (!proc)
-        return;
+    if (!proc) return;
     while (dirent* e = ::readdir(proc)) {
         char* end = nullptr;
         long pid = std::strtol(e->d_name, &end, 10);
-        if (end && *end == '\0' && pid > 0)
-            fn(static_cast<std::int64_t>(pid));
+        if (end && *end == '\0' && pid > 0) fn(static_cast<std::int64_t>(pid));
     }
     ::closedir(proc);
 }
 
 // Calls fn(fdPath, linkTarget) for each open descriptor of pid; stops early when fn returns true.
-template <typename Fn>
-bool forEachFd(std::int64_t pid, Fn fn) {
+template <typename Fn> bool forEachFd(std::int64_t pid, Fn fn) {
     std::string dir = "/proc/" + std::to_string(pid) + "/fd";
     DIR* d = ::opendir(dir.c_str());
-    if (!d)
-        return false;
+    if (!d) return false;
     bool hit = false;
     while (!hit) {
         dirent* e = ::readdir(d);
-        if (!e)
-            break;
-        if (e->d_name[0] == '.')
-            continue;
+        if (!e) break;
+        if (e->d_name[0] == '.') continue;
         std::string fdPath = dir + "/" + e->d_name;
         char target[512];
         ssize_t n = ::readlink(fdPath.c_str(), target, sizeof target - 1);
-        if (n <= 0)
-            continue;
+        if (n <= 0) continue;
         target[n] = '\0';
         hit = fn(fdPath, std::string(target));
     }
@@ -63,20 +61,19 @@ bool forEachFd(std::int64_t pid, Fn fn) {
 
 void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, const std::string& how) {
     for (const auto& p : out)
-        if (p.pid == pid)
-            return;
+        if (p.pid == pid) return;
     out.push_back({pid, processName(pid), how});
 }
 
 } // namespace
 
-std::int64_t currentPid() { return ::getpid(); }
+std::int64_t currentPid() {
+    return ::getpid();
+}
 
 bool processAlive(std::int64_t pid) {
-    if (pid <= 0)
-        return false;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM)
-        return false;
+    if (pid <= 0) return false;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
     // A zombie (killed, not yet reaped) holds nothing any more.
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string line;
@@ -103,8 +100,7 @@ std::vector<ProcessRef> portHolders(int port) {
             std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
             fields >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >> inode;
             auto colon = local.rfind(':');
-            if (colon == std::string::npos || inode.empty() || inode == "0")
-                continue;
+            if (colon == std::string::npos || inode.empty() || inode == "0") continue;
             int localPort = static_cast<int>(std::strtol(local.substr(colon + 1).c_str(), nullptr, 16));
             // Only sockets that own the local port: LISTEN (0A) or bound-but-idle (07 CLOSE); an outgoing
             // connection that happens to use the number as its ephemeral port does not block a listener.
@@ -113,31 +109,66 @@ std::vector<ProcessRef> portHolders(int port) {
         }
     }
     std::vector<ProcessRef> out;
-    if (inodes.empty())
-        return out;
+    if (inodes.empty()) return out;
     const auto self = currentPid();
     forEachPid([&](std::int64_t pid) {
-        if (pid == self)
-            return;
+        if (pid == self) return;
         std::string how;
         forEachFd(pid, [&](const std::string&, const std::string& target) {
             auto it = inodes.find(target);
-            if (it == inodes.end())
-                return false;
+            if (it == inodes.end()) return false;
             how = it->second;
             return true;
         });
-        if (!how.empty())
-            addUnique(out, pid, how);
+        if (!how.empty()) addUnique(out, pid, how);
     });
+    return out;
+}
+
+namespace {
+
+// /proc/net/tcp prints an address as the 32-bit words of its network-order bytes, each with %08X of the
+// machine's own word: copy the words back as they were.
+std::string procAddress(const std::string& hex) {
+    if (hex.size() != 8 && hex.size() != 32) return {};
+    unsigned char bytes[16] = {0};
+    for (std::size_t word = 0; word < hex.size() / 8; ++word) {
+        const auto value =
+            static_cast<std::uint32_t>(std::strtoul(hex.substr(word * 8, 8).c_str(), nullptr, 16));
+        std::memcpy(bytes + word * 4, &value, 4);
+    }
+    char text[INET6_ADDRSTRLEN] = {0};
+    if (!::inet_ntop(hex.size() == 8 ? AF_INET : AF_INET6, bytes, text, sizeof text)) return {};
+    return text;
+}
+
+} // namespace
+
+std::vector<std::string> listenAddresses(int port) {
+    std::vector<std::string> out;
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::ifstream in(table);
+        std::string line;
+        std::getline(in, line); // header
+        while (std::getline(in, line)) {
+            std::istringstream fields(line);
+            std::string sl, local, remote, state;
+            fields >> sl >> local >> remote >> state;
+            const auto colon = local.rfind(':');
+            if (colon == std::string::npos || state != "0A") continue;
+            if (std::strtol(local.substr(colon + 1).c_str(), nullptr, 16) != port) continue;
+            const std::string address = procAddress(local.substr(0, colon));
+            if (!address.empty() && std::find(out.begin(), out.end(), address) == out.end())
+                out.push_back(address);
+        }
+    }
     return out;
 }
 
 std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
     std::vector<ProcessRef> out;
     struct stat want {};
-    if (::stat(path.c_str(), &want) != 0)
-        return out;
+    if (::stat(path.c_str(), &want) != 0) return out;
     const auto self = currentPid();
 
     // "1: FLOCK  ADVISORY  WRITE 4321 08:01:1234567 0 EOF" (major:minor in hex, inode in decimal)
@@ -152,57 +183,49 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
         fields >> mode >> access >> pidText >> devIno;
         unsigned major = 0, minor = 0;
         unsigned long long ino = 0;
-        if (std::sscanf(devIno.c_str(), "%x:%x:%llu", &major, &minor, &ino) != 3)
-            continue;
+        if (std::sscanf(devIno.c_str(), "%x:%x:%llu", &major, &minor, &ino) != 3) continue;
         if (ino != static_cast<unsigned long long>(want.st_ino) || major != major(want.st_dev) ||
             minor != minor(want.st_dev))
             continue;
         std::int64_t pid = std::strtoll(pidText.c_str(), nullptr, 10);
-        if (pid > 0 && pid != self)
-            addUnique(out, pid, "lock");
+        if (pid > 0 && pid != self) addUnique(out, pid, "lock");
     }
 
     forEachPid([&](std::int64_t pid) {
-        if (pid == self)
-            return;
+        if (pid == self) return;
         bool holds = forEachFd(pid, [&](const std::string& fdPath, const std::string& target) {
-            if (target.empty() || target[0] != '/')
-                return false; // sockets, pipes, anon inodes
+            if (target.empty() || target[0] != '/') return false; // sockets, pipes, anon inodes
             struct stat st {};
             return ::stat(fdPath.c_str(), &st) == 0 && st.st_ino == want.st_ino && st.st_dev == want.st_dev;
         });
-        if (holds)
-            addUnique(out, pid, "open");
+        if (holds) addUnique(out, pid, "open");
     });
     return out;
 }
 
 std::vector<ProcessRef> processesMentioning(const std::string& text) {
     std::vector<ProcessRef> out;
-    if (text.empty())
-        return out;
+    if (text.empty()) return out;
     const auto self = currentPid();
     forEachPid([&](std::int64_t pid) {
-        if (pid == self)
-            return;
+        if (pid == self) return;
         std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
         std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         // The path must end where an argument ends: /tmp/run/store is not /tmp/run/store2.
         bool named = false;
-        for (auto at = cmdline.find(text); at != std::string::npos && !named; at = cmdline.find(text, at + 1)) {
+        for (auto at = cmdline.find(text); at != std::string::npos && !named;
+             at = cmdline.find(text, at + 1)) {
             const auto after = at + text.size();
             named = after >= cmdline.size() || cmdline[after] == '\0' || cmdline[after] == ' ' ||
                     cmdline[after] == '"' || cmdline[after] == '\'';
         }
-        if (!named)
-            return;
+        if (!named) return;
         // Doctor runs (and shells that started one) name the store too but do not use it.
         static const std::string doctorArg("doctor\0", 7);
         if (cmdline.find(doctorArg) != std::string::npos || cmdline.find("doctor ") != std::string::npos ||
             cmdline.find("--inspect-store") != std::string::npos)
             return;
-        if (processAlive(pid))
-            addUnique(out, pid, "command line");
+        if (processAlive(pid)) addUnique(out, pid, "command line");
     });
     return out;
 }

@@ -4,12 +4,20 @@
 
 namespace ddpdesk::doctor::net::detail {
 
-bool StreamConnection::ready(bool forWrite, Millis timeout, const char* what) {
-    switch (waitReady(forWrite, timeout)) {
+Millis timeLeft(TimePoint deadline) {
+    const auto now = Clock::now();
+    if (deadline <= now) return Millis(0);
+    if (deadline == TimePoint::max()) return Millis(24LL * 3600 * 1000);
+    return std::chrono::ceil<Millis>(deadline - now);
+}
+
+bool StreamConnection::ready(bool forWrite, TimePoint deadline, const char* what) {
+    const Millis left = timeLeft(deadline);
+    switch (left.count() > 0 ? waitReady(forWrite, left) : Wait::TimedOut) {
     case Wait::Ready:
         return true;
     case Wait::TimedOut:
-        m_error = "no progress within " + std::to_string(timeout.count()) + " ms waiting for " + what;
+        m_error = std::string("the probe's time ran out waiting for ") + what;
         return false;
     case Wait::Failed:
         break;
@@ -18,15 +26,13 @@ bool StreamConnection::ready(bool forWrite, Millis timeout, const char* what) {
     return false;
 }
 
-bool StreamConnection::sendAll(const void* data, std::size_t size, Millis timeout) {
+bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint deadline) {
     auto p = static_cast<const char*>(data);
     while (size > 0) {
-        if (!ready(true, timeout, "sending"))
-            return false;
+        if (!ready(true, deadline, "sending")) return false;
         Io io = sendSome(p, size);
         if (io.bytes < 0) {
-            if (isRetryable(io.error))
-                continue;
+            if (isRetryable(io.error)) continue;
             m_error = "send failed: " + errorText(io.error);
             return false;
         }
@@ -36,11 +42,10 @@ bool StreamConnection::sendAll(const void* data, std::size_t size, Millis timeou
     return true;
 }
 
-bool StreamConnection::recvExact(void* data, std::size_t size, Millis timeout) {
+bool StreamConnection::recvExact(void* data, std::size_t size, TimePoint deadline) {
     auto p = static_cast<char*>(data);
     while (size > 0) {
-        if (!ready(false, timeout, "an answer"))
-            return false;
+        if (!ready(false, deadline, "an answer")) return false;
         Io io = recvSome(p, size);
         if (io.bytes == 0) {
             m_closed = true;
@@ -48,8 +53,7 @@ bool StreamConnection::recvExact(void* data, std::size_t size, Millis timeout) {
             return false;
         }
         if (io.bytes < 0) {
-            if (isRetryable(io.error))
-                continue;
+            if (isRetryable(io.error)) continue;
             m_closed = isReset(io.error);
             m_error = "recv failed: " + errorText(io.error);
             return false;

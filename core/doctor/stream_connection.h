@@ -1,7 +1,7 @@
 #pragma once
 
-// Internal: the part of a Connection that is the same on every OS - looping partial sends/receives under one
-// timeout per wait. Each OS file supplies only the raw calls (poll/select, send, recv, error codes).
+// Internal: the part of a Connection that is the same on every OS - looping partial sends/receives until one
+// absolute deadline. Each OS file supplies only the raw calls (poll/select, send, recv, error codes).
 
 #include "doctor/net_socket.h"
 
@@ -12,8 +12,8 @@ namespace ddpdesk::doctor::net::detail {
 
 class StreamConnection : public Connection {
 public:
-    bool sendAll(const void* data, std::size_t size, Millis timeout) override;
-    bool recvExact(void* data, std::size_t size, Millis timeout) override;
+    bool sendAll(const void* data, std::size_t size, TimePoint deadline) override;
+    bool recvExact(void* data, std::size_t size, TimePoint deadline) override;
     bool peerClosed() const override { return m_closed; }
     std::string lastError() const override { return m_error; }
 
@@ -32,7 +32,7 @@ protected:
     virtual int lastWaitError() const = 0;
 
 private:
-    bool ready(bool forWrite, Millis timeout, const char* what);
+    bool ready(bool forWrite, TimePoint deadline, const char* what);
 
     bool m_closed = false;
     std::string m_error;
@@ -40,5 +40,8 @@ private:
 
 // getaddrinfo lists an address once per socket type/protocol; the findings want each address once.
 void addUnique(std::vector<std::string>& addresses, const std::string& address);
+
+// Milliseconds left until `deadline`, rounded up (0 when it has passed).
+Millis timeLeft(TimePoint deadline);
 
 } // namespace ddpdesk::doctor::net::detail

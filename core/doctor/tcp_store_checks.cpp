@@ -1,32 +1,23 @@
-// TCPStore findings: the port, name resolution, reachability of the master, whether a store answers there, and
-// (for a live store) which ranks have arrived.
+// TCPStore findings: the port, name resolution, reachability of the master, whether a store answers there,
+// and (for a live store) which ranks have arrived.
 
 #include "doctor/checks.h"
 #include "doctor/net_socket.h"
 #include "doctor/os_probes.h"
 #include "doctor/tcp_store_client.h"
 
+#include <algorithm>
 #include <chrono>
-#include <future>
-#include <memory>
-#include <thread>
 
 namespace ddpdesk::doctor::detail {
 
 namespace {
 
-// getaddrinfo has no timeout of its own; a detached thread keeps a slow DNS from stalling the diagnosis.
-net::Resolved resolveBounded(const std::string& host, net::Millis timeout) {
-    auto task = std::make_shared<std::packaged_task<net::Resolved()>>([host] { return net::resolveHost(host); });
-    auto result = task->get_future();
-    std::thread([task] { (*task)(); }).detach();
-    if (result.wait_for(timeout) != std::future_status::ready) {
-        net::Resolved r;
-        r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
-        return r;
-    }
-    return result.get();
-}
+// Rank keys probed one by one at most (each costs a few round trips); larger worlds are counted, not listed.
+constexpr int kMaxProbedRanks = 64;
+// Reconnects after failed reads during one census, so a store that breaks every read cannot cost a probe per
+// key.
+constexpr int kMaxReconnects = 8;
 
 nlohmann::json holdersJson(const std::vector<os::ProcessRef>& holders) {
     nlohmann::json arr = nlohmann::json::array();
@@ -38,6 +29,7 @@ nlohmann::json holdersJson(const std::vector<os::ProcessRef>& holders) {
 // `variant` and `detail` name the kind of occupant and its one value, for a translated view (Finding::args).
 void portInUse(const StoreAddress& a, const std::string& what, nlohmann::json e, std::vector<Finding>& out,
                const char* variant, const std::string& detail = {}) {
+    setActivity("looking for the process that holds port " + std::to_string(a.port));
     auto holders = os::portHolders(a.port);
     e["holders"] = holdersJson(holders);
     std::string who = "another process";
@@ -57,17 +49,16 @@ void portInUse(const StoreAddress& a, const std::string& what, nlohmann::json e,
         {std::to_string(a.port), holders.empty() ? std::string() : who, detail, std::to_string(free)}));
 }
 
-// `localOnly`: the store itself is on loopback, so every rank runs here and the advertised address is harmless.
+// `localOnly`: the store itself is on loopback, so every rank runs here and the advertised address is
+// harmless.
 void hostnameLoopback(std::vector<Finding>& out, net::Millis timeout, bool localOnly) {
     const std::string name = net::localHostName();
-    if (name.empty())
-        return;
-    auto r = resolveBounded(name, timeout);
-    if (!r.ok)
-        return;
+    if (name.empty()) return;
+    setActivity("resolving this machine's name '" + name + "'");
+    auto r = net::resolveHost(name, diagnosisDeadline().bound(timeout));
+    if (!r.ok) return;
     for (const auto& a : r.addresses)
-        if (!net::isLoopbackAddress(a))
-            return;
+        if (!net::isLoopbackAddress(a)) return;
     out.push_back(withArgs(
         makeFinding("HOSTNAME_LOOPBACK", localOnly ? Severity::Info : Severity::Warning,
                     "This node's hostname '" + name + "' resolves only to loopback (" + r.addresses.front() +
@@ -80,19 +71,131 @@ void hostnameLoopback(std::vector<Finding>& out, net::Millis timeout, bool local
         "", {name, r.addresses.front()}));
 }
 
+std::string where(const StoreAddress& a) {
+    return a.host + ":" + std::to_string(a.port);
+}
+
+// The store on this machine listens beyond loopback: anyone who reaches the port can join as a rank.
+void storeExposure(const StoreAddress& a, const net::Resolved& resolved, std::vector<Finding>& out) {
+    bool hostedHere = false;
+    for (const auto& address : resolved.addresses)
+        hostedHere = hostedHere || net::isLoopbackAddress(address) || net::isLocalAddress(address);
+    if (!hostedHere) return;
+    setActivity("looking at which addresses port " + std::to_string(a.port) + " listens on");
+    std::vector<std::string> exposed;
+    for (const auto& address : os::listenAddresses(a.port))
+        if (!net::isLoopbackAddress(address)) exposed.push_back(address);
+    if (exposed.empty()) return;
+    const std::string& first = exposed.front();
+    const std::string shown = net::isWildcardAddress(first) ? first + " (every interface)" : first;
+    const std::string port = std::to_string(a.port);
+    out.push_back(withArgs(
+        makeFinding(
+            "STORE_EXPOSED", Severity::Warning,
+            "The store on port " + port + " listens on " + shown +
+                ": anyone who can reach this machine can join as a rank, read the store's keys or change "
+                "them, and so stall or take over the run.",
+            {{"port", a.port}, {"address", first}, {"addresses", exposed}},
+            "Allow port " + port +
+                " in the firewall only from the training nodes. Single-node runs need no network: use a "
+                "FileStore (it never listens), or a loopback store (tcp://127.0.0.1:" +
+                port +
+                ") with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
+                "1.x's TCPStore listens on every interface whatever host it is given."),
+        "", {port, shown}));
+}
+
 void censusOver(const DoctorRequest& request, const StoreAddress& a, net::Millis timeout, bool pending,
                 std::vector<Finding>& out) {
-    TcpStoreClient reader(a.host, a.port, timeout);
-    if (reader.open().outcome != TcpStoreClient::Outcome::Store)
+    const Deadline& deadline = diagnosisDeadline();
+    setActivity("reading which ranks arrived from the TCPStore at " + where(a));
+    TcpStoreClient reader(a.host, a.port, timeout, deadline.end());
+    if (reader.open().outcome != TcpStoreClient::Outcome::Store) {
+        if (deadline.expired()) deadlineReached(out);
         return;
-    int maxRank = request.worldSize > 0 ? request.worldSize + 3 : 15;
-    auto census = censusFromReader([&](const std::string& key) { return reader.get(key); }, maxRank);
+    }
+    const int wanted = request.worldSize > 0 ? request.worldSize + 3 : 15;
+    const int maxRank = std::min(wanted, kMaxProbedRanks - 1);
+    int reads = 0, oversizedCount = 0, reconnects = 0;
+    bool incomplete = false; // a key could not be read: the census cannot tell who is missing
+    std::optional<TcpStoreClient::OversizedValue> oversized;
+    auto census = censusFromReader(
+        [&](const std::string& key) -> std::optional<std::string> {
+            if (deadline.expired()) return std::nullopt;
+            // A failed read (a value too large to read leaves the connection out of step) costs a reconnect.
+            if (!reader.connected() &&
+                (++reconnects > kMaxReconnects || reader.open().outcome != TcpStoreClient::Outcome::Store)) {
+                incomplete = true;
+                return std::nullopt;
+            }
+            ++reads;
+            setActivity("reading key '" + key + "' from the TCPStore at " + where(a) + " (" +
+                        std::to_string(reads) + " keys read)");
+            auto value = reader.get(key);
+            if (!reader.connected()) {
+                incomplete = true;
+                if (reader.oversized() && reader.oversized()->key == key) {
+                    ++oversizedCount;
+                    if (!oversized) oversized = reader.oversized();
+                }
+            }
+            return value;
+        },
+        maxRank);
+    if (oversized) {
+        const std::string bytes = std::to_string(oversized->bytes);
+        const std::string limit = std::to_string(TcpStoreClient::kMaxValueBytes);
+        out.push_back(withArgs(
+            makeFinding("STORE_VALUE_TOO_LARGE", Severity::Warning,
+                        "The TCPStore at " + where(a) + " announced " + bytes + " bytes for key '" +
+                            oversized->key + "'; the doctor reads at most " + limit +
+                            " bytes per value and stopped reading it. Rank records are small: something "
+                            "other than the job writes to this store. Not all ranks probed.",
+                        {{"key", oversized->key},
+                         {"bytes", oversized->bytes},
+                         {"limit", TcpStoreClient::kMaxValueBytes},
+                         {"values_too_large", oversizedCount}},
+                        "Check which program uses this store and port; give the job a store of its own."),
+            "", {where(a), bytes, oversized->key, limit}));
+    }
+    if (deadline.expired()) {
+        // A census cut short would call ranks missing that were simply not read yet.
+        deadlineReached(out);
+        return;
+    }
+    if (incomplete) return;
+    const std::size_t first = out.size();
     reportCensus(request, census, pending, out);
+    if (maxRank >= request.worldSize - 1) return;
+    // The ranks above maxRank were not looked up: say so wherever the census speaks, and list as missing only
+    // ranks that were looked up (a world of 100000 would otherwise list 99999 numbers it never checked).
+    const std::string probed = "0.." + std::to_string(maxRank);
+    for (std::size_t i = first; i < out.size(); ++i) {
+        Finding& f = out[i];
+        if (f.code == "RANKS_MISSING" && f.variant == "listed" && f.evidence["missing"].is_array()) {
+            std::vector<int> missing;
+            for (const auto& r : f.evidence["missing"])
+                if (r.is_number_integer() && r.get<int>() <= maxRank) missing.push_back(r.get<int>());
+            std::string list;
+            for (int r : missing)
+                list += (list.empty() ? "" : ", ") + std::to_string(r);
+            list += list.empty() ? "none of ranks " + probed : " (of ranks " + probed + ")";
+            f.evidence["missing"] = missing;
+            if (f.args.size() == 3) f.args[2] = list;
+            f.message = f.args.size() == 3 ? f.args[0] + " of " + f.args[1] + " ranks arrived; rank(s) " +
+                                                 list + " never joined, so the others wait in rendezvous."
+                                           : f.message;
+        }
+        f.message += " Not all ranks probed: only ranks " + probed + " were looked up one by one.";
+        f.evidence["not_all_ranks_probed"] = true;
+        f.evidence["probed_ranks_up_to"] = maxRank;
+    }
 }
 
 } // namespace
 
 void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vector<Finding>& out) {
+    const Deadline& deadline = diagnosisDeadline();
     const auto timeout = net::Millis(static_cast<long long>(request.probeTimeoutSec * 1000));
     nlohmann::json e = {{"host", a.host}, {"port", a.portText}};
 
@@ -107,7 +210,12 @@ void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vec
         return;
     }
     e["port"] = a.port;
-    auto resolved = resolveBounded(a.host, timeout);
+    setActivity("resolving the store host '" + a.host + "'");
+    auto resolved = net::resolveHost(a.host, deadline.bound(timeout));
+    if (!resolved.ok && deadline.expired()) {
+        deadlineReached(out);
+        return;
+    }
     if (!resolved.ok) {
         e["error"] = resolved.error;
         out.push_back(withArgs(
@@ -131,12 +239,19 @@ void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vec
                                  e, "Use the master node's network address in the store address."),
                      "", {std::to_string(request.nodeRank), a.host}));
 
-    TcpStoreClient client(a.host, a.port, timeout);
+    setActivity("asking " + where(a) + " whether a TCPStore answers");
+    TcpStoreClient client(a.host, a.port, timeout, deadline.end());
     const auto probe = client.open();
     e["address"] = probe.address;
+    if (probe.outcome != TcpStoreClient::Outcome::Store && deadline.expired()) {
+        // Cut short by the deadline, the probe's failure says nothing about the listener.
+        deadlineReached(out);
+        return;
+    }
     if (probe.outcome == TcpStoreClient::Outcome::Store) {
         e["dialect"] = probe.dialect;
         e["keys"] = probe.numKeys;
+        storeExposure(a, resolved, out);
         if (host && !request.jobRunning) {
             portInUse(a,
                       "a TCPStore of another job is listening there (" + std::to_string(probe.numKeys) +

@@ -1,5 +1,8 @@
 #include "doctor/tcp_store_client.h"
 
+#include "doctor/stream_connection.h"
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -12,7 +15,9 @@ constexpr std::uint32_t kValidationMagic = 0x3C85F7CE;
 struct Codes {
     std::uint8_t get, check, numKeys;
 };
-Codes codesFor(int dialect) { return dialect == 2 ? Codes{3, 5, 7} : Codes{2, 4, 6}; }
+Codes codesFor(int dialect) {
+    return dialect == 2 ? Codes{3, 5, 7} : Codes{2, 4, 6};
+}
 
 // c10d sends integers in host order; every platform PyTorch supports is little-endian.
 void putLe(std::string& out, std::uint64_t v, int bytes) {
@@ -28,11 +33,17 @@ std::uint64_t getLe(const unsigned char* b, int bytes) {
 
 } // namespace
 
-TcpStoreClient::TcpStoreClient(std::string host, int port, net::Millis timeout)
-    : m_host(std::move(host)), m_port(port), m_timeout(timeout) {}
+TcpStoreClient::TcpStoreClient(std::string host, int port, net::Millis timeout, net::TimePoint end)
+    : m_host(std::move(host)), m_port(port), m_timeout(timeout), m_end(end) {}
+
+net::TimePoint TcpStoreClient::probeDeadline() const {
+    const auto now = net::Clock::now();
+    return m_end - now < m_timeout ? m_end : now + m_timeout;
+}
 
 bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
-    auto c = net::connectTcp(m_host, m_port, m_timeout);
+    const net::TimePoint deadline = probeDeadline();
+    auto c = net::connectTcp(m_host, m_port, net::detail::timeLeft(deadline));
     r.connect = c.status;
     r.address = c.address;
     if (c.status != net::ConnectStatus::Connected) {
@@ -48,21 +59,21 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
     }
     msg.push_back(static_cast<char>(codesFor(dialect).numKeys));
     unsigned char answer[8];
-    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !m_conn->recvExact(answer, 8, m_timeout)) {
+    if (!m_conn->sendAll(msg.data(), msg.size(), deadline) || !m_conn->recvExact(answer, 8, deadline)) {
         r.outcome = Outcome::NotAStore;
         r.detail = m_conn->lastError();
         m_conn.reset();
         return false;
     }
     auto n = static_cast<long long>(getLe(answer, 8));
-    // A store answers with exactly one small non-negative int64; a chatty server (HTTP, SSH banner) says more.
+    // A store answers with exactly one small non-negative int64; a chatty server (HTTP, SSH banner) says
+    // more.
     unsigned char extra;
-    bool more = m_conn->recvExact(&extra, 1, net::Millis(100));
+    bool more = m_conn->recvExact(&extra, 1, std::min(net::Clock::now() + net::Millis(100), m_end));
     if (n < 0 || n > 100000000 || more) {
         std::string seen(reinterpret_cast<const char*>(answer), 8);
         for (auto& ch : seen)
-            if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126)
-                ch = '.';
+            if (static_cast<unsigned char>(ch) < 32 || static_cast<unsigned char>(ch) > 126) ch = '.';
         r.outcome = Outcome::NotAStore;
         r.detail = "answered \"" + seen + (more ? "...\"" : "\"") + " to a store query";
         m_conn.reset();
@@ -78,33 +89,29 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
 
 TcpStoreClient::OpenResult TcpStoreClient::open() {
     OpenResult r;
-    if (handshake(1, r) || r.outcome == Outcome::Unreachable)
-        return r;
+    if (handshake(1, r) || r.outcome == Outcome::Unreachable) return r;
     OpenResult v1 = r;
-    if (handshake(2, r))
-        return r;
-    if (r.outcome == Outcome::Unreachable)
-        return r;
+    if (handshake(2, r)) return r;
+    if (r.outcome == Outcome::Unreachable) return r;
     // Report what the PyTorch 1.x probe saw: it is the more telling answer for a non-store listener.
     v1.detail += "; the PyTorch 2.x handshake got: " + r.detail;
     return v1;
 }
 
-bool TcpStoreClient::sendString(const std::string& s) {
-    std::string msg;
+void TcpStoreClient::appendString(std::string& msg, const std::string& s) {
     putLe(msg, s.size(), 8);
     msg += s;
-    return m_conn->sendAll(msg.data(), msg.size(), m_timeout);
 }
 
 std::optional<bool> TcpStoreClient::check(const std::string& rawKey) {
-    if (!m_conn)
-        return std::nullopt;
+    if (!m_conn) return std::nullopt;
     std::string msg(1, static_cast<char>(codesFor(m_dialect).check));
     putLe(msg, 1, 8);
     unsigned char answer = 0xff;
-    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !sendString(rawKey) ||
-        !m_conn->recvExact(&answer, 1, m_timeout) || answer > 1) {
+    const net::TimePoint deadline = probeDeadline();
+    appendString(msg, rawKey);
+    if (!m_conn->sendAll(msg.data(), msg.size(), deadline) || !m_conn->recvExact(&answer, 1, deadline) ||
+        answer > 1) {
         m_conn.reset();
         return std::nullopt;
     }
@@ -113,22 +120,24 @@ std::optional<bool> TcpStoreClient::check(const std::string& rawKey) {
 
 std::optional<std::string> TcpStoreClient::get(const std::string& rawKey) {
     auto exists = check(rawKey);
-    if (!exists || !*exists)
-        return std::nullopt;
+    if (!exists || !*exists) return std::nullopt;
     std::string msg(1, static_cast<char>(codesFor(m_dialect).get));
     unsigned char len[8];
-    if (!m_conn->sendAll(msg.data(), msg.size(), m_timeout) || !sendString(rawKey) ||
-        !m_conn->recvExact(len, 8, m_timeout)) {
+    const net::TimePoint deadline = probeDeadline();
+    appendString(msg, rawKey);
+    if (!m_conn->sendAll(msg.data(), msg.size(), deadline) || !m_conn->recvExact(len, 8, deadline)) {
         m_conn.reset();
         return std::nullopt;
     }
     auto n = getLe(len, 8);
-    if (n > 16u * 1024u * 1024u) {
+    if (n > kMaxValueBytes) {
+        // The rest of the answer is never read, so the connection is out of step: drop it.
+        m_oversized = OversizedValue{rawKey, n};
         m_conn.reset();
         return std::nullopt;
     }
     std::string value(static_cast<std::size_t>(n), '\0');
-    if (n > 0 && !m_conn->recvExact(value.data(), value.size(), m_timeout)) {
+    if (n > 0 && !m_conn->recvExact(value.data(), value.size(), deadline)) {
         m_conn.reset();
         return std::nullopt;
     }

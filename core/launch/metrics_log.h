@@ -1,26 +1,51 @@
 #pragma once
 
-// DIR/metrics.jsonl: every telemetry event of every rank as it arrived, plus the launcher's own events (launch,
-// log, rank_exit, restart, stall, gpu, proc, run_end), one JSON object per line.
+// DIR/metrics.jsonl: every telemetry event of every rank as it arrived, plus the launcher's own events
+// (launch, log, rank_exit, restart, stall, gpu, proc, run_end), one JSON object per line.
+//
+// A multi-day run must not fill the disk: once the file passes thinFromBytes, periodic samples (step, gpu,
+// proc) are thinned to every k-th per event type and rank, k doubling with every further thinChunkBytes
+// written, so the file grows with the logarithm of the run's length. Every other event is always written.
 
 #include <QFile>
 #include <QString>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <map>
+#include <string>
+#include <utility>
+
 namespace ddpdesk::launch {
 
 class MetricsLog {
 public:
+    static constexpr qint64 kThinFromBytes = 64LL << 20;
+    static constexpr qint64 kThinChunkBytes = 32LL << 20;
+
     bool open(const QString& path, bool append, QString* error);
     void close();
     bool isOpen() const { return m_file.isOpen(); }
-    void writeRaw(const QByteArray& line); // an already-encoded telemetry line from a rank
+    void writeRaw(const QByteArray& line); // an already-encoded line, written as is (never thinned)
+    // Encodes (invalid UTF-8 replaced) and writes the event unless thinning drops it; a `log` text that would
+    // make the line longer than protocol::kMaxLineBytes is cut, so replay never has to skip a recorded line.
     void write(const nlohmann::json& event);
     void flush() { m_file.flush(); }
 
+    void setThinning(qint64 fromBytes, qint64 chunkBytes); // tests use small sizes
+    qint64 stride() const;                                 // 1 while nothing is thinned
+    qint64 bytesWritten() const { return m_bytes; }
+    qint64 thinnedEvents() const { return m_thinned; }
+
 private:
+    bool keep(const nlohmann::json& event);
+
     QFile m_file;
+    qint64 m_bytes = 0;
+    qint64 m_thinned = 0;
+    qint64 m_thinFrom = kThinFromBytes;
+    qint64 m_thinChunk = kThinChunkBytes;
+    std::map<std::pair<std::string, int>, qint64> m_seen; // sampled events per (type, rank)
 };
 
 } // namespace ddpdesk::launch

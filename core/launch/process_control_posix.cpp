@@ -1,14 +1,25 @@
 // POSIX side of process_control.h: own process group per worker (so a stop reaches its children too), a
-// parent-death signal (Linux) so a crashed launcher leaves nothing behind, and SIGINT/SIGTERM via a self-pipe.
+// parent-death signal (Linux) so a crashed launcher leaves nothing behind, and SIGINT/SIGTERM via a
+// self-pipe.
 #include "launch/process_control.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSocketNotifier>
+#include <QThread>
+
+#include <algorithm>
+#include <map>
+#include <vector>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -18,7 +29,78 @@
 
 namespace ddpdesk::launch {
 
-struct ProcessGuard::Impl {};
+struct ProcessGuard::Impl {
+    std::vector<pid_t> groups; // one per rank ever started (the rank's pid is its process group id)
+
+    // Groups with a member left, each with whether its leader (the rank itself) still runs. A group outlives
+    // its leader while a child of the leader lives; one with no member left is forgotten, so that its id,
+    // once reused by some other process, is never signalled.
+    std::map<pid_t, bool> liveGroups();
+    void signalGroups(int sig, bool orphansOnly);
+};
+
+namespace {
+
+#ifdef __linux__
+// Process group -> whether its leader runs, for groups with a running member in our own session: our ranks
+// never leave it (setpgid keeps the session), while an unrelated process that got a reused id is almost
+// always elsewhere.
+std::map<pid_t, bool> groupsInOurSession() {
+    std::map<pid_t, bool> out;
+    const pid_t session = getsid(0);
+    DIR* proc = opendir("/proc");
+    if (!proc) return out;
+    while (dirent* entry = readdir(proc)) {
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+        char path[64];
+        std::snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
+        FILE* f = std::fopen(path, "r");
+        if (!f) continue;
+        char buf[512];
+        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        buf[n] = '\0';
+        const char* close = std::strrchr(buf, ')'); // the command name may hold spaces and parentheses
+        char state = 0;
+        int ppid = 0, pgrp = 0, sid = 0;
+        if (!close || std::sscanf(close + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sid) != 4 ||
+            sid != session || state == 'Z' || state == 'X')
+            continue;
+        bool& leaderRuns = out[pid_t(pgrp)];
+        leaderRuns = leaderRuns || std::atoi(entry->d_name) == pgrp;
+    }
+    closedir(proc);
+    return out;
+}
+#endif
+
+} // namespace
+
+std::map<pid_t, bool> ProcessGuard::Impl::liveGroups() {
+#ifdef __linux__
+    const std::map<pid_t, bool> ours = groupsInOurSession();
+#endif
+    std::map<pid_t, bool> live;
+    std::vector<pid_t> kept;
+    for (pid_t group : groups) {
+#ifdef __linux__
+        const auto it = ours.find(group);
+        if (it == ours.end()) continue;
+        live[group] = it->second;
+#else
+        if (::kill(-group, 0) != 0 && errno == ESRCH) continue;
+        live[group] = ::kill(group, 0) == 0;
+#endif
+        kept.push_back(group);
+    }
+    groups = kept;
+    return live;
+}
+
+void ProcessGuard::Impl::signalGroups(int sig, bool orphansOnly) {
+    for (const auto& [group, leaderRuns] : liveGroups())
+        if (!(orphansOnly && leaderRuns)) ::kill(-group, sig);
+}
 
 ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {}
 ProcessGuard::~ProcessGuard() = default;
@@ -36,22 +118,44 @@ void ProcessGuard::prepare(QProcess& process) {
     });
 }
 
-void ProcessGuard::adopt(QProcess&) {}
+void ProcessGuard::adopt(QProcess& process) {
+    const qint64 pid = process.processId();
+    if (pid <= 0) return;
+    // The child made itself a group leader before exec; doing it here too closes the window in which a stop
+    // could find no group yet (EACCES once the child has exec'd is expected and harmless).
+    setpgid(pid_t(pid), pid_t(pid));
+    if (std::find(d->groups.begin(), d->groups.end(), pid_t(pid)) == d->groups.end())
+        d->groups.push_back(pid_t(pid));
+}
 
 void ProcessGuard::terminate(QProcess& process) {
     const qint64 pid = process.processId();
-    if (pid <= 0)
-        return;
-    if (::kill(-pid_t(pid), SIGTERM) != 0)
-        ::kill(pid_t(pid), SIGTERM);
+    if (pid <= 0) return;
+    if (::kill(-pid_t(pid), SIGTERM) != 0) ::kill(pid_t(pid), SIGTERM);
 }
 
 void ProcessGuard::kill(QProcess& process) {
     const qint64 pid = process.processId();
-    if (pid <= 0)
-        return;
-    if (::kill(-pid_t(pid), SIGKILL) != 0)
-        ::kill(pid_t(pid), SIGKILL);
+    if (pid <= 0) return;
+    if (::kill(-pid_t(pid), SIGKILL) != 0) ::kill(pid_t(pid), SIGKILL);
+}
+
+void ProcessGuard::terminateOrphans() {
+    d->signalGroups(SIGTERM, true);
+}
+
+void ProcessGuard::killOrphans() {
+    d->signalGroups(SIGKILL, true);
+}
+
+void ProcessGuard::endLeftovers(int graceMs) {
+    if (d->liveGroups().empty()) return;
+    d->signalGroups(SIGTERM, false);
+    QElapsedTimer waited;
+    waited.start();
+    while (!d->liveGroups().empty() && waited.elapsed() < graceMs)
+        QThread::msleep(20);
+    d->signalGroups(SIGKILL, false);
 }
 
 namespace {
@@ -69,10 +173,10 @@ void onSignal(int) {
 } // namespace
 
 void installInterruptHandler(std::function<void()> handler) {
-    if (g_signalPipe[0] >= 0 || pipe(g_signalPipe) != 0)
-        return;
+    if (g_signalPipe[0] >= 0 || pipe(g_signalPipe) != 0) return;
     fcntl(g_signalPipe[1], F_SETFL, O_NONBLOCK);
-    auto* notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, QCoreApplication::instance());
+    auto* notifier =
+        new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, QCoreApplication::instance());
     QObject::connect(notifier, &QSocketNotifier::activated, notifier, [handler] {
         char buf[16];
         [[maybe_unused]] ssize_t n = read(g_signalPipe[0], buf, sizeof buf);
@@ -90,17 +194,38 @@ QString describeExit(int exitCode, bool crashed) {
         return QCoreApplication::translate("ddpdesk::launch::Supervisor", "exit code %1").arg(exitCode);
     const char* name = nullptr;
     switch (exitCode) {
-    case SIGKILL: name = "SIGKILL"; break;
-    case SIGTERM: name = "SIGTERM"; break;
-    case SIGSEGV: name = "SIGSEGV"; break;
-    case SIGABRT: name = "SIGABRT"; break;
-    case SIGINT: name = "SIGINT"; break;
-    case SIGBUS: name = "SIGBUS"; break;
-    case SIGFPE: name = "SIGFPE"; break;
-    case SIGILL: name = "SIGILL"; break;
-    case SIGPIPE: name = "SIGPIPE"; break;
-    case SIGHUP: name = "SIGHUP"; break;
-    default: break;
+    case SIGKILL:
+        name = "SIGKILL";
+        break;
+    case SIGTERM:
+        name = "SIGTERM";
+        break;
+    case SIGSEGV:
+        name = "SIGSEGV";
+        break;
+    case SIGABRT:
+        name = "SIGABRT";
+        break;
+    case SIGINT:
+        name = "SIGINT";
+        break;
+    case SIGBUS:
+        name = "SIGBUS";
+        break;
+    case SIGFPE:
+        name = "SIGFPE";
+        break;
+    case SIGILL:
+        name = "SIGILL";
+        break;
+    case SIGPIPE:
+        name = "SIGPIPE";
+        break;
+    case SIGHUP:
+        name = "SIGHUP";
+        break;
+    default:
+        break;
     }
     return name ? QCoreApplication::translate("ddpdesk::launch::Supervisor", "killed by signal %1 (%2)")
                       .arg(exitCode)
@@ -110,37 +235,33 @@ QString describeExit(int exitCode, bool crashed) {
 }
 
 bool exitCausedByStop(int stage, int exitCode, bool crashed) {
-    if (stage <= 0)
-        return false;
-    if (!crashed)
-        return true; // a worker that handles SIGTERM and exits on its own
+    if (stage <= 0) return false;
+    if (!crashed) return true; // a worker that handles SIGTERM and exits on its own
     return exitCode == SIGTERM || (stage >= 2 && exitCode == SIGKILL);
 }
 
 bool processAlive(qint64 pid) {
-    if (pid <= 0)
-        return false;
-    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM)
-        return false;
+    if (pid <= 0) return false;
+    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM) return false;
 #ifdef __linux__
     // A zombie has exited; only its parent has not collected it yet.
     QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
     if (stat.open(QIODevice::ReadOnly)) {
         const QByteArray s = stat.readAll();
         const int close = s.lastIndexOf(')');
-        if (close > 0 && close + 2 < s.size() && s[close + 2] == 'Z')
-            return false;
+        if (close > 0 && close + 2 < s.size() && s[close + 2] == 'Z') return false;
     }
 #endif
     return true;
 }
 
-bool stderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderrIsTerminal() {
+    return isatty(STDERR_FILENO) == 1;
+}
 
 int terminalColumns() {
     struct winsize ws = {};
-    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
     return 80;
 }
 

@@ -1,11 +1,15 @@
-// Windows side of process_control.h: every worker joins one Job Object with KILL_ON_JOB_CLOSE, so closing the
-// launcher (even by a crash) ends all workers and their children; workers get their own console process group so
-// the launcher, not Ctrl-C, decides when they stop (CTRL_BREAK first, TerminateProcess after the grace period).
+// Windows side of process_control.h: every worker joins one Job Object with KILL_ON_JOB_CLOSE from birth
+// (created suspended, assigned, resumed), so closing the launcher (even by a crash) ends all workers and
+// their children, and a stop ends the whole tree (TerminateJobObject); workers get their own console process
+// group so the launcher, not Ctrl-C, decides when they stop (CTRL_BREAK first, TerminateProcess after the
+// grace period).
 #include "launch/process_control.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QProcess>
+
+#include <memory>
 
 #include <windows.h>
 
@@ -28,32 +32,72 @@ ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {
 }
 
 ProcessGuard::~ProcessGuard() {
-    if (d->job)
-        CloseHandle(d->job);
+    if (d->job) CloseHandle(d->job);
 }
 
 void ProcessGuard::prepare(QProcess& process) {
-    process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments* args) {
-        args->flags |= CREATE_NEW_PROCESS_GROUP;
+    // The worker is created suspended, joins the job, and only then runs: a child it starts at once (a
+    // script's subprocess) is born inside the job too, so TerminateJobObject and closing the job reach it.
+    // QProcess fills the PROCESS_INFORMATION this points to; it stays valid while the process runs.
+    auto info = std::make_shared<PROCESS_INFORMATION*>(nullptr);
+    process.setCreateProcessArgumentsModifier([info](QProcess::CreateProcessArguments* args) {
+        args->flags |= CREATE_NEW_PROCESS_GROUP | CREATE_SUSPENDED;
+        *info = reinterpret_cast<PROCESS_INFORMATION*>(args->processInformation);
     });
+    // Connected here, before any caller's slot, and direct, so the job is joined before anything else reacts
+    // to the start. The thread is resumed through its id: whether QProcess still holds the thread handle is
+    // its own business, and a worker left suspended would hang the run.
+    HANDLE job = d->job;
+    QObject::connect(
+        &process, &QProcess::started, &process,
+        [info, job] {
+            PROCESS_INFORMATION* pi = *info;
+            if (!pi) return;
+            if (job && pi->hProcess) AssignProcessToJobObject(job, pi->hProcess); // adopt() retries by pid
+            HANDLE thread = OpenThread(THREAD_SUSPEND_RESUME, FALSE, pi->dwThreadId);
+            ResumeThread(thread ? thread : pi->hThread);
+            if (thread) CloseHandle(thread);
+        },
+        Qt::DirectConnection);
 }
 
 void ProcessGuard::adopt(QProcess& process) {
-    if (!d->job)
-        return;
-    HANDLE h = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE, FALSE, DWORD(process.processId()));
+    if (!d->job) return;
+    // Normally already in the job since prepare(); this covers a process started without it.
+    HANDLE h = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE,
+                           DWORD(process.processId()));
     if (h) {
-        AssignProcessToJobObject(d->job, h);
+        BOOL inJob = FALSE;
+        if (!IsProcessInJob(h, d->job, &inJob) || !inJob) AssignProcessToJobObject(d->job, h);
         CloseHandle(h);
     }
 }
 
 void ProcessGuard::terminate(QProcess& process) {
-    if (process.processId() > 0)
-        GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(process.processId()));
+    if (process.processId() > 0) GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(process.processId()));
 }
 
-void ProcessGuard::kill(QProcess& process) { process.kill(); }
+void ProcessGuard::kill(QProcess& process) {
+    process.kill();
+}
+
+// Orphans cannot be told apart from running ranks inside the job, and there is no polite signal for a process
+// tree on Windows: they end with the job (killOrphans runs in the kill phase, after the ranks had their
+// chance).
+void ProcessGuard::terminateOrphans() {}
+
+void ProcessGuard::killOrphans() {
+    if (d->job) TerminateJobObject(d->job, 1);
+}
+
+void ProcessGuard::endLeftovers(int) {
+    // Every rank has exited: whatever is still in the job was started by one of them.
+    JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info = {};
+    if (d->job &&
+        QueryInformationJobObject(d->job, JobObjectBasicAccountingInformation, &info, sizeof info, nullptr) &&
+        info.ActiveProcesses > 0)
+        TerminateJobObject(d->job, 1);
+}
 
 namespace {
 
@@ -61,19 +105,17 @@ std::function<void()>* g_handler = nullptr;
 volatile LONG g_interrupts = 0;
 
 BOOL WINAPI onConsoleCtrl(DWORD type) {
-    if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT && type != CTRL_CLOSE_EVENT)
-        return FALSE;
-    if (InterlockedIncrement(&g_interrupts) > 1)
-        ExitProcess(130); // the job object takes the workers with us
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [] { (*g_handler)(); }, Qt::QueuedConnection);
+    if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT && type != CTRL_CLOSE_EVENT) return FALSE;
+    if (InterlockedIncrement(&g_interrupts) > 1) ExitProcess(130); // the job object takes the workers with us
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(), [] { (*g_handler)(); }, Qt::QueuedConnection);
     return TRUE;
 }
 
 } // namespace
 
 void installInterruptHandler(std::function<void()> handler) {
-    if (g_handler)
-        return;
+    if (g_handler) return;
     g_handler = new std::function<void()>(std::move(handler));
     SetConsoleCtrlHandler(onConsoleCtrl, TRUE);
 }
@@ -90,14 +132,15 @@ bool exitCausedByStop(int stage, int, bool) {
 
 bool processAlive(qint64 pid) {
     HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, DWORD(pid));
-    if (!h)
-        return false;
+    if (!h) return false;
     const bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
     CloseHandle(h);
     return alive;
 }
 
-bool stderrIsTerminal() { return _isatty(_fileno(stderr)) != 0; }
+bool stderrIsTerminal() {
+    return _isatty(_fileno(stderr)) != 0;
+}
 
 int terminalColumns() {
     CONSOLE_SCREEN_BUFFER_INFO info;

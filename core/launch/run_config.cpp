@@ -1,10 +1,13 @@
 #include "launch/run_config.h"
 
+#include "launch/run_store.h"
+#include "protocol/auth_platform.h"
 #include "protocol/store_spec.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QRegularExpression>
 #include <QTemporaryFile>
 #include <QThread>
@@ -42,6 +45,44 @@ QString writableDirProblem(const QString& dir) {
     return QString();
 }
 
+// The store host ends up on command lines, in environment variables and in exported cluster scripts, so only
+// well-formed values pass: an RFC 1123 host name, a dotted IPv4 address or a bracketed IPv6 address (the GPU
+// list is checked by deviceList()). Anything else is a typo or an injection attempt.
+QVector<ConfigProblem> hostProblems(const RunConfig& c) {
+    QVector<ConfigProblem> p;
+    const QString st = c.effectiveStore();
+    const protocol::StoreSpec spec = protocol::parseStoreSpec(st.toStdString());
+    const QString host = QString::fromStdString(spec.host);
+    if (st.startsWith(QLatin1String("tcp://")) && !host.isEmpty()) {
+        static const QRegularExpression ipv4(QStringLiteral("^\\d{1,3}(\\.\\d{1,3}){3}\\z"));
+        static const QRegularExpression name(QStringLiteral(
+            "^(?=.{1,253}\\z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+            "[A-Za-z0-9])?)*\\z"));
+        QString why;
+        if (st.startsWith(QLatin1String("tcp://["))) {
+            if (QHostAddress(host).protocol() != QAbstractSocket::IPv6Protocol)
+                why = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                  "'%1' in brackets is not an IPv6 address");
+        } else if (ipv4.match(host).hasMatch()) {
+            for (const QString& part : host.split(QLatin1Char('.')))
+                if (part.toInt() > 255)
+                    why = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                      "'%1' is not an IPv4 address (each number is 0..255)");
+        } else if (host.contains(QLatin1Char(':'))) {
+            why = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                              "'%1' looks like an IPv6 address; write it in brackets: "
+                                              "tcp://[ADDRESS]:PORT");
+        } else if (!name.match(host).hasMatch()) {
+            why = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                              "'%1' is not a valid host name (letters, digits, '-' and '.' "
+                                              "only, e.g. node0 or node0.cluster.local)");
+        }
+        if (!why.isEmpty())
+            p.push_back({QStringLiteral("store"), why.arg(host)});
+    }
+    return p;
+}
+
 } // namespace
 
 QString RunConfig::defaultLossRegex() {
@@ -69,6 +110,23 @@ QVector<int> RunConfig::gpuList() const {
         if (!ok || id < 0)
             return {};
         ids.push_back(id);
+    }
+    return ids;
+}
+
+QStringList RunConfig::deviceList() const {
+    // A GPU index, or a UUID as nvidia-smi -L prints it (GPU-..., MIG-...): both are what CUDA_VISIBLE_DEVICES
+    // takes, and nothing else may reach that variable, a command line or an exported script.
+    static const QRegularExpression entry(QStringLiteral(
+        "^(?:\\d{1,4}|(?:GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\\z"));
+    QStringList ids;
+    if (!usesGpus())
+        return ids;
+    for (const QString& part : devices.split(QLatin1Char(','))) {
+        const QString id = part.trimmed();
+        if (!entry.match(id).hasMatch())
+            return {};
+        ids << id;
     }
     return ids;
 }
@@ -153,17 +211,14 @@ QVector<ConfigProblem> RunConfig::validate() const {
                     .arg(dataDir));
     }
     const QString storeFile = storeFilePath();
-    if (!storeFile.isEmpty() && !store.isEmpty() && nnodes == 1 && QFileInfo::exists(storeFile))
-        add("store", QCoreApplication::translate(
-                         "ddpdesk::launch::RunConfig",
-                         "FileStore file '%1' already exists (left by an earlier run, or another job "
-                         "is using it); delete it or choose another path")
-                         .arg(storeFile));
+    // Folders, links and files DDP Desk did not create at the paths it writes: refused, never replaced or removed.
+    const QVector<ConfigProblem> foreign = foreignPathProblems(*this);
+    p += foreign;
     if (!outDir.isEmpty()) {
         const QString why = writableDirProblem(outDir);
         if (!why.isEmpty())
             add("out", why);
-        else if (!storeFile.isEmpty()) {
+        else if (!storeFile.isEmpty() && foreign.isEmpty()) {
             const QString w = writableDirProblem(QFileInfo(storeFile).absolutePath());
             if (!w.isEmpty())
                 add("store", w);
@@ -197,10 +252,12 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                 .arg(nproc)
                 .arg(kMaxLocalWorkers));
     if (usesGpus()) {
-        const QVector<int> gpus = gpuList();
+        const QStringList gpus = deviceList();
         if (gpus.isEmpty())
             add("devices", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                       "'%1' is neither 'cpu' nor a GPU list like 0,1")
+                                                       "'%1' is neither 'cpu' nor a GPU list: use GPU indices "
+                                                       "like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... "
+                                                       "separated by commas")
                                .arg(devices));
         else if (gpus.size() != nproc)
             add("nproc", QCoreApplication::translate(
@@ -300,6 +357,7 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                                                          "%1 s is not valid; use 0 (off) or more seconds")
                                  .arg(stallTimeoutSec));
 
+    p += hostProblems(*this);
     if (outDir.isEmpty())
         add("out", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                "an output folder is required (--out DIR)"));
@@ -364,7 +422,9 @@ QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortO
     env["LOCAL_WORLD_SIZE"] = QString::number(nproc);
     env["GROUP_RANK"] = QString::number(nodeRank);
     env["NODE_RANK"] = QString::number(nodeRank);
-    env["MASTER_ADDR"] = storeHost();
+    // One node: the script's store and Gloo stay on loopback (Python's TCPStore server still binds every
+    // interface; the address only decides what the ranks connect to and advertise).
+    env["MASTER_ADDR"] = nnodes == 1 ? QStringLiteral("127.0.0.1") : storeHost();
     const int port = masterPortOverride > 0 ? masterPortOverride : storePort();
     if (port > 0)
         env["MASTER_PORT"] = QString::number(port);
@@ -373,9 +433,11 @@ QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortO
     env["PYTHONUNBUFFERED"] = "1"; // a script's loss lines must arrive while it runs, not at exit
     if (!iface.isEmpty())
         env["GLOO_SOCKET_IFNAME"] = iface;
-    const QVector<int> gpus = gpuList();
+    else if (nnodes == 1 && !protocol::loopbackInterfaceName().empty())
+        env["GLOO_SOCKET_IFNAME"] = QString::fromStdString(protocol::loopbackInterfaceName());
+    const QStringList gpus = deviceList();
     if (!gpus.isEmpty() && localRank < gpus.size())
-        env["CUDA_VISIBLE_DEVICES"] = QString::number(gpus[localRank]);
+        env["CUDA_VISIBLE_DEVICES"] = gpus[localRank];
     else if (!usesGpus())
         env["CUDA_VISIBLE_DEVICES"] = QString(); // CPU run: no rank grabs a GPU by accident
     return env;

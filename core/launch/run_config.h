@@ -36,6 +36,7 @@ struct RunConfig {
     int nodeRank = 0;
     QString store;                          // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
     QString iface;                          // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
+    QString runSecret;                      // hex (--run-secret / --run-secret-file); never saved in profiles
 
     // How it trains. 0 / negative values mean "worker default" and are not passed on.
     int epochs = 0;
@@ -59,6 +60,8 @@ struct RunConfig {
     bool isScript() const { return !scriptFile.isEmpty(); }
     bool usesGpus() const;                  // devices is a GPU list
     QVector<int> gpuList() const;           // parsed devices; empty for "cpu" or when malformed
+    QStringList deviceList() const;         // devices as CUDA_VISIBLE_DEVICES entries (indices or GPU-/MIG- UUIDs,
+                                            // trimmed); empty for "cpu" or when any entry is malformed
     int localWorldSize() const;             // nproc
     int worldSize() const;                  // nproc * nnodes
     int globalRank(int localRank) const;    // nodeRank * nproc + localRank

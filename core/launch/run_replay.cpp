@@ -44,6 +44,56 @@ double numOr(const QJsonObject& o, const char* key, double fallback) {
     return v.isDouble() ? v.toDouble() : fallback;
 }
 
+// Reads metrics.jsonl one line at a time through a fixed buffer: a line longer than the limit is read through and
+// dropped, so memory stays bounded whatever the file holds.
+class BoundedLines {
+public:
+    explicit BoundedLines(QFile& file) : m_file(file), m_buf(int(protocol::kMaxLineBytes) + 2, '\0') {}
+
+    // Calls fn(line, event) for each telemetry event; stats (when given) counts lines read and lines skipped.
+    template <typename Fn>
+    void forEach(ReplayStats* stats, Fn fn) {
+        for (;;) {
+            const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
+            if (n <= 0)
+                return;
+            if (stats)
+                ++stats->lines;
+            if (m_buf[int(n - 1)] != '\n' && !m_file.atEnd()) {
+                // Overlong; its first kMaxLineBytes say whether it is also nested too deep.
+                const bool deep = protocol::checkLine(std::string_view(m_buf.constData(), size_t(n))) ==
+                                  protocol::LineCheck::TooDeep;
+                drainLine();
+                if (stats)
+                    ++(deep ? stats->skippedTooDeep : stats->skippedTooLong);
+                continue;
+            }
+            const QByteArray line = QByteArray(m_buf.constData(), int(n)).trimmed();
+            const std::string_view text(line.constData(), size_t(line.size()));
+            const protocol::LineCheck check = protocol::checkLine(text);
+            if (check != protocol::LineCheck::Ok) {
+                if (stats)
+                    ++(check == protocol::LineCheck::TooLong ? stats->skippedTooLong : stats->skippedTooDeep);
+                continue;
+            }
+            if (auto e = protocol::parseLine(text))
+                fn(line, *e);
+        }
+    }
+
+private:
+    void drainLine() {
+        for (;;) {
+            const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
+            if (n <= 0 || m_buf[int(n - 1)] == '\n')
+                return;
+        }
+    }
+
+    QFile& m_file;
+    QByteArray m_buf;
+};
+
 } // namespace
 
 QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder) {
@@ -86,7 +136,21 @@ RunSummary summaryFromJson(const QJsonObject& o) {
     return s;
 }
 
-bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
+QString ReplayStats::describe() const {
+    if (skipped() == 0)
+        return QString();
+    return QCoreApplication::translate("ddpdesk::launch::RunReplay",
+                                       "%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper "
+                                       "than %6)")
+        .arg(skipped())
+        .arg(lines)
+        .arg(skippedTooLong)
+        .arg(protocol::kMaxLineBytes / 1024)
+        .arg(skippedTooDeep)
+        .arg(protocol::kMaxDepth);
+}
+
+bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, ReplayStats* stats) {
     const QString metricsPath = QDir(runDir).filePath(QStringLiteral("metrics.jsonl"));
     QFile f(metricsPath);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -95,20 +159,19 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
                          .arg(metricsPath, f.errorString());
         return false;
     }
-    QVector<QByteArray> lines;
-    std::vector<protocol::Event> events; // parsed once; index-aligned with lines
-    while (!f.atEnd()) {
-        QByteArray line = f.readLine().trimmed();
-        if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
-            lines << line;
-            events.push_back(std::move(*e));
-        }
-    }
-    // The local ranks, in local-rank order: from the launcher's rank_start events, else from the workers' hello.
+    ReplayStats counted;
+    BoundedLines reader(f);
+    // First pass: the local ranks, in local-rank order, from the launcher's rank_start events, else from the
+    // workers' hello; nothing else is kept.
     std::map<int, int> rankByLocal;
     int worldSize = 0;
     QString workload;
-    for (const protocol::Event& e : events) {
+    double firstT = 0;
+    bool anyEvent = false;
+    reader.forEach(&counted, [&](const QByteArray&, const protocol::Event& e) {
+        if (!anyEvent)
+            firstT = e.t;
+        anyEvent = true;
         if (e.type == "rank_start" || e.type == protocol::ev::Hello) {
             const int rank = intOf(e.body, "rank", -1);
             const int local = intOf(e.body, "local_rank", -1);
@@ -120,7 +183,9 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
             if (workload.isEmpty())
                 workload = textOf(e.body, "workload");
         }
-    }
+    });
+    if (stats)
+        *stats = counted;
     if (rankByLocal.empty()) {
         if (error)
             *error = QCoreApplication::translate(
@@ -144,25 +209,26 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
     if (worldSize <= 0)
         worldSize = globalRanks.size();
 
-    model->setReplayClock(events.front().t > 0 ? events.front().t : 1);
+    model->setReplayClock(firstT > 0 ? firstT : 1);
     model->reset(globalRanks, worldSize, workload, 0);
-    for (size_t i = 0; i < events.size(); ++i) {
-        const protocol::Event& e = events[i];
+    // Second pass: every event through the model, in file order.
+    f.seek(0);
+    reader.forEach(nullptr, [&](const QByteArray& line, const protocol::Event& e) {
         if (e.t > 0)
             model->setReplayClock(e.t);
         if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) {
             model->applyMonitorEvent(e.body);
-            continue;
+            return;
         }
         if (!isLauncherEvent(e) && e.type == protocol::ev::Log) {
             // What the supervisor recorded from a rank's stderr (live, it went through appendStderr).
             if (textOf(e.body, "stream") == QLatin1String("stderr"))
                 model->appendStderr(model->indexOfRank(e.rank), textOf(e.body, "text"));
-            continue;
+            return;
         }
         if (!isLauncherEvent(e)) {
-            model->applyLine(model->indexOfRank(e.rank), lines[int(i)]);
-            continue;
+            model->applyLine(model->indexOfRank(e.rank), line);
+            return;
         }
         const int index = model->indexOfRank(intOf(e.body, "rank", -1));
         if (e.type == "rank_start") {
@@ -174,7 +240,7 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error) {
         } else if (e.type == "restart") {
             model->noteRestart();
         }
-    }
+    });
     if (recorded.isEmpty())
         model->finish(
             QStringLiteral("stopped"), -1,

@@ -28,10 +28,21 @@ QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder);
 // summary.json's object -> RunSummary (the inverse of RunSummary::toJson, without the per-rank part).
 RunSummary summaryFromJson(const QJsonObject& o);
 
+// What a replay read. Lines over protocol::kMaxLineBytes or nested deeper than protocol::kMaxDepth are skipped
+// unparsed (a damaged or hostile recording must not exhaust memory or the stack) and counted here.
+struct ReplayStats {
+    qint64 lines = 0;          // lines read (one pass)
+    qint64 skippedTooLong = 0;
+    qint64 skippedTooDeep = 0;
+    qint64 skipped() const { return skippedTooLong + skippedTooDeep; }
+    QString describe() const;  // "2 of 1234 lines of metrics.jsonl skipped (...)", empty when none was
+};
+
 // Resets model and feeds runDir/metrics.jsonl through it line by line (worker telemetry via applyLine, launcher
 // rank_start/rank_exit/restart, monitor gpu/proc samples), then freezes it with runDir/summary.json. Without a
 // summary.json (a run cut off mid-way) the model is finished as "stopped". False with *error naming the file when
-// metrics.jsonl cannot be read or holds no rank.
-bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error);
+// metrics.jsonl cannot be read or holds no rank. The file is streamed twice (ranks first, then the events), never
+// held whole, so a multi-day recording replays in bounded memory.
+bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, ReplayStats* stats = nullptr);
 
 } // namespace ddpdesk::launch

@@ -5,6 +5,8 @@
 #include "launch/script_output.h"
 #include "launch/supervisor_impl.h"
 #include "launch/json_bridge.h"
+#include "protocol/run_auth.h"
+#include "protocol/sha256.h"
 #include "protocol/telemetry.h"
 
 #include <QCoreApplication>
@@ -29,7 +31,74 @@ int freeLocalPort() {
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
+// The run secret: the one given (--run-secret / --run-secret-file, or $DDPDESK_RUN_SECRET), else a fresh one on
+// node 0. A node above 0 cannot invent one: its ranks would be refused by node 0's as FOREIGN_RANK.
+QString runSecretFor(const RunConfig& config, QVector<ConfigProblem>* problems) {
+    const QString flags =
+        QStringLiteral("%1 HEX or %2 FILE")
+            .arg(QLatin1String(protocol::kRunSecretFlag), QLatin1String(protocol::kRunSecretFileFlag));
+    QString given = config.runSecret;
+    QString origin = QLatin1String(protocol::kRunSecretFlag);
+    if (given.isEmpty()) {
+        given = qEnvironmentVariable(protocol::kRunSecretEnv);
+        origin = QStringLiteral("$") + QLatin1String(protocol::kRunSecretEnv);
+    }
+    if (!given.isEmpty()) {
+        std::string raw, error;
+        if (!protocol::decodeRunSecret(given.toStdString(), &raw, &error)) {
+            problems->push_back({QStringLiteral("run-secret"),
+                                 origin + QStringLiteral(": ") + QString::fromStdString(error)});
+            return {};
+        }
+        return QString::fromStdString(protocol::toHex(raw));
+    }
+    if (config.nnodes > 1 && config.nodeRank > 0) {
+        problems->push_back(
+            {QStringLiteral("run-secret"),
+             Supervisor::tr(
+                 "node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's launcher prints "
+                 "the command for the other nodes)")
+                 .arg(config.nodeRank)
+                 .arg(config.nnodes)
+                 .arg(flags)});
+        return {};
+    }
+    return QString::fromStdString(protocol::newRunSecretHex());
+}
+
 } // namespace
+
+// Multi-node: say once that the store is open to the network, and (node 0) how the other nodes join.
+void Supervisor::announceMultiNode(const RunConfig& config, const QString& secret) {
+    if (config.nnodes <= 1) return;
+    const QString store = config.effectiveStore();
+    const QString where = config.storeIsTcp()
+                              ? QStringLiteral("%1:%2").arg(config.storeHost()).arg(config.storePort())
+                              : config.storeFilePath();
+    emit message(
+        tr("warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); "
+           "anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only "
+           "from the other nodes (README, Security model).")
+            .arg(store, where));
+    if (config.nodeRank != 0 || config.isScript()) return;
+    QStringList cmd{QStringLiteral("ddpdesk-cli"), QStringLiteral("run"), QStringLiteral("--workload"),
+                    config.workload};
+    if (!config.modelFile.isEmpty()) cmd << QStringLiteral("--model") << config.modelFile;
+    cmd << QStringLiteral("--nproc") << QString::number(config.nproc) << QStringLiteral("--nnodes")
+        << QString::number(config.nnodes) << QStringLiteral("--node-rank") << QStringLiteral("N")
+        << QStringLiteral("--store") << store;
+    if (config.steps > 0)
+        cmd << QStringLiteral("--steps") << QString::number(config.steps);
+    else if (config.epochs > 0)
+        cmd << QStringLiteral("--epochs") << QString::number(config.epochs);
+    cmd << QLatin1String(protocol::kRunSecretFlag) << secret << QStringLiteral("--out")
+        << QStringLiteral("DIR");
+    emit message(
+        tr("other nodes join with (N = 1..%1, plus this run's other training flags; or put the secret in a "
+           "file only you can read and give %2 FILE):\n  %3")
+            .arg(config.nnodes - 1)
+            .arg(QLatin1String(protocol::kRunSecretFileFlag), cmd.join(QLatin1Char(' '))));
+}
 
 Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
     d->stallTimer.setInterval(1000);
@@ -47,8 +116,8 @@ Supervisor::~Supervisor() {
             w.process->waitForFinished(2000);
         }
     }
-    if (d->doctorThread.joinable())
-        d->doctorThread.join();
+    d->guard.killOrphans();
+    abandonStallDoctor(d->doctorLink);
 }
 
 QString Supervisor::findWorker(QString* error) {
@@ -92,10 +161,22 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
         if (program.isEmpty())
             found.push_back({QStringLiteral("worker"), why});
     }
+    // Created here, exclusively, and never deleted unless it is still this file: whatever a user has at that path
+    // (a folder, a link, a file) is refused, never reused or removed.
     if (found.isEmpty()) {
         QString why;
-        if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why))
+        if (!d->store.claim(config, &why))
+            found.push_back({QStringLiteral("store"), why});
+    }
+    QString secret;
+    if (found.isEmpty())
+        secret = runSecretFor(config, &found);
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
             found.push_back({QStringLiteral("out"), why});
+            d->store.release();
+        }
     }
     if (problems)
         *problems = found;
@@ -111,16 +192,13 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
         ranks.push_back(config.globalRank(i));
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   config.steps);
-    const QString storeFile = config.storeFilePath();
-    if (config.store.isEmpty())
-        QDir(QFileInfo(storeFile).absolutePath()).removeRecursively(); // stale store
-    if (!storeFile.isEmpty())
-        QDir().mkpath(QFileInfo(storeFile).absolutePath());
     writeLauncherEvent("launch", {{"config", config.toJson()},
                                   {"program", config.isScript() ? config.scriptFile : program},
                                   {"store", config.effectiveStore()}});
+    d->runSecret = secret;
     m_running = true;
     emit started();
+    announceMultiNode(config, secret);
     if (!spawnAll())
         return true; // the failure is reported through finished()
     if (config.stallTimeoutSec > 0)
@@ -157,6 +235,11 @@ void Supervisor::spawnWorker(int index) {
     const QMap<QString, QString> rankEnv = m_config.rankEnvironment(index, d->scriptPort);
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
         env.insert(it.key(), it.value());
+    // The secret travels in the environment, never on a command line (ps shows those); scripts have no use for it.
+    if (m_config.isScript())
+        env.remove(QString::fromLatin1(protocol::kRunSecretEnv));
+    else
+        env.insert(QString::fromLatin1(protocol::kRunSecretEnv), d->runSecret);
     p->setProcessEnvironment(env);
     if (m_config.isScript()) {
         const QString interp = m_config.interpreter();
@@ -324,6 +407,7 @@ void Supervisor::beginStopAll(const QString& reason) {
             d->guard.terminate(*w.process);
         }
     }
+    d->guard.terminateOrphans(); // children of ranks that already exited
     d->killTimer.start(kStopGraceMs);
 }
 
@@ -337,16 +421,23 @@ void Supervisor::killRemaining() {
             d->guard.kill(*w.process);
         }
     }
+    d->guard.killOrphans();
 }
 
-void Supervisor::resetStore() {
-    const QString storeFile = m_config.storeFilePath();
-    if (!storeFile.isEmpty() && m_config.nnodes == 1)
-        QFile::remove(storeFile); // this run owns it; a stale FileStore would make the next rendezvous hang
+bool Supervisor::resetStore() {
+    // A used FileStore would make the next rendezvous hang: replace the file this run created by a fresh one.
+    d->store.release();
+    QString why;
+    if (d->store.claim(m_config, &why))
+        return true;
+    emit message(tr("cannot restart: %1").arg(why));
+    return false;
 }
 
 void Supervisor::onAllExited() {
     d->killTimer.stop();
+    // Nothing a rank started may outlive the run (or linger into a restart).
+    d->guard.endLeftovers(kLeftoverGraceMs);
     if (d->userStop) {
         finishRun(QStringLiteral("stopped"));
         return;
@@ -363,7 +454,10 @@ void Supervisor::onAllExited() {
         writeLauncherEvent("restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts},
                                        {"reason", f.text}});
         m_model.noteRestart();
-        resetStore();
+        if (!resetStore()) {
+            finishRun(QStringLiteral("failed"));
+            return;
+        }
         d->restartPending = true;
         QTimer::singleShot(kRestartDelayMs, this, [this] {
             if (!d->restartPending)
@@ -378,6 +472,7 @@ void Supervisor::onAllExited() {
 
 void Supervisor::finishRun(const QString& status) {
     d->stallTimer.stop();
+    d->store.release();
     stopMonitor();
     int failedRank = -1;
     QString reason;

@@ -21,6 +21,7 @@ class Supervisor : public QObject {
     Q_OBJECT
 public:
     static constexpr int kStopGraceMs = 3000; // terminate -> kill; everything is gone within 5 s
+    static constexpr int kLeftoverGraceMs = 1000; // children left by exited ranks: terminate -> kill
 
     explicit Supervisor(QObject* parent = nullptr);
     ~Supervisor() override; // kills whatever still runs, never leaves a process behind
@@ -68,12 +69,13 @@ private:
     void killRemaining();
     void onAllExited();
     void finishRun(const QString& status);
-    void resetStore();
+    bool resetStore(); // a fresh store file for a restart; false (reported) when the path is taken
     void checkStall();
     void onStallDiagnosed(const QString& report, const QJsonObject& event);
     void sampleMonitor(); // starts the resource sampler or updates its list of worker processes
     void stopMonitor();
     void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);
+    void announceMultiNode(const RunConfig& config, const QString& secret);
 
     RunConfig m_config;
     RunModel m_model;

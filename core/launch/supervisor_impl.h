@@ -4,6 +4,7 @@
 
 #include "launch/metrics_log.h"
 #include "launch/process_control.h"
+#include "launch/run_store.h"
 #include "launch/script_output.h"
 #include "launch/supervisor.h"
 #include "monitor/monitor_sampler.h"
@@ -17,6 +18,10 @@
 #include <thread>
 
 namespace ddpdesk::launch {
+
+struct StallDoctorLink;
+// Called by ~Supervisor: a diagnosis still running is abandoned; its answer is dropped.
+void abandonStallDoctor(const std::shared_ptr<StallDoctorLink>& link);
 
 struct Supervisor::Worker {
     QProcess* process = nullptr; // owned by the Supervisor (QObject parent)
@@ -41,6 +46,8 @@ struct Supervisor::Impl {
     int exited = 0;
     QString program;
     int scriptPort = 0;
+    QString runSecret; // hex, handed to workers through the environment only (protocol/run_auth.h)
+    RunStore store; // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)
     QVector<Failure> failures;
     bool stopping = false;
     bool userStop = false;
@@ -48,7 +55,9 @@ struct Supervisor::Impl {
     QString stopReason;
     QTimer stallTimer, killTimer;
     bool stallReported = false;
-    std::thread doctorThread;
+    // The stall watch's doctor runs on a detached thread; this link is how its answer finds the Supervisor, and
+    // the destructor cuts it instead of waiting for the diagnosis (supervisor_stall.cpp).
+    std::shared_ptr<StallDoctorLink> doctorLink;
     std::atomic<bool> doctorBusy{false};
     std::unique_ptr<monitor::MonitorSampler> sampler; // supervisor_monitor.cpp
 

@@ -9,7 +9,22 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <mutex>
+#include <thread>
+
 namespace ddpdesk::launch {
+
+struct StallDoctorLink {
+    std::mutex mutex;
+    Supervisor* target = nullptr; // null once the Supervisor is gone
+};
+
+void abandonStallDoctor(const std::shared_ptr<StallDoctorLink>& link) {
+    if (!link)
+        return;
+    std::lock_guard<std::mutex> lock(link->mutex);
+    link->target = nullptr;
+}
 
 void Supervisor::checkStall() {
     if (!m_running || d->stopping || d->restartPending || m_config.stallTimeoutSec <= 0)
@@ -62,10 +77,15 @@ void Supervisor::checkStall() {
     req.worldSize = m_config.worldSize();
     req.nodeRank = m_config.nodeRank;
     req.jobRunning = true;
-    if (d->doctorThread.joinable())
-        d->doctorThread.join();
+    if (!d->doctorLink) {
+        d->doctorLink = std::make_shared<StallDoctorLink>();
+        d->doctorLink->target = this;
+    }
     d->doctorBusy = true;
-    d->doctorThread = std::thread([this, req, report, event] {
+    // Detached: quitting never waits for a diagnosis (it ends by its own deadline anyway); the answer is posted
+    // under the link's lock, so the Supervisor cannot be destroyed in between, and Qt drops an event posted to
+    // an object destroyed before it runs.
+    std::thread([link = d->doctorLink, req, report, event] {
         QString fullReport = report;
         QJsonObject ev = event;
         try {
@@ -76,11 +96,16 @@ void Supervisor::checkStall() {
             fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(QString::fromUtf8(e.what()));
             ev["doctor_error"] = QString::fromUtf8(e.what());
         }
-        // Delivered on the Supervisor's thread; the destructor joins this thread first, so `this` is alive.
-        QMetaObject::invokeMethod(this, [this, fullReport, ev] { onStallDiagnosed(fullReport, ev); },
-                                  Qt::QueuedConnection);
-        d->doctorBusy = false;
-    });
+        std::lock_guard<std::mutex> lock(link->mutex);
+        if (Supervisor* target = link->target)
+            QMetaObject::invokeMethod(
+                target,
+                [target, fullReport, ev] {
+                    target->d->doctorBusy = false;
+                    target->onStallDiagnosed(fullReport, ev);
+                },
+                Qt::QueuedConnection);
+    }).detach();
 }
 
 void Supervisor::onStallDiagnosed(const QString& report, const QJsonObject& event) {

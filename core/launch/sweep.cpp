@@ -2,9 +2,11 @@
 
 #include <QCoreApplication>
 
+#include "launch/run_store.h"
 #include "launch/supervisor.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <cmath>
@@ -133,12 +135,27 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, 
     QVector<ConfigProblem> found;
     if (sizes.isEmpty())
         found.push_back({QStringLiteral("nproc-list"), tr("no sizes to run; use --nproc-list 1,2,4")});
+    // The sweep only adds folders and files under --out and removes none; what it rewrites must be its own files.
+    for (const QString& name : {QStringLiteral("sweep.csv"), QStringLiteral("sweep.png")}) {
+        const QString why = foreignOutputProblem(QDir(base.outDir).filePath(name));
+        if (!why.isEmpty())
+            found.push_back({QStringLiteral("out"), why});
+    }
     // Check every size up front, so a bad one is refused before the first run spends minutes.
     for (const SweepSize& s : sizes) {
         RunConfig c = base;
         c.nproc = s.nproc;
         c.devices = s.devices;
         c.outDir = QDir(base.outDir).filePath(sizeDirName(s));
+        // The sweep names these folders itself: a link there would send a run's files into someone else's folder.
+        const QFileInfo sizeDir(c.outDir);
+        if (sizeDir.isSymLink() || sizeDir.isJunction()) {
+            found.push_back({QStringLiteral("out"),
+                             tr("'%1' is a link; the sweep keeps each size's run in a plain folder of its own and "
+                                "never writes through a link: move it away or choose another --out")
+                                 .arg(c.outDir)});
+            continue;
+        }
         for (const ConfigProblem& p : c.validate())
             if (!found.contains(p))
                 found.push_back(p);

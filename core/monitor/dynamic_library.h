@@ -16,7 +16,8 @@ public:
     DynamicLibrary(DynamicLibrary&& other) noexcept;
     DynamicLibrary& operator=(DynamicLibrary&& other) noexcept;
 
-    // Loads `nameOrPath` (UTF-8): a bare file name is searched the platform's way, a path is used as is.
+    // Loads `nameOrPath` (UTF-8): a bare file name is searched the platform's way, a path is used as is. On
+    // Windows only a full path is accepted (a bare name would search the current folder and PATH: DLL planting).
     // Closes whatever this object held before. On failure returns false and puts the loader's own message in
     // *error.
     bool open(const std::string& nameOrPath, std::string* error);

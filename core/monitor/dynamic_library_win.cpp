@@ -27,13 +27,31 @@ std::string systemMessage(DWORD code) {
     return text.empty() ? "error " + std::to_string(code) : text + " (error " + std::to_string(code) + ")";
 }
 
+// C:\x, C:/x or a UNC \\server\x: anything else is resolved against the current folder or PATH.
+bool isFullPath(const std::wstring& path) {
+    const auto slash = [](wchar_t c) { return c == L'\\' || c == L'/'; };
+    if (path.size() >= 3 && path[1] == L':' && slash(path[2]))
+        return (path[0] >= L'A' && path[0] <= L'Z') || (path[0] >= L'a' && path[0] <= L'z');
+    return path.size() >= 3 && slash(path[0]) && slash(path[1]) && !slash(path[2]);
+}
+
 } // namespace
 
 void* DynamicLibrary::openHandle(const std::string& nameOrPath, std::string* error) {
+    const std::wstring path = widen(nameOrPath);
+    // A bare name or relative path would search the current folder and PATH first, where a planted DLL wins.
+    if (!isFullPath(path)) {
+        *error = "refusing to load '" + nameOrPath +
+                 "': not a full path (a bare name would be searched in the current folder and on PATH)";
+        return nullptr;
+    }
     // No "cannot find DLL" message box for a missing driver: the caller reports it in words.
     DWORD previousMode = 0;
     SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &previousMode);
-    HMODULE module = LoadLibraryW(widen(nameOrPath).c_str());
+    // The library's own dependencies come from its folder and System32 only, never the current folder or
+    // PATH.
+    HMODULE module = LoadLibraryExW(path.c_str(), nullptr,
+                                    LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32);
     DWORD code = module ? 0 : GetLastError();
     SetThreadErrorMode(previousMode, nullptr);
     if (!module) *error = systemMessage(code);

@@ -1,5 +1,6 @@
 #include "protocol/telemetry.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ddpdesk::protocol {
@@ -22,7 +23,33 @@ std::string encodeLine(const nlohmann::json& event) {
     return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+LineCheck checkLine(std::string_view line) {
+    // Depth first, over at most the first kMaxLineBytes + 1: a deep line is named deep, whatever its length.
+    const size_t scan = std::min(line.size(), kMaxLineBytes + 1);
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < scan; ++i) {
+        const char c = line[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // an escaped quote does not end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxDepth)
+                return LineCheck::TooDeep;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return line.size() > kMaxLineBytes ? LineCheck::TooLong : LineCheck::Ok;
+}
+
 std::optional<Event> parseLine(std::string_view line) {
+    if (checkLine(line) != LineCheck::Ok)
+        return std::nullopt;
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
         line.remove_suffix(1);
     size_t first = line.find_first_not_of(" \t");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,8 +46,18 @@ nlohmann::json makeEvent(std::string_view type, int rank);
 // One line of JSON, no trailing newline; never throws (invalid UTF-8 is replaced).
 std::string encodeLine(const nlohmann::json& event);
 
+// Limits on one line: no event comes near them, and a longer or deeper line would cost unbounded memory or, nested
+// 100,000 deep, overflow the stack of the recursive code that walks parsed values (dump, conversion to Qt).
+constexpr std::size_t kMaxLineBytes = 64 * 1024;
+constexpr int kMaxDepth = 64;
+
+enum class LineCheck { Ok, TooLong, TooDeep };
+// A cheap scan before parsing: the bracket depth outside JSON strings (checked first), then the length.
+LineCheck checkLine(std::string_view line);
+
 // Parses one output line. Returns nothing for anything that is not a telemetry event of a known major version
-// (plain log text, truncated JSON, JSON without "event"): such lines are log text, never an error.
+// (plain log text, truncated JSON, JSON without "event", a line checkLine refuses): such lines are log text, never an
+// error.
 std::optional<Event> parseLine(std::string_view line);
 
 } // namespace ddpdesk::protocol

@@ -40,6 +40,10 @@ struct StoreSpec {
     std::chrono::milliseconds timeout{60000};
 };
 
+// True when a hosted TCPStore on a loopback address listens on that address only (LibTorch >= 2.3, through
+// masterListenFd); LibTorch 1.13's server always listens on every interface.
+bool tcpStoreServerBindsLoopbackOnly();
+
 // A c10d store (FileStore or TCPStore). Calls throw std::exception subclasses from c10d on failure.
 class KvStore {
 public:

@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <sstream>
 
 namespace ddpdesk::train {
@@ -49,34 +48,50 @@ std::string firstLine(const std::exception& e) {
 
 } // namespace
 
-void writeFileAtomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
-    fs::path tmp = path;
-    tmp += ".tmp-" + std::to_string(processId());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot create " + tmp.string());
-        try {
-            write(out);
-        } catch (...) {
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw;
-        }
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw std::runtime_error("writing " + tmp.string() + " failed (disk full?)");
-        }
-    }
+namespace {
+
+// A link or folder where DDP Desk writes a file is the user's: refused, never followed or replaced. Empty when the
+// path is free or a regular file.
+std::string foreignTargetProblem(const fs::path& path) {
     std::error_code ec;
-    fs::rename(tmp, path, ec); // replaces atomically on POSIX and (MoveFileEx) on Windows
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error("cannot replace " + path.string() + ": " + ec.message());
+    const fs::file_status st = fs::symlink_status(path, ec);
+    if (ec || !fs::exists(st) || fs::is_regular_file(st))
+        return std::string();
+    const char* what = fs::is_symlink(st) ? "a symbolic link" : fs::is_directory(st) ? "a folder" : "not a regular file";
+    return path.string() + " is " + what +
+           "; DDP Desk writes this file itself and never writes through a link or over a folder: move it away or "
+           "choose another --out";
+}
+
+} // namespace
+
+void checkCheckpointTargets(const fs::path& outDir) {
+    for (const char* name : {"checkpoint.pt", "model.pt"}) {
+        const std::string why = foreignTargetProblem(outDir / name);
+        if (!why.empty())
+            throw TrainError(error_code::OutputUnwritable, why, exit_code::BadInput);
+    }
+}
+
+void writeFileAtomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+    const std::string foreign = foreignTargetProblem(path);
+    if (!foreign.empty())
+        throw std::runtime_error(foreign);
+    std::ostringstream buffer(std::ios::binary);
+    write(buffer);
+    if (!buffer)
+        throw std::runtime_error("serialising " + path.string() + " failed");
+    const std::string bytes = buffer.str();
+    // A left-over temporary of a crashed writer with a reused pid (or anything else at that name) is not reused.
+    for (int attempt = 0;; ++attempt) {
+        fs::path tmp = path;
+        tmp += ".tmp-" + std::to_string(processId()) + (attempt ? "-" + std::to_string(attempt) : std::string());
+        bool taken = false;
+        const std::string why = replaceFileDurably(tmp, path, bytes.data(), bytes.size(), &taken);
+        if (why.empty())
+            return;
+        if (!taken || attempt >= 8)
+            throw std::runtime_error(why);
     }
 }
 

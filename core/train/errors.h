@@ -14,6 +14,7 @@ constexpr int BadInput = 2;        // usage, data, model, device, output folder,
 constexpr int Timeout = 3;         // rendezvous or collective did not complete in time; store unreachable
 constexpr int TrainingFailure = 4; // NaN loss, corrupt checkpoint, any other failure while training
 constexpr int PeerFailure = 5;     // a collective failed because another rank went away
+constexpr int ForeignRank = 6;     // a rank in the store could not prove it belongs to this run
 } // namespace exit_code
 
 // Stable `error` event codes; documented in docs/engine.md.
@@ -35,6 +36,7 @@ constexpr const char* CheckpointCorrupt = "CHECKPOINT_CORRUPT";
 constexpr const char* CheckpointWriteFailed = "CHECKPOINT_WRITE_FAILED";
 constexpr const char* TrainingFailed = "TRAINING_FAILED";
 constexpr const char* PeerLost = "PEER_LOST";
+constexpr const char* ForeignRank = "FOREIGN_RANK";
 } // namespace error_code
 
 // Every failure the worker reports: a stable code, a message for people, the exit code, and (for waits) what

@@ -1,5 +1,6 @@
 #include "train/identity.h"
 
+#include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
 #include "train/errors.h"
@@ -73,6 +74,7 @@ Identity resolveIdentity(const WorkerOptions& o) {
                        std::to_string(id.worldSize - 1));
     // Without node-local facts, assume every rank shares this node: the safe guess for thread counts.
     id.localWorldSize = localWorld.value.value_or(id.worldSize);
+    id.localWorldKnown = localWorld.value.has_value();
     id.localRank = localRank.value.value_or(id.localWorldSize == id.worldSize ? id.rank : 0);
     if (id.localWorldSize < 1 || id.localWorldSize > id.worldSize)
         throw badInput("local world size " + std::to_string(id.localWorldSize) + " must be between 1 and the world size " +
@@ -83,6 +85,21 @@ Identity resolveIdentity(const WorkerOptions& o) {
     id.host = hostName();
     id.pid = processId();
     return id;
+}
+
+std::string resolveRunSecret(const WorkerOptions& o) {
+    std::string secret, error;
+    if (!o.runSecretFile.empty()) {
+        if (!protocol::readRunSecretFile(o.runSecretFile, &secret, &error))
+            throw badInput(std::string(protocol::kRunSecretFileFlag) + " " + error);
+        return secret;
+    }
+    if (auto hex = envValue(protocol::kRunSecretEnv)) {
+        if (!protocol::decodeRunSecret(*hex, &secret, &error))
+            throw badInput(std::string("environment variable ") + protocol::kRunSecretEnv + ": " + error);
+        return secret;
+    }
+    return {};
 }
 
 StoreAddress resolveStore(const WorkerOptions& o) {

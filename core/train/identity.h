@@ -16,6 +16,10 @@ struct Identity {
     std::string source; // "flags", "torchrun env", "Open MPI env", "Slurm env", "default" (for the rank)
     std::string host;
     std::int64_t pid = 0;
+    bool localWorldKnown = false; // local world size came from flags/env, not assumed
+
+    // Every rank runs on this machine, as far as the launcher told us: then nothing needs to leave loopback.
+    bool allRanksLocal() const { return localWorldKnown && localWorldSize == worldSize; }
 };
 
 // Throws TrainError(BAD_INPUT) for rank >= world size, world size < 1, or unparsable environment values.
@@ -33,6 +37,10 @@ struct StoreAddress {
 
 // --store, else tcp://$MASTER_ADDR:$MASTER_PORT, else Kind::None. Throws BAD_INPUT for a malformed spec.
 StoreAddress resolveStore(const WorkerOptions& options);
+
+// The run secret's raw bytes from --run-secret-file, else $DDPDESK_RUN_SECRET (protocol/run_auth.h); empty when
+// neither is given (a worker started by hand: no rank proof). Throws BAD_INPUT naming the flag or variable.
+std::string resolveRunSecret(const WorkerOptions& options);
 
 // Reads an environment variable; empty optional when unset or empty.
 std::optional<std::string> envValue(const char* name);

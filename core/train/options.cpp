@@ -2,6 +2,8 @@
 
 #include "train/errors.h"
 
+#include "protocol/run_auth.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -83,7 +85,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--store", o.store, "file:PATH or tcp://HOST:PORT (else tcp://$MASTER_ADDR:$MASTER_PORT)");
     app.add_flag("--external-store", o.externalStore, "Rank 0 does not host the TCPStore");
     app.add_option("--iface", o.iface, "Network interface for Gloo (else $GLOO_SOCKET_IFNAME)");
-    app.add_option("--timeout", o.timeoutSec, "Seconds for store connect and process-group creation (default 60)");
+    app.add_option(protocol::kRunSecretFileFlag, o.runSecretFile,
+                   std::string("File holding the run secret (readable only by you; else $") +
+                       protocol::kRunSecretEnv +
+                       "): every rank proves it belongs to the run before training");
+    app.add_option("--timeout", o.timeoutSec,
+                   "Seconds for store connect and process-group creation (default 60)");
     app.add_option("--collective-timeout", o.collectiveTimeoutSec,
                    "Seconds for each collective (default max(--timeout, 300))");
 

@@ -20,6 +20,7 @@ struct WorkerOptions {
     std::string store; // file:PATH | tcp://HOST:PORT
     bool externalStore = false;
     std::string iface;
+    std::string runSecretFile; // --run-secret-file (the secret otherwise comes from the environment only)
     double timeoutSec = 60.0;
     std::optional<double> collectiveTimeoutSec; // default max(timeout, 300)
 

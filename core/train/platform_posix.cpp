@@ -1,7 +1,10 @@
 #include "train/platform.h"
 
+#include <cerrno>
+#include <cstring>
 #include <thread>
 
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <sched.h>
@@ -40,6 +43,47 @@ void keepFreedMemory() {
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
+}
+
+std::string replaceFileDurably(const std::filesystem::path& tmp, const std::filesystem::path& target, const char* data,
+                               std::size_t size, bool* tmpTaken) {
+    if (tmpTaken)
+        *tmpTaken = false;
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        const int err = errno;
+        if (tmpTaken)
+            *tmpTaken = err == EEXIST;
+        return "cannot create " + tmp.string() + ": " + std::strerror(err);
+    }
+    std::string why;
+    for (std::size_t done = 0; done < size && why.empty();) {
+        const ssize_t n = ::write(fd, data + done, size - done);
+        if (n < 0 && errno != EINTR)
+            why = "writing " + tmp.string() + " failed: " + std::strerror(errno);
+        else if (n == 0)
+            why = "writing " + tmp.string() + " failed: no progress";
+        else if (n > 0)
+            done += static_cast<std::size_t>(n);
+    }
+    if (why.empty() && ::fsync(fd) != 0)
+        why = "flushing " + tmp.string() + " to the disk failed: " + std::strerror(errno);
+    if (::close(fd) != 0 && why.empty())
+        why = "writing " + tmp.string() + " failed: " + std::strerror(errno);
+    if (why.empty() && ::rename(tmp.c_str(), target.c_str()) != 0)
+        why = "cannot replace " + target.string() + ": " + std::strerror(errno);
+    if (!why.empty()) {
+        ::unlink(tmp.c_str());
+        return why;
+    }
+    // The new name is on the disk only once the folder is: without this a power cut can bring back the old file.
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    return std::string();
 }
 
 } // namespace ddpdesk::train

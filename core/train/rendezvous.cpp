@@ -4,6 +4,7 @@
 #include "train/errors.h"
 #include "train/telemetry_emitter.h"
 
+#include "protocol/run_auth.h"
 #include "protocol/telemetry.h"
 
 #include <filesystem>
@@ -17,18 +18,28 @@ using Clock = std::chrono::steady_clock;
 
 std::string arrivedKey(int rank) { return "ddpdesk/arrived/" + std::to_string(rank); }
 
-GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store) {
+namespace {
+
+bool loopbackHost(const std::string& host) {
+    return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+} // namespace
+
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store,
+                                const Identity& identity) {
     GlooDeviceSpec d;
     if (!ifaceFlag.empty()) {
         d.iface = ifaceFlag;
     } else if (auto env = envValue("GLOO_SOCKET_IFNAME")) {
         d.iface = *env;
-    } else if (store.kind == StoreAddress::Kind::Tcp &&
-               (store.host == "127.0.0.1" || store.host == "localhost" || store.host == "::1")) {
+    } else if (store.kind == StoreAddress::Kind::Tcp && loopbackHost(store.host)) {
         d.hostname = store.host == "::1" ? "::1" : "127.0.0.1";
-    } else if (store.kind == StoreAddress::Kind::File || store.kind == StoreAddress::Kind::None) {
-        // A FileStore job may span machines over a shared folder; without an interface, use the hostname's address.
+    } else if (identity.allRanksLocal()) {
+        // Nobody beyond this machine needs to reach Gloo's listening sockets.
+        d.hostname = "127.0.0.1";
     }
+    // Otherwise (a FileStore on a shared folder may span machines) the hostname's address.
     return d;
 }
 
@@ -130,6 +141,46 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
     return *holder;
 }
 
+[[noreturn]] void refuseForeign(const RendezvousConfig& c, int rank, const std::string& host,
+                                std::int64_t pid, const std::string& why) {
+    throw TrainError(error_code::ForeignRank,
+                     "refusing to train: rank " + std::to_string(rank) + " at the store " +
+                         c.address.display + " (host " + host + ", pid " + std::to_string(pid) +
+                         ") cannot prove it belongs to this run: " + why +
+                         ". Another job or someone else who can reach the store joined; check who runs pid " +
+                         std::to_string(pid) + " on " + host + ", and firewall the store port.",
+                     exit_code::ForeignRank,
+                     {{"what", "rank_proof"},
+                      {"store", c.address.display},
+                      {"rank", rank},
+                      {"host", host},
+                      {"pid", pid},
+                      {"why", why}});
+}
+
+// Called once every arrival key exists: a genuine rank writes its proof before its arrival, so a missing proof
+// means the arrival came from outside this run.
+void verifyRankProofs(const RendezvousConfig& c, KvStore& store) {
+    const std::string context = protocol::authContext(c.identity.worldSize);
+    for (int r = 0; r < c.identity.worldSize; ++r) {
+        if (!store.check(protocol::authKey(r))) {
+            std::string host = "?";
+            std::int64_t pid = -1;
+            const nlohmann::json arrival = nlohmann::json::parse(store.get(arrivedKey(r)), nullptr, false);
+            if (arrival.is_object()) {
+                if (arrival.contains("host") && arrival["host"].is_string())
+                    host = arrival["host"].get<std::string>();
+                if (arrival.contains("pid") && arrival["pid"].is_number_integer())
+                    pid = arrival["pid"].get<std::int64_t>();
+            }
+            refuseForeign(c, r, host, pid, "it arrived without a proof (no run secret)");
+        }
+        const protocol::AuthCheck check =
+            protocol::verifyAuthRecord(store.get(protocol::authKey(r)), r, c.secret, context);
+        if (!check.ok) refuseForeign(c, r, check.host, check.pid, check.why);
+    }
+}
+
 nlohmann::json arrivalRecord(const Identity& id) {
     return {{"host", id.host}, {"pid", id.pid}, {"t", protocol::nowSeconds()}, {"local_rank", id.localRank}};
 }
@@ -152,13 +203,19 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
                          exit_code::Timeout,
                          {{"what", "ranks"}, {"store", c.address.display}, {"duplicate_rank", id.rank}});
     }
-    store.set(mine, arrivalRecord(id).dump());
+    if (!c.secret.empty())
+        store.set(protocol::authKey(id.rank), protocol::makeAuthRecord(c.secret, id.rank, id.host, id.pid,
+                                                                       protocol::authContext(id.worldSize)));
+    store.set(mine, arrivalRecord(id).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 
     std::vector<std::string> keys;
     for (int r = 0; r < id.worldSize; ++r)
         keys.push_back(arrivedKey(r));
-    if (store.waitFor(keys, remaining(deadline)))
+    if (store.waitFor(keys, remaining(deadline))) {
+        if (!c.secret.empty())
+            verifyRankProofs(c, store);
         return;
+    }
 
     nlohmann::json arrived = nlohmann::json::array(), missing = nlohmann::json::array();
     for (int r = 0; r < id.worldSize; ++r)
@@ -222,8 +279,15 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
     auto start = Clock::now();
     auto deadline = start + c.timeout;
     RendezvousResult r;
-    phase("store_connect", c, start,
-          {{"hosting", c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore}});
+    const bool hosting =
+        c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore;
+    if (hosting && loopbackHost(c.address.host) && !tcpStoreServerBindsLoopbackOnly())
+        TelemetryEmitter::instance().log(
+            "note: this LibTorch's TCPStore server listens on every interface, port " +
+            std::to_string(c.address.port) + " (it cannot be restricted to " + c.address.host + ")" +
+            (c.secret.empty() ? std::string("; firewall the port")
+                              : "; the rank proof refuses foreign ranks"));
+    phase("store_connect", c, start, {{"hosting", hosting}});
     r.store = openStore(c, deadline);
     phase("store_ready", c, start);
     try {

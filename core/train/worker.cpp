@@ -184,6 +184,7 @@ int train(const WorkerOptions& o) {
     std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
     probeModel(*model, data, config.loss, o.workload);
     checkOutputFolder(config.outDir, id);
+    checkCheckpointTargets(config.outDir);
     tm.log(data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
            " per rank; " + std::to_string(threads) + " thread(s)");
 
@@ -195,7 +196,8 @@ int train(const WorkerOptions& o) {
         rc.identity = id;
         rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
         rc.collectiveTimeout = config.collectiveTimeout;
-        rc.device = chooseGlooDevice(o.iface, store);
+        rc.device = chooseGlooDevice(o.iface, store, id);
+        rc.secret = resolveRunSecret(o);
         rdv = rendezvous(rc);
     }
     Trainer trainer(config, std::move(data), std::move(model), rdv.group.get());

@@ -172,6 +172,10 @@
         <source>the recording has no summary.json</source>
         <translation>記録に summary.json がありません</translation>
     </message>
+    <message>
+        <source>%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper than %6)</source>
+        <translation>metrics.jsonl の %2 行のうち %1 行をスキップしました (%4 KiB 超: %3 行、ネストが %6 段より深い: %5 行)</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::launch::Supervisor</name>
@@ -525,8 +529,20 @@
         <translation>対処方法:</translation>
     </message>
     <message>
-        <source>Delete the stale store file</source>
-        <translation>古いストアファイルを削除</translation>
+        <source>Rename the stale store file aside</source>
+        <translation>古いストアファイルの名前を変更して退避</translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2?
+
+New runs can then use the store path again; the old run's keys stay in the renamed file, and nothing is deleted. A rank that still waited on the old store would time out.</source>
+        <translation>%1 の名前を %2 に変更しますか?
+
+新しい実行は再びこのストアパスを使えるようになります。以前の実行のキーは名前を変更したファイルに残り、何も削除されません。古いストアでまだ待機しているランクがあれば、そのランクはタイムアウトします。</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>何も変更していません。</translation>
     </message>
     <message>
         <source>Pick a free port</source>
@@ -640,8 +656,12 @@
         <translation>足りないランクを同じストアとワールドサイズで起動するか、失敗した原因 (そのログ、そのノードからストアに到達できるか) を確認してください。</translation>
     </message>
     <message>
-        <source>%1 of %2 ranks arrived; %3 rank(s) never joined, so the others wait in rendezvous.</source>
-        <translation>%2 ランク中 %1 ランクが到着しました。%3 ランクが参加していないため、他のランクはランデブーで待機しています。</translation>
+        <source>%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others wait in rendezvous.</source>
+        <translation>%2 ランク中 %1 ランクが到着しました (バリアのカウンターによる)。どのランクかは記録されていません。他のランクはランデブーで待機しています。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. The others wait in rendezvous.</source>
+        <translation>%2 ランク中 %1 ランクが到着しました (TCPStore のクライアントカウンターによる)。どのランクかは記録されていません。他のランクはランデブーで待機しています。</translation>
     </message>
     <message>
         <source>All %1 ranks arrived.</source>
@@ -712,16 +732,40 @@
         <translation>このストアを使っている稼働中のプロセスはもうありません: ジョブは終了したか、強制終了されました。</translation>
     </message>
     <message>
-        <source>Restart the job; delete the store file first (it holds the old run's keys).</source>
-        <translation>ジョブを再起動してください。先にストアファイルを削除してください (以前の実行のキーが残っています)。</translation>
+        <source>Restart the job; rename the store file aside first (it holds the old run's keys).</source>
+        <translation>ジョブを再起動してください。先にストアファイルの名前を変更して退避してください (以前の実行のキーが残っています)。</translation>
     </message>
     <message>
-        <source>A store file from an earlier run is in the way (%1 keys, last written %2 s ago); new ranks would mix with its keys and hang or miscount.</source>
-        <translation>以前の実行のストアファイルが残っています (キー %1 個、最終書き込みは %2 秒前)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。</translation>
+        <source>A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer than ranks wait in rendezvous (%5)); new ranks would mix with its keys and hang or miscount.</source>
+        <translation>以前の実行のストアファイルが残っています (キー %1 個、最終書き込みは %4 秒前で、ランクがランデブーで待つ時間 (%5) より長く経っています)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。</translation>
     </message>
     <message>
-        <source>Delete %3 (no live process uses it), or choose a new path.</source>
-        <translation>%3 を削除する (使用中のプロセスはありません) か、新しいパスを選んでください。</translation>
+        <source>A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none is running here); new ranks would mix with its keys and hang or miscount.</source>
+        <translation>以前の実行のストアファイルが残っています (キー %1 個、%5 ランク中 %4 ランクが到着済みで、このマシンで動いているものはありません)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。</translation>
+    </message>
+    <message>
+        <source>Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a new path.</source>
+        <translation>%3 の名前を変更して退避する (使用中のプロセスはありません。名前は NAME.stale-日付-時刻 になります) か、新しいパスを選んでください。</translation>
+    </message>
+    <message>
+        <source>No process here is seen using the store file, but it is not stale: this is node %1: ranks on another node that shares this folder may still be waiting on the store, and this node cannot see them; only node 0 (or --force) calls it stale.</source>
+        <translation>このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: ここはノード %1 です。このフォルダーを共有する別のノードのランクがまだストアで待機しているかもしれず、このノードからは見えません。古いと判断するのはノード 0 (または --force) だけです。</translation>
+    </message>
+    <message>
+        <source>Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store path.</source>
+        <translation>ノード 0 で診断を実行するか、どのノードも %2 を使っていなくなってから --force を指定するか、新しいストアパスを選んでください。</translation>
+    </message>
+    <message>
+        <source>No process here is seen using the store file, but it is not stale: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale yet.</source>
+        <translation>このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: %2 ランク中 %1 ランクが到着し、最終書き込みは %3 秒前です。ランクは最大 %4 待機することがあるため、まだ古くありません。</translation>
+    </message>
+    <message>
+        <source>No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale yet.</source>
+        <translation>このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: %1 ランクが到着し、最終書き込みは %2 秒前で、ワールドサイズは不明です。ランクは最大 %3 待機することがあるため、まだ古くありません。</translation>
+    </message>
+    <message>
+        <source>If this run is wanted, start its missing ranks; if not, choose a new store path (or, once no rank waits, pass a shorter --rendezvous-timeout).</source>
+        <translation>この実行が必要なら、不足しているランクを起動してください。不要なら、新しいストアパスを選んでください (または、待機しているランクがなくなってから、より短い --rendezvous-timeout を指定してください)。</translation>
     </message>
     <message>
         <source>Another live process holds the store file: %1.</source>
@@ -836,24 +880,72 @@
         <translation>マスターノードへのネットワーク経路とそのアドレスを確認してください。</translation>
     </message>
     <message>
-        <source>Deleted the stale store file %1.</source>
-        <translation>古いストアファイル %1 を削除しました。</translation>
+        <source>The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it learned until then.</source>
+        <translation>診断は期限の %1 秒に達したため、%2 の途中で止まりました。ほかの所見はそれまでに分かったことです。</translation>
     </message>
     <message>
-        <source>Nothing to delete: %1 is not an existing file.</source>
-        <translation>削除するものはありません: %1 は既存のファイルではありません。</translation>
+        <source>Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli doctor --deadline SEC).</source>
+        <translation>時間のかかった処理 (%2) を確認するか、より長い期限で診断をやり直してください (ddpdesk-cli doctor --deadline 秒数)。</translation>
     </message>
     <message>
-        <source>Refused: %1, so it is not deleted.</source>
-        <translation>拒否しました: %1 のため、削除しません。</translation>
+        <source>The store on port %1 listens on %2: anyone who can reach this machine can join as a rank, read the store's keys or change them, and so stall or take over the run.</source>
+        <translation>ポート %1 のストアは %2 で待ち受けています: このマシンに到達できる誰もがランクとして参加し、ストアのキーを読んだり書き換えたりして、実行を止めたり乗っ取ったりできます。</translation>
+    </message>
+    <message>
+        <source>Allow port %1 in the firewall only from the training nodes. Single-node runs need no network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch 1.x's TCPStore listens on every interface whatever host it is given.</source>
+        <translation>ファイアウォールでポート %1 を学習ノードからの接続だけに許可してください。単一ノードの実行にネットワークは要りません: FileStore (待ち受けをしません) を使うか、ループバックだけで待ち受けられる LibTorch (2.3 以降、Windows 以外) でループバックのストア (tcp://127.0.0.1:%1) を使ってください。PyTorch 1.x の TCPStore は、指定したホストにかかわらずすべてのインターフェイスで待ち受けます。</translation>
+    </message>
+    <message>
+        <source>The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes per value and stopped reading it. Rank records are small: something other than the job writes to this store. Not all ranks probed.</source>
+        <translation>%1 の TCPStore はキー '%3' の値を %2 バイトと示しました。ドクターが読む値は最大 %4 バイトなので、読み取りをやめました。ランクの記録は小さいため、ジョブ以外の何かがこのストアに書き込んでいます。すべてのランクは調べていません。</translation>
+    </message>
+    <message>
+        <source>Check which program uses this store and port; give the job a store of its own.</source>
+        <translation>このストアとポートを使っているプログラムを確認し、ジョブには専用のストアを使ってください。</translation>
+    </message>
+    <message>
+        <source>The store path %1 does not answer: looking it up took longer than %2 ms, as on a network share whose server is down or unreachable. Ranks would hang on it.</source>
+        <translation>ストアのパス %1 が応答しません: 確認に %2 ミリ秒以上かかりました。サーバーが止まっているか到達できないネットワーク共有のようです。ランクはここで止まってしまいます。</translation>
+    </message>
+    <message>
+        <source>Check the share (its server, the network, the mount); or use a store path on a disk that answers.</source>
+        <translation>共有 (サーバー、ネットワーク、マウント) を確認するか、応答するディスク上のストアパスを使ってください。</translation>
+    </message>
+    <message>
+        <source>Renamed the stale store file %1 to %2 (nothing was deleted).</source>
+        <translation>古いストアファイル %1 の名前を %2 に変更しました (何も削除していません)。</translation>
+    </message>
+    <message>
+        <source>Nothing to rename: %1 is not an existing file.</source>
+        <translation>名前を変更するものはありません: %1 は既存のファイルではありません。</translation>
+    </message>
+    <message>
+        <source>Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its target is changed.</source>
+        <translation>拒否しました: %1 はシンボリックリンクです。この修正はリンクをたどらないため、リンクもリンク先も変更しません。</translation>
+    </message>
+    <message>
+        <source>Refused: %1, so it is left as it is.</source>
+        <translation>拒否しました: %1 のため、そのままにします。</translation>
     </message>
     <message>
         <source>Refused: the store is in use (%1). End that run first.</source>
         <translation>拒否しました: ストアは使用中です (%1)。先にその実行を終了してください。</translation>
     </message>
     <message>
-        <source>Could not delete %1: %2</source>
-        <translation>%1 を削除できませんでした: %2</translation>
+        <source>Refused: this is node %1: ranks on another node that shares this folder may still be waiting on the store, and this node cannot see them; only node 0 (or --force) calls it stale.</source>
+        <translation>拒否しました: ここはノード %1 です。このフォルダーを共有する別のノードのランクがまだストアで待機しているかもしれず、このノードからは見えません。古いと判断するのはノード 0 (または --force) だけです。</translation>
+    </message>
+    <message>
+        <source>Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale yet.</source>
+        <translation>拒否しました: %2 ランク中 %1 ランクが到着し、最終書き込みは %3 秒前です。ランクは最大 %4 待機することがあるため、まだ古くありません。</translation>
+    </message>
+    <message>
+        <source>Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale yet.</source>
+        <translation>拒否しました: %1 ランクが到着し、最終書き込みは %2 秒前で、ワールドサイズは不明です。ランクは最大 %3 待機することがあるため、まだ古くありません。</translation>
+    </message>
+    <message>
+        <source>Could not rename %1: %2</source>
+        <translation>%1 の名前を変更できませんでした: %2</translation>
     </message>
     <message>
         <source>another process</source>

@@ -308,6 +308,51 @@ JA = {
     "Cannot reach %1:%2: %3.": "%1:%2 に到達できません: %3。",
     "Check the network route to the master node and its address.": "マスターノードへのネットワーク経路とそのアドレスを確認してください。",
     "Deleted the stale store file %1.": "古いストアファイル %1 を削除しました。",
+    # Issue 13: the stale-store fix renames aside and asks first; not-stale-yet and counted census wordings.
+    'Rename the stale store file aside':
+        '古いストアファイルの名前を変更して退避',
+    "Rename %1 to %2?\n\nNew runs can then use the store path again; the old run's keys stay in the renamed file, and nothing is deleted. A rank that still waited on the old store would time out.":
+        '%1 の名前を %2 に変更しますか?\n\n新しい実行は再びこのストアパスを使えるようになります。以前の実行のキーは名前を変更したファイルに残り、何も削除されません。古いストアでまだ待機しているランクがあれば、そのランクはタイムアウトします。',
+    'Nothing was changed.':
+        '何も変更していません。',
+    '%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others wait in rendezvous.':
+        '%2 ランク中 %1 ランクが到着しました (バリアのカウンターによる)。どのランクかは記録されていません。他のランクはランデブーで待機しています。',
+    "%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. The others wait in rendezvous.":
+        '%2 ランク中 %1 ランクが到着しました (TCPStore のクライアントカウンターによる)。どのランクかは記録されていません。他のランクはランデブーで待機しています。',
+    "Restart the job; rename the store file aside first (it holds the old run's keys).":
+        'ジョブを再起動してください。先にストアファイルの名前を変更して退避してください (以前の実行のキーが残っています)。',
+    'A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer than ranks wait in rendezvous (%5)); new ranks would mix with its keys and hang or miscount.':
+        '以前の実行のストアファイルが残っています (キー %1 個、最終書き込みは %4 秒前で、ランクがランデブーで待つ時間 (%5) より長く経っています)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。',
+    'A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none is running here); new ranks would mix with its keys and hang or miscount.':
+        '以前の実行のストアファイルが残っています (キー %1 個、%5 ランク中 %4 ランクが到着済みで、このマシンで動いているものはありません)。新しいランクがそのキーと混ざり、停止したり数を誤ったりします。',
+    'Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a new path.':
+        '%3 の名前を変更して退避する (使用中のプロセスはありません。名前は NAME.stale-日付-時刻 になります) か、新しいパスを選んでください。',
+    'No process here is seen using the store file, but it is not stale: this is node %1: ranks on another node that shares this folder may still be waiting on the store, and this node cannot see them; only node 0 (or --force) calls it stale.':
+        'このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: ここはノード %1 です。このフォルダーを共有する別のノードのランクがまだストアで待機しているかもしれず、このノードからは見えません。古いと判断するのはノード 0 (または --force) だけです。',
+    'Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store path.':
+        'ノード 0 で診断を実行するか、どのノードも %2 を使っていなくなってから --force を指定するか、新しいストアパスを選んでください。',
+    'No process here is seen using the store file, but it is not stale: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale yet.':
+        'このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: %2 ランク中 %1 ランクが到着し、最終書き込みは %3 秒前です。ランクは最大 %4 待機することがあるため、まだ古くありません。',
+    'No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale yet.':
+        'このマシンではストアファイルを使っているプロセスは見えませんが、古いとは言えません: %1 ランクが到着し、最終書き込みは %2 秒前で、ワールドサイズは不明です。ランクは最大 %3 待機することがあるため、まだ古くありません。',
+    'If this run is wanted, start its missing ranks; if not, choose a new store path (or, once no rank waits, pass a shorter --rendezvous-timeout).':
+        'この実行が必要なら、不足しているランクを起動してください。不要なら、新しいストアパスを選んでください (または、待機しているランクがなくなってから、より短い --rendezvous-timeout を指定してください)。',
+    'Renamed the stale store file %1 to %2 (nothing was deleted).':
+        '古いストアファイル %1 の名前を %2 に変更しました (何も削除していません)。',
+    'Nothing to rename: %1 is not an existing file.':
+        '名前を変更するものはありません: %1 は既存のファイルではありません。',
+    'Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its target is changed.':
+        '拒否しました: %1 はシンボリックリンクです。この修正はリンクをたどらないため、リンクもリンク先も変更しません。',
+    'Refused: %1, so it is left as it is.':
+        '拒否しました: %1 のため、そのままにします。',
+    'Refused: this is node %1: ranks on another node that shares this folder may still be waiting on the store, and this node cannot see them; only node 0 (or --force) calls it stale.':
+        '拒否しました: ここはノード %1 です。このフォルダーを共有する別のノードのランクがまだストアで待機しているかもしれず、このノードからは見えません。古いと判断するのはノード 0 (または --force) だけです。',
+    'Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale yet.':
+        '拒否しました: %2 ランク中 %1 ランクが到着し、最終書き込みは %3 秒前です。ランクは最大 %4 待機することがあるため、まだ古くありません。',
+    'Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale yet.':
+        '拒否しました: %1 ランクが到着し、最終書き込みは %2 秒前で、ワールドサイズは不明です。ランクは最大 %3 待機することがあるため、まだ古くありません。',
+    'Could not rename %1: %2':
+        '%1 の名前を変更できませんでした: %2',
     "Nothing to delete: %1 is not an existing file.": "削除するものはありません: %1 は既存のファイルではありません。",
     "Refused: %1, so it is not deleted.": "拒否しました: %1 のため、削除しません。",
     "Refused: the store is in use (%1). End that run first.": "拒否しました: ストアは使用中です (%1)。先にその実行を終了してください。",

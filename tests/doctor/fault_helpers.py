@@ -6,7 +6,12 @@ Each mode prints one line "ready <detail>" to stdout once the fault exists, then
   garbage                    listen and answer every connection with text; prints "ready <port>"
   silent                     listen and accept, never answer;              prints "ready <port>"
   backlog                    listen with a full accept queue (new SYNs are dropped); prints "ready <port>"
+  trickle                    listen; on every connection send one zero byte every 1.5 s; prints "ready <port>"
+  bigvalue                   a fake PyTorch 1.x TCPStore: every key exists and every GET announces a 16 MiB
+                             value that never comes; prints "ready <port>"
   rank INIT_METHOD RANK WORLD  torch.distributed.init_process_group("gloo") then sleep ("ready" after init)
+  storerank PATH RANK WORLD    the same over FileStore(PATH) as given: a relative PATH resolves against the cwd,
+                               so the store's absolute path is on no command line
 """
 import socket
 import sys
@@ -60,12 +65,70 @@ elif mode in ("bind", "garbage", "silent", "backlog"):
     srv.listen(8)
     ready(port)
     serve_forever(srv, b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n" if mode == "garbage" else None)
+elif mode in ("trickle", "bigvalue"):
+    import struct
+    import threading
+
+    def trickle(conn):
+        # Each byte comes well within a per-read timeout, so only a deadline for the whole answer stops it.
+        try:
+            while True:
+                conn.sendall(b"\0")
+                time.sleep(1.5)
+        except OSError:
+            pass
+
+    def read_exact(conn, n):
+        data = b""
+        while len(data) < n:
+            chunk = conn.recv(n - len(data))
+            if not chunk:
+                raise OSError("closed")
+            data += chunk
+        return data
+
+    def fake_store(conn):
+        # c10d v1 wire format: query byte, strings as uint64 length + bytes (GETNUMKEYS=6 CHECK=4 GET=2).
+        try:
+            while True:
+                query = read_exact(conn, 1)[0]
+                if query == 6:
+                    conn.sendall(struct.pack("<q", 3))
+                elif query == 4:
+                    for _ in range(struct.unpack("<Q", read_exact(conn, 8))[0]):
+                        read_exact(conn, struct.unpack("<Q", read_exact(conn, 8))[0])
+                    conn.sendall(b"\0")  # ready: the key exists
+                elif query == 2:
+                    read_exact(conn, struct.unpack("<Q", read_exact(conn, 8))[0])
+                    conn.sendall(struct.pack("<Q", 16 << 20))  # ... and the 16 MiB never follow
+                else:
+                    return
+        except OSError:
+            pass
+
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    ready(srv.getsockname()[1])
+    while True:
+        conn, _ = srv.accept()
+        keep.append(conn)
+        threading.Thread(target=trickle if mode == "trickle" else fake_store, args=(conn,), daemon=True).start()
 elif mode == "rank":
     import datetime
     import torch.distributed as dist
     init_method, rank, world = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     print("starting rank", rank, flush=True)
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=120))
+    ready("initialized")
+    time.sleep(3600)
+elif mode == "storerank":
+    import datetime
+    import torch.distributed as dist
+    path, rank, world = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    print("starting rank", rank, flush=True)
+    dist.init_process_group("gloo", store=dist.FileStore(path, world), rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=120))
     ready("initialized")
     time.sleep(3600)

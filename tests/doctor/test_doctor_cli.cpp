@@ -1,5 +1,6 @@
-// `ddpdesk-cli doctor` end to end: JSON shape, exit codes, bad flags, and an unwritable store folder made for real
-// (read-only permissions, or a read-only bind mount when running as root, where permissions do not stop writes).
+// `ddpdesk-cli doctor` end to end: JSON shape, exit codes, bad flags, and an unwritable store folder made for
+// real (read-only permissions, or a read-only bind mount when running as root, where permissions do not stop
+// writes).
 
 #include "doctor_test_support.h"
 
@@ -39,14 +40,17 @@ Run runCli(const QString& program, const QStringList& args) {
     return r;
 }
 
-Run doctor(const QStringList& args) { return runCli(QStringLiteral(DDPDESK_DOCTOR_CLI), QStringList{"doctor"} + args); }
+Run doctor(const QStringList& args) {
+    return runCli(QStringLiteral(DDPDESK_DOCTOR_CLI), QStringList{"doctor"} + args);
+}
 
-QJsonArray findingsOf(const Run& r) { return QJsonDocument::fromJson(r.out).object().value("findings").toArray(); }
+QJsonArray findingsOf(const Run& r) {
+    return QJsonDocument::fromJson(r.out).object().value("findings").toArray();
+}
 
 bool hasCode(const QJsonArray& findings, const QString& code) {
     for (const auto& f : findings)
-        if (f.toObject().value("code").toString() == code)
-            return true;
+        if (f.toObject().value("code").toString() == code) return true;
     return false;
 }
 
@@ -59,6 +63,11 @@ private slots:
     void jsonShapeAndExitZero();
     void badFlagsAreRejected();
     void unwritableFolder();
+    void deadlineFlag();
+    void deadlineStopsATricklingPeer();
+    void slowResolverIsBounded();
+    void invalidUtf8InAFileStore();
+    void invalidUtf8InATcpStore();
 };
 
 void TestDoctorCli::jsonShapeAndExitZero() {
@@ -108,7 +117,8 @@ void TestDoctorCli::unwritableFolder() {
     if (permissionsBite) {
         r = doctor({"--store", store, "--json"});
     } else {
-        // Running as root: make the folder read-only for real with a read-only bind mount in a private namespace.
+        // Running as root: make the folder read-only for real with a read-only bind mount in a private
+        // namespace.
         const QString cmd = "mount --bind -o ro '" + dir + "' '" + dir + "' && exec '" +
                             QStringLiteral(DDPDESK_DOCTOR_CLI) + "' doctor --store '" + store + "' --json";
         r = runCli("unshare", {"-m", "sh", "-c", cmd});
@@ -116,6 +126,128 @@ void TestDoctorCli::unwritableFolder() {
     QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(hasCode(findingsOf(r), "FILESTORE_NOT_WRITABLE"), r.out + r.err);
+}
+
+namespace {
+
+// `ddpdesk-cli doctor --json` must keep its contract on any store content: exit 0/1, and a JSON report.
+void verifyJsonReport(const Run& r) {
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1,
+             qPrintable("exit " + QString::number(r.exitCode) + ": " + r.err));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + "\n" + r.out));
+    QVERIFY2(!doc.object().value("findings").toArray().isEmpty(), r.out);
+}
+
+} // namespace
+
+void TestDoctorCli::deadlineFlag() {
+    for (const char* bad : {"0", "-1", "soon"}) {
+        Run r = doctor({"--store", "file:x", "--deadline", bad});
+        QVERIFY(r.exitCode != 0 &&
+                r.exitCode != 1); // the driver gives CLI11's code; ddpdesk-cli maps it to 2
+        QVERIFY2(r.err.contains("--deadline"), r.err);
+    }
+}
+
+void TestDoctorCli::deadlineStopsATricklingPeer() {
+    Fault trickle; // one byte every 1.5 s on every connection: each read alone would be in time
+    QVERIFY2(trickle.startHelper({"trickle"}), qPrintable(trickle.error()));
+    QElapsedTimer t;
+    t.start();
+    Run r = doctor({"--store", "tcp://127.0.0.1:" + QString::number(trickle.port()), "--node-rank", "1",
+                    "--deadline", "3", "--json"});
+    const qint64 ms = t.elapsed();
+    // 3 s plus the process start; before the fix the same run took minutes.
+    QVERIFY2(ms < 6000, qPrintable(QString::number(ms) + " ms"));
+    verifyJsonReport(r);
+    QVERIFY2(hasCode(findingsOf(r), "DEADLINE_REACHED"), r.out);
+}
+
+void TestDoctorCli::slowResolverIsBounded() {
+    // A real slow resolver: a DNS server that never answers, given to the doctor through a private
+    // /etc/resolv.conf (a bind mount in its own mount namespace, so only root can set it up).
+    if (QProcess::execute("unshare", {"-m", "true"}) != 0)
+        QSKIP("needs root for a private /etc/resolv.conf (unshare -m)");
+    const QString blackHole = QStringLiteral("import socket, sys\n"
+                                             "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                                             "s.bind(('127.0.0.9', 53))\n"
+                                             "print('ready', flush=True)\n"
+                                             "while True: s.recvfrom(4096)\n");
+    Fault dns;
+    QVERIFY2(dns.start(python(), {"-c", blackHole}), qPrintable(dns.error()));
+    QTemporaryDir tmp;
+    QFile conf(tmp.filePath("resolv.conf"));
+    QVERIFY(conf.open(QIODevice::WriteOnly));
+    conf.write("nameserver 127.0.0.9\noptions timeout:30 attempts:2\n"); // glibc waits a minute per lookup
+    conf.close();
+    const QString host = "ddpdesk-slow-resolver.example";
+    const QString mount = "mount --bind '" + conf.fileName() + "' /etc/resolv.conf && exec ";
+    // The resolver really is slow: getent, unbounded, is still waiting after 4 s.
+    QProcess getent;
+    getent.start("unshare", {"-m", "sh", "-c", mount + "getent hosts " + host});
+    QVERIFY(getent.waitForStarted(10000));
+    QVERIFY2(!getent.waitForFinished(4000), getent.readAllStandardOutput() + getent.readAllStandardError());
+    getent.kill();
+    getent.waitForFinished(5000);
+
+    QElapsedTimer t;
+    t.start();
+    Run r = runCli("unshare", {"-m", "sh", "-c",
+                               mount + "'" + QStringLiteral(DDPDESK_DOCTOR_CLI) + "' doctor --store tcp://" +
+                                   host + ":29500 --node-rank 1 --timeout 1 --deadline 3 --json"});
+    const qint64 ms = t.elapsed();
+    QVERIFY2(ms < 6000, qPrintable(QString::number(ms) + " ms"));
+    QCOMPARE(r.exitCode, 1);
+    const QJsonArray findings = findingsOf(r);
+    QVERIFY2(hasCode(findings, "HOST_UNRESOLVED"), r.out + r.err);
+    QVERIFY2(r.out.contains("no answer from name resolution within 1000 ms"), r.out);
+}
+
+void TestDoctorCli::invalidUtf8InAFileStore() {
+    // A FileStore log (uint32 length + key, uint32 length + value per record) with bytes that are not UTF-8.
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("store");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    auto record = [&](const QByteArray& key, const QByteArray& value) {
+        for (const QByteArray& s : {key, value}) {
+            const quint32 n = quint32(s.size());
+            const char le[4] = {char(n & 0xff), char((n >> 8) & 0xff), char((n >> 16) & 0xff), char(n >> 24)};
+            f.write(le, 4);
+            f.write(s);
+        }
+    };
+    record("/ddpdesk/arrived/0", "\xff");
+    record("/default_pg/0/0/rank_1", "host\xfe\xff");
+    record("/odd\xff"
+           "key",
+           "x");
+    f.close();
+    Run r = doctor({"--store", "file:" + path, "--world-size", "3", "--json"});
+    verifyJsonReport(r);
+    QVERIFY2(r.out.contains("\xEF\xBF\xBD"), r.out); // U+FFFD in place of the bytes
+}
+
+void TestDoctorCli::invalidUtf8InATcpStore() {
+    const QString script = QStringLiteral(
+        "import datetime, time, torch.distributed as d\n"
+        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        "s.set('ddpdesk/arrived/0', b'\\xff')\n"
+        "print('ready', s.port, flush=True)\n"
+        "time.sleep(3600)\n");
+    Fault store;
+    QVERIFY2(store.start(python(), {"-c", script}), qPrintable(store.error()));
+    Run r = doctor({"--store", "tcp://127.0.0.1:" + QString::number(store.port()), "--node-rank", "1",
+                    "--world-size", "2", "--json"});
+    verifyJsonReport(r);
+    QVERIFY2(hasCode(findingsOf(r), "RANKS_MISSING"), r.out);
+    QVERIFY2(r.out.contains("\xEF\xBF\xBD"), r.out);
+    Run text = doctor({"--store", "tcp://127.0.0.1:" + QString::number(store.port()), "--node-rank", "1",
+                       "--world-size", "2"});
+    QCOMPARE(text.exitCode, 0); // a joining node's pre-flight: missing ranks are a warning
+    QVERIFY2(text.out.contains("RANKS_MISSING") && text.out.contains("\xEF\xBF\xBD"), text.out);
 }
 
 QTEST_GUILESS_MAIN(TestDoctorCli)

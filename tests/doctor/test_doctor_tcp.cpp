@@ -37,6 +37,10 @@ private slots:
     void listenerThatIsNotAStore();
     void silentListenerIsNotAStore();
     void liveTorchStoreIsReadNotChanged();
+    void tricklingPeerEndsAtTheDeadline();
+    void oversizedValueIsNotRead();
+    void storeOnEveryInterfaceIsExposed();
+    void invalidUtf8ValueIsReported();
 };
 
 void TestDoctorTcp::portInvalid_data() {
@@ -131,7 +135,8 @@ void TestDoctorTcp::listenerThatIsNotAStore() {
     auto asClient = diagnose(tcp(http.port(), 1));
     const Finding* f = find(asClient, "NOT_A_STORE");
     QVERIFY2(f, dump(asClient));
-    QVERIFY2(f->evidence["answer"].get<std::string>().find("HTTP") != std::string::npos, f->evidence.dump().c_str());
+    QVERIFY2(f->evidence["answer"].get<std::string>().find("HTTP") != std::string::npos,
+             f->evidence.dump().c_str());
 
     auto asHost = diagnose(tcp(http.port(), 0));
     const Finding* held = find(asHost, "PORT_IN_USE");
@@ -165,7 +170,8 @@ void TestDoctorTcp::liveTorchStoreIsReadNotChanged() {
     const auto keysBefore = ok->evidence["keys"].get<long long>();
     const Finding* missing = find(findings, "RANKS_MISSING");
     QVERIFY2(missing, dump(findings));
-    QCOMPARE(missing->severity, Severity::Warning); // a joining node's pre-flight: the job may still be forming
+    QCOMPARE(missing->severity,
+             Severity::Warning); // a joining node's pre-flight: the job may still be forming
     QCOMPARE(missing->evidence["missing"], nlohmann::json::array({1}));
 
     findings = diagnose(r);
@@ -174,6 +180,120 @@ void TestDoctorTcp::liveTorchStoreIsReadNotChanged() {
     auto asHost = diagnose(tcp(store.port(), 0));
     const Finding* held = find(asHost, "PORT_IN_USE");
     QVERIFY2(held && held->message.find("TCPStore") != std::string::npos, dump(asHost));
+}
+
+void TestDoctorTcp::tricklingPeerEndsAtTheDeadline() {
+    // One byte every 1.5 s keeps every single read within a 2 s timeout: only the absolute deadline stops it.
+    Fault trickle;
+    QVERIFY2(trickle.startHelper({"trickle"}), qPrintable(trickle.error()));
+    DoctorRequest r = tcp(trickle.port(), 1, 2.0);
+    r.deadlineSec = 3;
+    QElapsedTimer t;
+    t.start();
+    auto findings = diagnose(r);
+    const qint64 ms = t.elapsed();
+    QVERIFY2(ms < 6000, qPrintable(QString::number(ms) + " ms\n" + dump(findings)));
+    const Finding* f = find(findings, "DEADLINE_REACHED");
+    QVERIFY2(f, dump(findings));
+    QCOMPARE(f->severity, Severity::Warning);
+    const std::string activity = f->evidence["activity"].get<std::string>();
+    QVERIFY2(activity.find(std::to_string(trickle.port())) != std::string::npos, activity.c_str());
+    QCOMPARE(f->evidence["deadline_s"].get<double>(), 3.0);
+    // What the cut-short probe saw proves nothing about the peer.
+    QVERIFY2(!find(findings, "NOT_A_STORE") && !find(findings, "MASTER_TIMEOUT"), dump(findings));
+}
+
+void TestDoctorTcp::oversizedValueIsNotRead() {
+    Fault fake; // every key exists, every GET announces 16 MiB that never come
+    QVERIFY2(fake.startHelper({"bigvalue"}), qPrintable(fake.error()));
+    DoctorRequest r = tcp(fake.port(), 1, 2.0);
+    r.worldSize = 2;
+    QElapsedTimer t;
+    t.start();
+    auto findings = diagnose(r);
+    const qint64 ms = t.elapsed();
+    QVERIFY2(find(findings, "STORE_REACHABLE"), dump(findings));
+    const Finding* f = find(findings, "STORE_VALUE_TOO_LARGE");
+    QVERIFY2(f, dump(findings));
+    QCOMPARE(f->evidence["bytes"].get<long long>(), 16LL << 20);
+    QCOMPARE(f->evidence["key"].get<std::string>(), std::string("init/"));
+    QVERIFY2(!find(findings, "DEADLINE_REACHED"), dump(findings));
+    // Waiting for the announced bytes would take a 2 s timeout per key: tens of seconds.
+    QVERIFY2(ms < 5000, qPrintable(QString::number(ms) + " ms"));
+    // A census that could not read the values must not call the ranks missing.
+    QVERIFY2(!find(findings, "RANKS_MISSING") && !find(findings, "RANKS_NONE"), dump(findings));
+
+    // The fake listens on loopback only: not exposed.
+    QVERIFY2(!find(findings, "STORE_EXPOSED"), dump(findings));
+}
+
+void TestDoctorTcp::storeOnEveryInterfaceIsExposed() {
+    // PyTorch 1.13's TCPStore server listens on every interface whatever host it is given.
+    const QString script = QStringLiteral(
+        "import datetime, time, torch.distributed as d\n"
+        "s = d.TCPStore('0.0.0.0', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        "print('ready', s.port, flush=True)\n"
+        "time.sleep(3600)\n");
+    Fault store;
+    QVERIFY2(store.start(python(), {"-c", script}), qPrintable(store.error()));
+    // Which address it listens on, as the kernel tells anyone (ss), independently of the doctor.
+    QProcess ss;
+    ss.start("ss", {"-Htln", "sport = :" + QString::number(store.port())});
+    QVERIFY(ss.waitForFinished(10000));
+    const QString listening = QString::fromUtf8(ss.readAllStandardOutput());
+    QVERIFY2(listening.contains("0.0.0.0:") || listening.contains("[::]:") || listening.contains("*:"),
+             qPrintable(listening));
+
+    DoctorRequest r = tcp(store.port(), 0);
+    r.jobRunning = true;
+    auto findings = diagnose(r);
+    const Finding* f = find(findings, "STORE_EXPOSED");
+    QVERIFY2(f, dump(findings));
+    QCOMPARE(f->severity, Severity::Warning);
+    QCOMPARE(f->evidence["port"].get<int>(), store.port());
+    const std::string address = f->evidence["address"].get<std::string>();
+    QVERIFY2(address == "0.0.0.0" || address == "::", address.c_str());
+    QVERIFY2(f->message.find("listens on " + address) != std::string::npos, f->message.c_str());
+    QVERIFY(f->fix.find("firewall") != std::string::npos && f->fix.find("127.0.0.1") != std::string::npos);
+}
+
+void TestDoctorTcp::invalidUtf8ValueIsReported() {
+    const QString script = QStringLiteral(
+        "import datetime, time, torch.distributed as d\n"
+        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        "s.set('ddpdesk/arrived/0', b'\\xff')\n"
+        "s.set('default_pg/0/0/rank_1', b'host\\xfe\\xff')\n"
+        "print('ready', s.port, flush=True)\n"
+        "time.sleep(3600)\n");
+    Fault store;
+    QVERIFY2(store.start(python(), {"-c", script}), qPrintable(store.error()));
+    DoctorRequest r = tcp(store.port(), 1);
+    r.worldSize = 3;
+    auto findings = diagnose(r);
+    const Finding* missing = find(findings, "RANKS_MISSING");
+    QVERIFY2(missing, dump(findings));
+    QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));
+    // Every finding is valid UTF-8 now: the strict dump (which throws type_error 316 otherwise) succeeds.
+    std::string json;
+    try {
+        json = toJson(findings).dump();
+    } catch (const nlohmann::json::exception& e) {
+        QFAIL(e.what());
+    }
+    QVERIFY2(json.find("\xEF\xBF\xBD") != std::string::npos, json.c_str()); // U+FFFD where the bytes were
+
+    // A huge world is not probed rank by rank: 64 ranks at most, and the census says so.
+    r.worldSize = 100000;
+    QElapsedTimer t;
+    t.start();
+    findings = diagnose(r);
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed()) + " ms"));
+    const Finding* capped = find(findings, "RANKS_MISSING");
+    QVERIFY2(capped, dump(findings));
+    QVERIFY2(capped->message.find("Not all ranks probed") != std::string::npos, capped->message.c_str());
+    QCOMPARE(capped->evidence["probed_ranks_up_to"].get<int>(), 63);
+    QCOMPARE(capped->evidence["missing"].size(), size_t(62)); // 2..63: only ranks that were looked up
+    QVERIFY2(!find(findings, "DEADLINE_REACHED"), dump(findings));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorTcp)

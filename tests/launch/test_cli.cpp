@@ -1,5 +1,6 @@
-// ddpdesk-cli's contract for bad input and `command`: refusals name the flag, exit 2 and start nothing; the four
-// cluster formats print their launch lines.
+// ddpdesk-cli's contract for bad input and `command`: refusals name the flag, exit 2 and start nothing (also 0 or a
+// negative number for a positive-only flag, which must not quietly mean the default); the four cluster formats
+// print their launch lines.
 #include "launch_test_util.h"
 
 #include <QTemporaryDir>
@@ -33,6 +34,46 @@ private slots:
                                         << "--nproc-list: 'x' is not a worker count";
         QTest::newRow("command bad format") << QStringList{"command", "--format", "k8s"}
                                             << "--format: unknown format 'k8s'; valid: torchrun, mpirun, slurm, hpcpack";
+        // 0 and negatives must not silently mean "the default": every positive-only flag refuses them by
+        // name.
+        const QStringList sweep = {"sweep", "--nproc-list", "1,2"};
+        QTest::newRow("batch-size 0") << QStringList{"run"} + QStringList{"--batch-size", "0", "--out", out}
+                                      << "--batch-size: must be at least 1 (got 0)";
+        QTest::newRow("batch-size -4") << QStringList{"run"} + QStringList{"--batch-size", "-4", "--out", out}
+                                       << "--batch-size: must be at least 1 (got -4)";
+        QTest::newRow("epochs 0") << QStringList{"run"} + QStringList{"--epochs", "0", "--out", out}
+                                  << "--epochs: must be at least 1 (got 0)";
+        QTest::newRow("steps -1") << QStringList{"run"} + QStringList{"--steps", "-1", "--out", out}
+                                  << "--steps: must be at least 1 (got -1)";
+        QTest::newRow("threads 0") << QStringList{"run"} + QStringList{"--threads", "0", "--out", out}
+                                   << "--threads: must be at least 1 (got 0)";
+        QTest::newRow("limit-samples 0")
+            << QStringList{"run"} + QStringList{"--limit-samples", "0", "--out", out}
+            << "--limit-samples: must be at least 1 (got 0)";
+        QTest::newRow("lr 0") << QStringList{"run"} + QStringList{"--lr", "0", "--out", out}
+                              << "--lr: must be a positive number (got 0)";
+        QTest::newRow("lr nan") << QStringList{"run"} + QStringList{"--lr", "nan", "--out", out}
+                                << "--lr: must be a positive number";
+        QTest::newRow("bucket-mb -1") << QStringList{"run"} + QStringList{"--bucket-mb", "-1", "--out", out}
+                                      << "--bucket-mb: must be a positive number (got -1)";
+        QTest::newRow("timeout 0") << QStringList{"run"} + QStringList{"--timeout", "0", "--out", out}
+                                   << "--timeout: must be at least 1 (got 0)";
+        QTest::newRow("nnodes 0") << QStringList{"run"} + QStringList{"--nnodes", "0", "--out", out}
+                                  << "--nnodes: 0 nodes is not valid";
+        QTest::newRow("nproc -2") << QStringList{"run"} + QStringList{"--nproc", "-2", "--out", out}
+                                  << "--nproc: -2 workers is not valid";
+        QTest::newRow("seed -1") << QStringList{"run"} + QStringList{"--seed", "-1", "--out", out}
+                                 << "--seed: must be 0 or more (got -1)";
+        QTest::newRow("max-restarts -1")
+            << QStringList{"run"} + QStringList{"--max-restarts", "-1", "--out", out}
+            << "--max-restarts: must be 0 or more (got -1)";
+        QTest::newRow("telemetry-ms -5")
+            << QStringList{"run"} + QStringList{"--telemetry-ms", "-5", "--out", out}
+            << "--telemetry-ms: must be 0 or more (got -5)";
+        QTest::newRow("sweep batch-size 0") << sweep + QStringList{"--batch-size", "0", "--out", out}
+                                            << "--batch-size: must be at least 1 (got 0)";
+        QTest::newRow("sweep epochs -3")
+            << sweep + QStringList{"--epochs", "-3", "--out", out} << "--epochs: must be at least 1 (got -3)";
     }
 
     void badFlagsAreRefusedBeforeAnythingStarts() {
@@ -42,7 +83,7 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         const auto r = launchtest::runCli(args, 30000);
         QVERIFY(r.finished);
-        QVERIFY2(r.exitCode != 0, qPrintable(r.err));
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + "\n" + r.err)); // 2: bad input
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFile::exists(m_dir.filePath("out/metrics.jsonl")));
         QVERIFY(!QFile::exists(m_dir.filePath("out/summary.json")));

@@ -124,6 +124,25 @@ void recordRestartedRun(const QString& dir) {
                                   {"restarts", 1}});
 }
 
+// Appends raw lines to a recording's metrics.jsonl, e.g. damaged ones.
+void appendLines(const QString& dir, const QList<QByteArray>& lines) {
+    QFile f(QDir(dir).filePath("metrics.jsonl"));
+    QVERIFY(f.open(QIODevice::Append));
+    for (const QByteArray& l : lines)
+        f.write(l + '\n');
+}
+
+// Peak resident memory of this process so far (Linux), in KiB; -1 where unknown.
+qint64 peakRssKiB() {
+    QFile f("/proc/self/status");
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
+}
+
 } // namespace
 
 class RunReplayTest : public QObject {
@@ -187,6 +206,104 @@ private slots:
         QCOMPARE(s.worldSize, 2);
         QCOMPARE(s.workload, QStringLiteral("autoencoder"));
         QVERIFY(std::isnan(s.testAccuracy));
+    }
+
+    void skipsDeepAndLongLinesAndCounts() {
+        QTemporaryDir dir;
+        recordRestartedRun(dir.path());
+        // A 100,000-deep nested event and a 1 MiB event between valid lines, then a valid line after them.
+        const QByteArray deep = "{\"v\":1,\"event\":\"step\",\"rank\":0,\"x\":" + QByteArray(100000, '[') +
+                                QByteArray(100000, ']') + "}";
+        nlohmann::json big = protocol::makeEvent("log", 1);
+        big["stream"] = "stderr";
+        big["text"] = std::string(1 << 20, 'x');
+        nlohmann::json after = protocol::makeEvent("log", 1);
+        after["t"] = kT0 + 20;
+        after["stream"] = "stderr";
+        after["text"] = "after the damage";
+        appendLines(dir.path(), {deep, QByteArray::fromStdString(protocol::encodeLine(big)),
+                                 QByteArray::fromStdString(protocol::encodeLine(after))});
+        launch::RunModel m;
+        launch::ReplayStats stats;
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error, &stats), qPrintable(error));
+        QCOMPARE(stats.skipped(), qint64(2));
+        QCOMPARE(stats.skippedTooDeep, qint64(1));
+        QCOMPARE(stats.skippedTooLong, qint64(1));
+        QVERIFY2(stats.describe().startsWith("2 of "), qPrintable(stats.describe()));
+        // The valid lines around them all arrived.
+        QCOMPARE(m.rank(0).state, launch::RankState::Done);
+        QCOMPARE(m.lossSeries(0).size(), 16);
+        QCOMPARE(m.rank(1).lastStderr.last(), QStringLiteral("after the damage"));
+        // A clean recording skips nothing and says nothing.
+        QTemporaryDir clean;
+        recordRestartedRun(clean.path());
+        QVERIFY(launch::replayRecordedRun(clean.path(), &m, &error, &stats));
+        QCOMPARE(stats.skipped(), qint64(0));
+        QVERIFY(stats.describe().isEmpty());
+    }
+
+    void anOverlongLastLineWithoutNewlineIsSkipped() {
+        QTemporaryDir dir;
+        recordRestartedRun(dir.path());
+        QFile f(dir.filePath("metrics.jsonl"));
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("{\"v\":1,\"event\":\"log\",\"rank\":0,\"text\":\"" + QByteArray(200000, 'y')); // cut off
+        f.close();
+        launch::RunModel m;
+        launch::ReplayStats stats;
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error, &stats), qPrintable(error));
+        QCOMPARE(stats.skippedTooLong, qint64(1));
+        QCOMPARE(m.rank(1).step, qint64(10));
+    }
+
+    void streamsALargeRecordingInBoundedMemory() {
+        // ~105 MiB of recording: mostly 60 KiB stderr lines plus steps. Holding it whole (as lines or parsed
+        // values) would raise the peak RSS by far more than the model itself needs.
+        QTemporaryDir dir;
+        {
+            QFile f(dir.filePath("metrics.jsonl"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            auto put = [&f](const nlohmann::json& e) {
+                f.write(QByteArray::fromStdString(protocol::encodeLine(e)) + '\n');
+            };
+            for (int rank : {0, 1}) {
+                auto s = protocol::makeEvent("rank_start", rank);
+                s["t"] = kT0;
+                s["source"] = "launcher";
+                s["local_rank"] = rank;
+                put(s);
+            }
+            const std::string text(60 * 1024, 'z');
+            for (int i = 0; i < 1800; ++i) {
+                auto log = protocol::makeEvent("log", i % 2);
+                log["t"] = kT0 + i;
+                log["stream"] = "stderr";
+                log["text"] = text;
+                put(log);
+                auto step = protocol::makeEvent("step", i % 2);
+                step["t"] = kT0 + i + 0.5;
+                step["step"] = i / 2 + 1;
+                step["loss"] = 1.0 / (i + 1);
+                put(step);
+            }
+            QVERIFY(f.size() > 100LL << 20);
+        }
+        const qint64 before = peakRssKiB();
+        if (before < 0)
+            QSKIP("no /proc/self/status here");
+        launch::RunModel m;
+        launch::ReplayStats stats;
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(dir.path(), &m, &error, &stats), qPrintable(error));
+        const qint64 grewKiB = peakRssKiB() - before;
+        qInfo("replaying %lld lines raised the peak RSS by %lld KiB", stats.lines, grewKiB);
+        QCOMPARE(stats.lines, qint64(2 + 2 * 1800));
+        QCOMPARE(stats.skipped(), qint64(0));
+        QCOMPARE(m.rank(1).step, qint64(900));
+        QCOMPARE(int(m.rank(0).lastStderr.size()), int(launch::RunModel::kStderrLines));
+        QVERIFY2(grewKiB < 48 * 1024, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(grewKiB)));
     }
 
     void replayReplacesAnEarlierRun() {

@@ -10,6 +10,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#ifndef Q_OS_WIN
+#include <csignal>
+#include <sys/types.h>
+#endif
+
 using namespace ddpdesk::launch;
 
 class SupervisionTest : public QObject {
@@ -30,6 +35,56 @@ class SupervisionTest : public QObject {
         for (const RankStatus& r : s.model()->ranks())
             out.push_back(r.pid);
         return out;
+    }
+
+    // A --script rank that starts a grandchild (`sleep 600`, its pid written to DIR/child-RANK) and then exits
+    // (rank 0 always; rank 1 too when `rank1` is "exit") or waits ("wait").
+    RunConfig scriptConfig(const QTemporaryDir& dir, const QString& rank1) {
+        QFile script(dir.filePath("spawner.py"));
+        if (script.open(QIODevice::WriteOnly))
+            script.write("import os, subprocess, sys, time\n"
+                         "child = subprocess.Popen(['sleep', '600'])\n"
+                         "path = os.path.join(sys.argv[1], 'child-' + os.environ['RANK'])\n"
+                         "with open(path + '.tmp', 'w') as f:\n"
+                         "    f.write(str(child.pid))\n"
+                         "os.rename(path + '.tmp', path)\n"
+                         "if os.environ['RANK'] == '0' or sys.argv[2] == 'exit':\n"
+                         "    sys.exit(0)\n"
+                         "time.sleep(600)\n");
+        RunConfig c;
+        c.scriptFile = script.fileName();
+        c.python = QStringLiteral("/usr/bin/python3");
+        c.scriptArgs = QStringList{dir.path(), rank1};
+        c.nproc = 2;
+        c.outDir = dir.filePath("out");
+        return c;
+    }
+
+    // The grandchildren's pids, once both ranks wrote them (bounded wait).
+    QVector<qint64> grandchildren(const QTemporaryDir& dir, int timeoutMs) {
+        QElapsedTimer timer;
+        timer.start();
+        for (;;) {
+            QVector<qint64> out;
+            for (int rank = 0; rank < 2; ++rank) {
+                QFile f(dir.filePath(QStringLiteral("child-%1").arg(rank)));
+                if (f.open(QIODevice::ReadOnly))
+                    out.push_back(f.readAll().trimmed().toLongLong());
+            }
+            if (out.size() == 2 || timer.elapsed() > timeoutMs)
+                return out;
+            QTest::qWait(50);
+        }
+    }
+
+    static void killAll(const QVector<qint64>& pids) { // a failed check must not leave sleepers behind
+#ifndef Q_OS_WIN
+        for (qint64 pid : pids)
+            if (pid > 0 && processAlive(pid))
+                ::kill(pid_t(pid), SIGKILL);
+#else
+        Q_UNUSED(pids);
+#endif
     }
 
 private slots:
@@ -151,6 +206,55 @@ private slots:
         s.stop();
         QVERIFY(finished.wait(15000));
         QVERIFY(launchtest::leftovers(pids(s)).isEmpty());
+    }
+
+    // Before: the run ended while the `sleep 600` each rank started kept running (a rank's process group was only
+    // signalled while the rank itself ran).
+    void childrenOfScriptRanksEndWithTheRun() {
+#ifdef Q_OS_WIN
+        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by portability.windows_compile");
+#else
+        QTemporaryDir dir;
+        Supervisor s;
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVector<ConfigProblem> problems;
+        QVERIFY2(s.start(scriptConfig(dir, "exit"), &problems), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY(finished.wait(60000));
+        const QVector<qint64> children = grandchildren(dir, 1000);
+        QCOMPARE(children.size(), 2);
+        const QVector<qint64> alive = launchtest::leftovers(children);
+        killAll(alive);
+        QCOMPARE(s.model()->summary().status, QStringLiteral("ok"));
+        QVERIFY2(alive.isEmpty(), "a rank's child outlived the run");
+#endif
+    }
+
+    // Rank 0 has exited (its child lives on in rank 0's process group), rank 1 still runs: a stop ends both trees.
+    void stopEndsChildrenOfRanksThatAlreadyExited() {
+#ifdef Q_OS_WIN
+        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by portability.windows_compile");
+#else
+        QTemporaryDir dir;
+        Supervisor s;
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVector<ConfigProblem> problems;
+        QVERIFY2(s.start(scriptConfig(dir, "wait"), &problems), qPrintable(RunConfig::problemsText(problems)));
+        const QVector<qint64> children = grandchildren(dir, 60000);
+        QCOMPARE(children.size(), 2);
+        QElapsedTimer timer;
+        timer.start();
+        while (s.model()->rank(0).state != RankState::Done && timer.elapsed() < 30000)
+            QTest::qWait(50);
+        QCOMPARE(s.model()->rank(0).state, RankState::Done);
+        QVERIFY(processAlive(children[0])); // the orphan the stop must reach
+        s.stop(QStringLiteral("test stop"));
+        QVERIFY(finished.count() == 1 || finished.wait(Supervisor::kStopGraceMs + 10000));
+        const QVector<qint64> alive = launchtest::leftovers(children);
+        killAll(alive);
+        QCOMPARE(s.model()->summary().status, QStringLiteral("stopped"));
+        QVERIFY2(alive.isEmpty(), "a child of a rank outlived the stop");
+        QVERIFY(launchtest::leftovers(pids(s)).isEmpty());
+#endif
     }
 
     void missingWorkerIsRefusedBeforeStart() {

@@ -64,6 +64,8 @@ private slots:
     void twoLaunchersOneJob() {
         QTemporaryDir dir;
         const QString store = "tcp://10.77.0.1:29517"; // a fresh namespace: no other job holds this port
+        // Node 0 takes the secret it is given instead of inventing one, so both nodes can start at once.
+        const QString secret = QString(64, QLatin1Char('7'));
         auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
             auto* p = new QProcess(this);
             const QString out = dir.filePath(QStringLiteral("node%1").arg(nodeRank));
@@ -71,7 +73,8 @@ private slots:
                                        "autoencoder", "--nproc", "1", "--nnodes", "2", "--node-rank",
                                        QString::number(nodeRank), "--store", store, "--iface", iface, "--steps", "8",
                                        "--threads", "1", "--batch-size", "16", "--limit-samples", "256",
-                                       "--telemetry-ms", "0", "--timeout", "60", "--out", out, "--json"});
+                                       "--telemetry-ms", "0", "--timeout", "60", "--out", out, "--json",
+                                       "--run-secret", secret});
             return p;
         };
         QProcess* node1 = launcher(m_nsB, 1, m_vethB); // the far node first: it must wait for the store

@@ -7,9 +7,12 @@
 
 #include "train/shared_memory.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 
+#include <csignal>
 #include <cstring>
 
 using namespace ddpdesk;
@@ -109,6 +112,67 @@ private Q_SLOTS:
         QCOMPARE(loggedBlockName(results[2]), name); // one block for all ranks
 #ifndef Q_OS_WIN
         QVERIFY(!QFile::exists("/dev/shm/" + name)); // the name went away as soon as every rank had mapped it
+#endif
+    }
+
+    // Rank 0 creates the block, then waits in two allreduces until every rank has mapped it; only then is the
+    // name removed. A stop (SIGTERM) in that window used to leave /dev/shm/ddpdesk-<token> until reboot. Rank 1 is
+    // frozen as soon as rank 0 has the block mapped, which holds rank 0 inside the window, then rank 0 is
+    // SIGTERMed: the name must go, and rank 0 must still die of SIGTERM (the handler re-raises it).
+    void sigtermDuringSetupLeavesNoSharedMemory() {
+#ifdef Q_OS_WIN
+        QSKIP("POSIX names only: a Windows mapping vanishes with its last handle");
+#else
+        int hits = 0;
+        QStringList leftovers;
+        for (int attempt = 0; attempt < 12 && hits < 3; ++attempt) {
+            QTemporaryDir dir;
+            WorkerSet set;
+            set.startRanks(2, shortRun(dir, "100000") + QStringList{"--threads", "1", "--collective-timeout", "60"});
+            QVERIFY(set.process(0)->waitForStarted(20000) && set.process(1)->waitForStarted(20000));
+            const qint64 pid0 = set.process(0)->processId();
+            const qint64 pid1 = set.process(1)->processId();
+            QVERIFY(pid0 > 0 && pid1 > 0);
+            // The block as rank 0 maps it: "/dev/shm/ddpdesk-<token>", with " (deleted)" once the name is gone.
+            static const QRegularExpression mapped("/dev/shm/(ddpdesk-[0-9a-f]{16})( \\(deleted\\))?");
+            QString name;
+            QElapsedTimer timer;
+            timer.start();
+            while (name.isEmpty() && timer.elapsed() < 120000 &&
+                   set.process(0)->state() != QProcess::NotRunning) {
+                QFile maps(QStringLiteral("/proc/%1/maps").arg(pid0));
+                if (maps.open(QIODevice::ReadOnly)) {
+                    const QRegularExpressionMatch m = mapped.match(QString::fromLatin1(maps.readAll()));
+                    if (m.hasMatch()) {
+                        name = m.captured(1);
+                        if (!m.captured(2).isEmpty())
+                            break; // already past the window this time
+                        ::kill(pid_t(pid1), SIGSTOP);
+                    }
+                }
+                if (name.isEmpty())
+                    QThread::usleep(500);
+            }
+            QVERIFY2(!name.isEmpty(), "rank 0 never mapped a shared-memory block");
+            const QString path = "/dev/shm/" + name;
+            const bool inWindow = QFile::exists(path);
+            ::kill(pid_t(pid0), SIGTERM);
+            QVERIFY(set.process(0)->waitForFinished(20000));
+            ::kill(pid_t(pid1), SIGKILL);
+            set.process(1)->waitForFinished(20000);
+            if (!inWindow)
+                continue;
+            ++hits;
+            QCOMPARE(set.process(0)->exitStatus(), QProcess::CrashExit);
+            QCOMPARE(set.process(0)->exitCode(), int(SIGTERM));
+            if (QFile::exists(path)) {
+                leftovers << name;
+                QFile::remove(path); // not left for the next test run
+            }
+        }
+        qInfo("caught rank 0 between creating and removing the block %d time(s)", hits);
+        QVERIFY2(hits > 0, "never caught rank 0 between creating and removing the block");
+        QVERIFY2(leftovers.isEmpty(), qPrintable("left in /dev/shm: " + leftovers.join(", ")));
 #endif
     }
 

@@ -27,12 +27,12 @@ using namespace ddpdesk::ui;
 
 namespace {
 // Parts of the Japanese texts (escaped below, as in test_language.cpp): 既に存在します, のポートは 1..65535,
-// 以前の実行のストアファイルが残っています, を削除する, エラー, が使用しています, 終了コード, 最初の失敗.
+// 以前の実行のストアファイルが残っています, の名前を変更して退避, エラー, が使用しています, 終了コード, 最初の失敗.
 const QString kJaExists = QStringLiteral("\u65e2\u306b\u5b58\u5728\u3057\u307e\u3059");
 const QString kJaPortRange = QStringLiteral("\u306e\u30dd\u30fc\u30c8\u306f 1..65535");
 const QString kJaStale = QStringLiteral("\u4ee5\u524d\u306e\u5b9f\u884c\u306e\u30b9\u30c8\u30a2\u30d5"
                                         "\u30a1\u30a4\u30eb\u304c\u6b8b\u3063\u3066\u3044\u307e\u3059");
-const QString kJaDelete = QStringLiteral("\u3092\u524a\u9664\u3059\u308b");
+const QString kJaRename = QStringLiteral("\u306e\u540d\u524d\u3092\u5909\u66f4\u3057\u3066\u9000\u907f");
 const QString kJaError = QStringLiteral("\u30a8\u30e9\u30fc");
 const QString kJaInUse = QStringLiteral("\u304c\u4f7f\u7528\u3057\u3066\u3044\u307e\u3059");
 const QString kJaExitCode = QStringLiteral("\u7d42\u4e86\u30b3\u30fc\u30c9");
@@ -161,10 +161,11 @@ private slots:
         QVERIFY2(item->text(2).contains(kJaStale), qPrintable(item->text(2)));
         p.selectFinding(stale);
         const QString shown = details->toPlainText();
-        QVERIFY2(shown.contains(kJaDelete) && shown.contains(store), qPrintable(shown)); // "Delete <path>" in Japanese
-        // The fix button's outcome is the doctor's, in Japanese too; the store file really goes.
+        QVERIFY2(shown.contains(kJaRename) && shown.contains(store), qPrintable(shown)); // "Rename <path> aside"
+        // The fix button's outcome is the doctor's, in Japanese too; the store file really moves aside.
+        p.setConfirmation([](const QString&) { return true; });
         QVERIFY2(p.applyFix(stale), qPrintable(p.resultText()));
-        QVERIFY2(p.resultText().contains(store) && !p.resultText().startsWith(QLatin1String("Deleted")),
+        QVERIFY2(p.resultText().contains(store) && !p.resultText().startsWith(QLatin1String("Renamed")),
                  qPrintable(p.resultText()));
         QVERIFY(!QFile::exists(store));
 

@@ -1,0 +1,18 @@
+#pragma once
+
+// Renaming without ever replacing what is at the new name: the doctor's fixes move a user's file aside and
+// must not destroy another file on the way. std::filesystem::rename replaces silently on POSIX, hence this.
+
+#include <filesystem>
+#include <string>
+
+namespace ddpdesk::doctor::os {
+
+enum class RenameStatus { Done, TargetExists, Failed };
+
+// Renames the directory entry `from` (a symlink is renamed itself, never followed) to `to` in the same
+// folder.
+RenameStatus renameNoReplace(const std::filesystem::path& from, const std::filesystem::path& to,
+                             std::string& error);
+
+} // namespace ddpdesk::doctor::os

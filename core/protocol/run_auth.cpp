@@ -1,0 +1,126 @@
+#include "protocol/run_auth.h"
+
+#include "protocol/auth_platform.h"
+#include "protocol/sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <random>
+
+namespace ddpdesk::protocol {
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+std::string macMessage(int rank, const std::string& host, std::int64_t pid, const std::string& nonce,
+                       const std::string& context) {
+    return std::to_string(rank) + "|" + host + "|" + std::to_string(pid) + "|" + nonce + "|" + context;
+}
+
+} // namespace
+
+std::string authKey(int rank) {
+    return "ddpdesk/auth/" + std::to_string(rank);
+}
+
+std::string authContext(int worldSize) {
+    return "ddpdesk-rank-proof/v1|world_size=" + std::to_string(worldSize);
+}
+
+std::string randomHex(std::size_t bytes) {
+    std::random_device source;
+    std::string raw;
+    raw.reserve(bytes);
+    while (raw.size() < bytes) {
+        const unsigned int word = source();
+        for (std::size_t i = 0; i < sizeof(word) && raw.size() < bytes; ++i)
+            raw += static_cast<char>((word >> (8 * i)) & 0xff);
+    }
+    return toHex(raw);
+}
+
+std::string newRunSecretHex() {
+    return randomHex(kRunSecretBytes);
+}
+
+bool decodeRunSecret(const std::string& text, std::string* secret, std::string* error) {
+    const std::string hex = trimmed(text);
+    std::string bytes;
+    if (hex.size() != 2 * kRunSecretBytes || !fromHex(hex, &bytes)) {
+        if (error)
+            *error = "a run secret is " + std::to_string(2 * kRunSecretBytes) +
+                     " hexadecimal characters (as printed by node 0's launcher); got " +
+                     std::to_string(hex.size()) + " characters" +
+                     (hex.size() == 2 * kRunSecretBytes ? " with non-hex ones" : "");
+        return false;
+    }
+    *secret = std::move(bytes);
+    return true;
+}
+
+bool readRunSecretFile(const std::string& path, std::string* secret, std::string* error) {
+    const std::string problem = secretFileProblem(path);
+    if (!problem.empty()) {
+        if (error) *error = problem;
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string content(256, '\0');
+    in.read(content.data(), static_cast<std::streamsize>(content.size()));
+    content.resize(static_cast<std::size_t>(in.gcount()));
+    if (!in.eof() && in.good()) {
+        if (error) *error = path + " is too long for a run secret";
+        return false;
+    }
+    std::string why;
+    if (!decodeRunSecret(content, secret, &why)) {
+        if (error) *error = path + ": " + why;
+        return false;
+    }
+    return true;
+}
+
+std::string makeAuthRecord(const std::string& secret, int rank, const std::string& host, std::int64_t pid,
+                           const std::string& context) {
+    const std::string nonce = randomHex(16);
+    const std::string mac = toHex(hmacSha256(secret, macMessage(rank, host, pid, nonce, context)));
+    return nlohmann::json{{"rank", rank}, {"host", host}, {"pid", pid}, {"nonce", nonce}, {"mac", mac}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+AuthCheck verifyAuthRecord(const std::string& record, int rank, const std::string& secret,
+                           const std::string& context) {
+    AuthCheck c;
+    const nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
+    if (!j.is_object()) {
+        c.why = "its proof record is not JSON";
+        return c;
+    }
+    if (j.contains("host") && j["host"].is_string()) c.host = j["host"].get<std::string>();
+    if (j.contains("pid") && j["pid"].is_number_integer()) c.pid = j["pid"].get<std::int64_t>();
+    if (!j.contains("rank") || !j["rank"].is_number_integer() || !j.contains("nonce") ||
+        !j["nonce"].is_string() || !j.contains("mac") || !j["mac"].is_string() || c.pid < 0) {
+        c.why = "its proof record lacks rank, host, pid, nonce or mac";
+        return c;
+    }
+    if (j["rank"].get<int>() != rank) {
+        c.why = "its proof record claims rank " + std::to_string(j["rank"].get<int>());
+        return c;
+    }
+    const std::string expected =
+        toHex(hmacSha256(secret, macMessage(rank, c.host, c.pid, j["nonce"].get<std::string>(), context)));
+    if (!equalConstantTime(expected, j["mac"].get<std::string>())) {
+        c.why = "its proof does not verify with this run's secret";
+        return c;
+    }
+    c.ok = true;
+    return c;
+}
+
+} // namespace ddpdesk::protocol

@@ -1,0 +1,248 @@
+// DDP Desk never deletes, empties or writes through what it did not create. Real folders, files and symbolic
+// links are put where a run keeps its FileStore and its checkpoints; ddpdesk-cli must refuse them by path
+// with exit 2 and leave every byte in place, the worker must refuse a linked checkpoint.pt itself, and runs
+// (also restarted ones) must remove only the store file they created - not a file that took its place.
+#include "launch/supervisor.h"
+#include "launch_test_util.h"
+
+#include <QDirIterator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ddpdesk::launch;
+
+namespace {
+
+const QStringList kSmall = {
+    "--workload",      "autoencoder", "--nproc",   "2",  "--threads",      "1", "--batch-size", "16",
+    "--limit-samples", "256",         "--timeout", "60", "--telemetry-ms", "0"};
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
+
+// Every file under dir (relative path -> bytes), to prove nothing changed.
+QMap<QString, QByteArray> snapshot(const QString& dir) {
+    QMap<QString, QByteArray> files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        files[QDir(dir).relativeFilePath(path)] = readFile(path);
+    }
+    return files;
+}
+
+// The real worker for ddpdesk-cli (this process points DDPDESK_WORKER at the fake one for the Supervisor
+// tests).
+QMap<QString, QString> realWorkerEnv() {
+    return {{"DDPDESK_WORKER", launchtest::envPath("DDPDESK_WORKER_BIN")}};
+}
+
+} // namespace
+
+class FileSafetyTest : public QObject {
+    Q_OBJECT
+
+    // ddpdesk-cli run into `out` must be refused before anything starts: exit 2, the flag and `path` named.
+    void expectRefused(const QString& out, const QString& flag, const QString& path,
+                       const QStringList& extra = {}) {
+        const auto r = launchtest::runCli(QStringList{"run", "--steps", "2", "--out", out} + extra + kSmall,
+                                          60000, realWorkerEnv());
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        QVERIFY2(r.err.contains("--" + flag + ": "), qPrintable(r.err));
+        QVERIFY2(r.err.contains(path), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out + "/metrics.jsonl"));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_CLI")).isExecutable(),
+                 "DDPDESK_CLI must name ddpdesk-cli");
+        QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_WORKER_BIN")).isExecutable(), "DDPDESK_WORKER_BIN");
+        QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_FAKE_WORKER")).isExecutable(), "DDPDESK_FAKE_WORKER");
+    }
+
+    void userStoreFolderIsKept() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("proj");
+        QVERIFY(writeFile(out + "/store/notes.txt", "my notes"));
+        QVERIFY(writeFile(out + "/store/deep/data.bin", QByteArray(4096, '\x5a')));
+        const auto before = snapshot(out);
+        expectRefused(out, "store", out + "/store");
+        QCOMPARE(snapshot(out), before);
+    }
+
+    void storeLinkIsNotFollowed() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("proj"), elsewhere = dir.filePath("elsewhere");
+        QVERIFY(writeFile(elsewhere + "/precious.txt", "precious"));
+        QVERIFY(writeFile(elsewhere + "/filestore", "not a store, but named like one"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QFile::link(elsewhere, out + "/store"));
+        const auto before = snapshot(elsewhere);
+        expectRefused(out, "store", out + "/store");
+        QCOMPARE(snapshot(elsewhere), before);
+        QVERIFY(QFileInfo(out + "/store").isSymLink());
+
+        // An empty target folder is refused too: the run would create and delete its store file in there.
+        QTemporaryDir empty;
+        QVERIFY(QFile::remove(out + "/store"));
+        QVERIFY(QFile::link(empty.path(), out + "/store"));
+        expectRefused(out, "store", out + "/store");
+        QVERIFY(QDir(empty.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+    }
+
+    void leftoverStoreFileIsKept() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        QVERIFY(writeFile(out + "/store/filestore", "left by a run that was killed"));
+        expectRefused(out, "store", out + "/store/filestore");
+        QCOMPARE(readFile(out + "/store/filestore"), QByteArray("left by a run that was killed"));
+        // A given store path that is a dangling link is refused, and the link's target is not created.
+        const QString link = dir.filePath("mystore");
+        QVERIFY(QFile::link(dir.filePath("nowhere/target"), link));
+        expectRefused(dir.filePath("run2"), "store", link, {"--store", "file:" + link});
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(!QFileInfo::exists(dir.filePath("nowhere")));
+    }
+
+    void checkpointAndModelLinksAreRefused() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run"), target = dir.filePath("weights.bin");
+        QVERIFY(writeFile(target, "someone's weights"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QFile::link(target, out + "/checkpoint.pt"));
+        expectRefused(out, "out", out + "/checkpoint.pt");
+        QVERIFY(QFile::remove(out + "/checkpoint.pt"));
+        QVERIFY(QDir().mkpath(out + "/model.pt/inside"));
+        expectRefused(out, "out", out + "/model.pt");
+        QVERIFY(QFileInfo(out + "/model.pt/inside").isDir());
+        QCOMPARE(readFile(target), QByteArray("someone's weights"));
+    }
+
+    // A sweep only adds its own folders and files: a link at sweep.csv or at a size's folder name is refused.
+    void sweepLinksAreRefused() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("sweep"), other = dir.filePath("other");
+        QVERIFY(writeFile(other + "/data.csv", "mine"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QFile::link(other + "/data.csv", out + "/sweep.csv"));
+        QVERIFY(QFile::link(other, out + "/n2"));
+        const auto r = launchtest::runCli({"sweep", "--nproc-list", "1,2", "--steps", "2", "--out", out},
+                                          60000, realWorkerEnv());
+        QVERIFY2(r.finished && r.exitCode == 2, qPrintable(r.err));
+        QVERIFY2(r.err.contains("--out: '" + out + "/sweep.csv' is a link"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--out: '" + out + "/n2' is a link"), qPrintable(r.err));
+        QCOMPARE(snapshot(other), (QMap<QString, QByteArray>{{"data.csv", "mine"}}));
+    }
+
+    // The worker refuses on its own (run by torchrun, mpirun or a scheduler, there is no launcher to ask).
+    void workerRefusesALinkedCheckpoint() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run"), target = dir.filePath("weights.bin");
+        QVERIFY(writeFile(target, "someone's weights"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QFile::link(target, out + "/checkpoint.pt"));
+        QProcess worker;
+        worker.start(launchtest::envPath("DDPDESK_WORKER_BIN"),
+                     {"--workload", "autoencoder", "--steps", "2", "--threads", "1", "--limit-samples", "64",
+                      "--out", out});
+        QVERIFY(worker.waitForFinished(60000));
+        const QString err = QString::fromUtf8(worker.readAllStandardError() + worker.readAllStandardOutput());
+        QVERIFY2(worker.exitCode() == 2, qPrintable(err));
+        QVERIFY2(err.contains(out + "/checkpoint.pt") && err.contains("symbolic link"), qPrintable(err));
+        QCOMPARE(readFile(target), QByteArray("someone's weights"));
+        QVERIFY(QFileInfo(out + "/checkpoint.pt").isSymLink());
+
+        // Without the link the same run writes checkpoint.pt and model.pt as plain files, no temporaries
+        // left.
+        QVERIFY(QFile::remove(out + "/checkpoint.pt"));
+        worker.start(launchtest::envPath("DDPDESK_WORKER_BIN"),
+                     {"--workload", "autoencoder", "--steps", "2", "--threads", "1", "--limit-samples", "64",
+                      "--out", out});
+        QVERIFY(worker.waitForFinished(60000));
+        QVERIFY2(worker.exitCode() == 0, worker.readAllStandardError().constData());
+        QVERIFY(QFileInfo(out + "/checkpoint.pt").isFile() && !QFileInfo(out + "/checkpoint.pt").isSymLink());
+        QVERIFY(QFileInfo(out + "/model.pt").isFile());
+        QCOMPARE(QDir(out).entryList({"*.tmp-*"}, QDir::AllEntries | QDir::Hidden), QStringList());
+        QCOMPARE(readFile(target), QByteArray("someone's weights"));
+    }
+
+    // A real 2-worker run leaves no store file, and the next run into the same folder is accepted.
+    void normalRunsLeaveNoStoreFile() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        for (int i = 0; i < 2; ++i) {
+            const auto r = launchtest::runCli(
+                QStringList{"run", "--steps", "4", "--out", out, "--json"} + kSmall, 120000, realWorkerEnv());
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            QVERIFY(QFileInfo(out + "/store").isDir());
+            QCOMPARE(QDir(out + "/store").entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                     QStringList());
+        }
+    }
+
+    // --max-restarts: each attempt gets a fresh store file, and none is left when the run ends.
+    void restartedRunLeavesNoStoreFile() {
+        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
+        qputenv("DDPDESK_FAKE_MODE", "crash");
+        qputenv("DDPDESK_FAKE_RANK", "1");
+        QTemporaryDir dir;
+        RunConfig c;
+        c.nproc = 2;
+        c.steps = 50;
+        c.threads = 1;
+        c.maxRestarts = 2;
+        c.outDir = dir.filePath("run");
+        Supervisor s;
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QSignalSpy attempts(&s, &Supervisor::attemptStarted);
+        QVector<ConfigProblem> problems;
+        QVERIFY2(s.start(c, &problems), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY(
+            QFileInfo(c.outDir + "/store/filestore").isFile()); // created by the launcher, before any worker
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(attempts.count(), 3);
+        QCOMPARE(s.model()->summary().restarts, 2);
+        QVERIFY(!QFileInfo::exists(c.outDir + "/store/filestore"));
+        qunsetenv("DDPDESK_FAKE_MODE");
+    }
+
+    // The end of a run removes its store file only while it is still that file: one put in its place
+    // survives.
+    void aReplacedStoreFileIsNotRemoved() {
+        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
+        qputenv("DDPDESK_FAKE_MODE", "hang");
+        qputenv("DDPDESK_FAKE_RANK", "0");
+        QTemporaryDir dir;
+        RunConfig c;
+        c.nproc = 2;
+        c.steps = 50;
+        c.threads = 1;
+        c.stallTimeoutSec = 0;
+        c.outDir = dir.filePath("run");
+        const QString store = c.outDir + "/store/filestore";
+        Supervisor s;
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVERIFY(s.start(c));
+        QVERIFY(QFile::remove(store));
+        QVERIFY(writeFile(store, "another job's store"));
+        s.stop();
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(readFile(store), QByteArray("another job's store"));
+        qunsetenv("DDPDESK_FAKE_MODE");
+        qunsetenv("DDPDESK_FAKE_RANK");
+    }
+};
+
+QTEST_GUILESS_MAIN(FileSafetyTest)
+#include "test_file_safety.moc"

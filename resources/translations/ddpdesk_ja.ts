@@ -178,6 +178,49 @@
     </message>
 </context>
 <context>
+    <name>ddpdesk::launch::RunStore</name>
+    <message>
+        <source>&apos;%1&apos; already exists (a file, folder or link this run did not create: left by an earlier run, or another job is using it); DDP Desk leaves it alone - move it away, choose another --out or give --store file:PATH</source>
+        <translation>&apos;%1&apos; は既に存在します (この実行が作成したものではないファイル、フォルダーまたはリンクです: 以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は手を付けません。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>cannot create the FileStore file &apos;%1&apos;: %2</source>
+        <translation>FileStore ファイル &apos;%1&apos; を作成できません: %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a link; the default FileStore folder must be a plain folder DDP Desk creates (it never writes or deletes through a link): remove the link, choose another --out or give --store file:PATH</source>
+        <translation>&apos;%1&apos; はリンクです。既定の FileStore フォルダーは DDP Desk が作成する通常のフォルダーである必要があります (リンク越しに書き込みや削除はしません)。リンクを外すか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a file, where DDP Desk keeps the default FileStore folder; move it away, choose another --out or give --store file:PATH</source>
+        <translation>&apos;%1&apos; はファイルですが、ここは DDP Desk が既定の FileStore フォルダーを置く場所です。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>FileStore file &apos;%1&apos; already exists (left by an earlier run that did not end cleanly, or another job is using it); DDP Desk does not delete it: check it with `ddpdesk-cli doctor`, then move it away, or choose another path</source>
+        <translation>FileStore ファイル &apos;%1&apos; が既に存在します (正常に終了しなかった以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は削除しません。`ddpdesk-cli doctor` で確認してから移動するか、別のパスを選んでください</translation>
+    </message>
+    <message>
+        <source>folder &apos;%1&apos; holds files DDP Desk did not put there (%2); the default FileStore folder must be empty or absent: move them, choose another --out or give --store file:PATH</source>
+        <translation>フォルダー &apos;%1&apos; には DDP Desk が置いていないファイルがあります (%2)。既定の FileStore フォルダーは空か存在しない必要があります。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a %2; DDP Desk writes %3 itself and never writes through a link or over a folder: move it away or choose another --out</source>
+        <translation>&apos;%1&apos; は%2です。DDP Desk は %3 を自分で書き込み、リンク越しやフォルダーの上には書き込みません。移動するか、別の --out を選んでください</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>リンク</translation>
+    </message>
+    <message>
+        <source>folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>special file</source>
+        <translation>特殊ファイル</translation>
+    </message>
+</context>
+<context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
         <source>ddpdesk-worker not found next to this program (%1); reinstall DDP Desk or set DDPDESK_WORKER to its path</source>

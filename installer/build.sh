@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 gen=()
 command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
-if [ ! -f build/CMakeCache.txt ]; then
+# Arguments reconfigure an existing build folder too (installer/test.sh passes the PyTorch 2.x peer's paths).
+if [ ! -f build/CMakeCache.txt ] || [ $# -gt 0 ]; then
   cmake -S . -B build "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
 fi
 cmake --build build --parallel "$(nproc)"

@@ -4,14 +4,14 @@
 #include "launch/run_model.h"
 #include "run_panel.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 
 namespace ddpdesk::ui {
 
-RunFailureBanner::RunFailureBanner(QWidget* parent) : QFrame(parent)
-{
+RunFailureBanner::RunFailureBanner(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("failureBanner"));
     setStyleSheet(QStringLiteral("#failureBanner { background: #fde7e9; border: 1px solid #c42b1c;"
                                  " border-radius: 4px; } QLabel { color: #5c0f08; }"));
@@ -33,22 +33,52 @@ RunFailureBanner::RunFailureBanner(QWidget* parent) : QFrame(parent)
 }
 
 // Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
-void RunFailureBanner::retranslate()
-{
+void RunFailureBanner::retranslate() {
     m_diagnose->setText(RunPanel::tr("&Diagnose"));
     m_showLog->setText(RunPanel::tr("Show log"));
 }
 
-void RunFailureBanner::clear()
-{
+void RunFailureBanner::clear() {
     m_failedRank = -1;
     hide();
 }
 
-QString RunFailureBanner::text() const { return m_text->text(); }
+QString RunFailureBanner::text() const {
+    return m_text->text();
+}
 
-void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, const QString& reason)
-{
+// A known failure, explained (core/launch/failure_diagnosis.h), in the user's language. The table's own texts
+// are looked up by code; the context is spelled out where lupdate has to read it.
+QString RunFailureBanner::diagnosisHtml(const std::optional<launch::Diagnosis>& d) {
+    if (!d) return QString();
+    const launch::FailureKind* kind = launch::findFailureKind(d->code);
+    const char* ctx = launch::kFailureTranslationContext;
+    QString message =
+        kind ? QCoreApplication::translate(ctx, kind->message) : QString::fromStdString(d->message);
+    const QString fix = kind ? QCoreApplication::translate(ctx, kind->fix) : QString::fromStdString(d->fix);
+    if (kind && d->firstFailedRank >= 0) {
+        const QString first =
+            d->firstFailedExit.empty()
+                ? QCoreApplication::translate(
+                      "ddpdesk::launch::FailureDiagnosis",
+                      "Rank %1 failed first: its output and exit status show the cause.")
+                      .arg(d->firstFailedRank)
+                : QCoreApplication::translate(
+                      "ddpdesk::launch::FailureDiagnosis",
+                      "Rank %1 failed first (%2): its output and exit status show the cause.")
+                      .arg(d->firstFailedRank)
+                      .arg(QString::fromStdString(d->firstFailedExit));
+        message += QLatin1Char(' ') + first;
+    }
+    return QStringLiteral("<br>") +
+           QCoreApplication::translate("ddpdesk::launch::FailureDiagnosis", "<b>Why [%1]:</b> %2")
+               .arg(QString::fromStdString(d->code), message.toHtmlEscaped()) +
+           QStringLiteral("<br>") +
+           QCoreApplication::translate("ddpdesk::launch::FailureDiagnosis", "<b>Fix:</b> %1")
+               .arg(fix.toHtmlEscaped());
+}
+
+void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, const QString& reason) {
     m_failedRank = rank;
     QString lastError;
     if (model) {
@@ -56,8 +86,9 @@ void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, cons
         if (idx >= 0) {
             const auto& rs = model->rank(idx);
             if (!rs.errorMessage.isEmpty())
-                lastError = rs.errorCode.isEmpty() ? rs.errorMessage
-                                                   : QStringLiteral("%1: %2").arg(rs.errorCode, rs.errorMessage);
+                lastError = rs.errorCode.isEmpty()
+                                ? rs.errorMessage
+                                : QStringLiteral("%1: %2").arg(rs.errorCode, rs.errorMessage);
             else if (!rs.lastStderr.isEmpty())
                 lastError = rs.lastStderr.back();
         }
@@ -66,6 +97,7 @@ void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, cons
                              : RunPanel::tr("<b>The run failed.</b> %1").arg(reason.toHtmlEscaped());
     if (!lastError.isEmpty() && !reason.contains(lastError))
         text += QStringLiteral("<br>") + RunPanel::tr("Last error: %1").arg(lastError.toHtmlEscaped());
+    if (model) text += diagnosisHtml(model->summary().diagnosis);
     m_text->setText(text);
     show();
 }

@@ -2,7 +2,11 @@
 
 // The Run page's failure banner: which rank failed, why, and its last error, with "Show log" and "Diagnose".
 
+#include "launch/failure_diagnosis.h"
+
 #include <QFrame>
+
+#include <optional>
 
 class QLabel;
 class QPushButton;
@@ -24,6 +28,7 @@ public:
     void clear();
     QString text() const;
     void retranslate();
+    static QString diagnosisHtml(const std::optional<launch::Diagnosis>& d); // "" without one
 
 signals:
     void showLogClicked(int failedRank);

@@ -25,10 +25,8 @@
 
 namespace ddpdesk::ui {
 
-
 ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent)
-    : QObject(parent), m_window(window), m_dir(outDir)
-{
+    : QObject(parent), m_window(window), m_dir(outDir) {
     QDir().mkpath(m_dir);
     auto tmp = std::make_shared<QTemporaryDir>();
     const QString runs = QDir(tmp->path()).filePath(QStringLiteral("runs"));
@@ -40,8 +38,8 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         c.devices = QStringLiteral("cpu");
         c.steps = 400;
         c.batchSize = 64;
-        c.outDir = QDir(runs).filePath(QStringLiteral("run-") +
-                                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+        c.outDir = QDir(runs).filePath(QStringLiteral("run-") + QDateTime::currentDateTime().toString(
+                                                                    QStringLiteral("yyyyMMdd-HHmmss-zzz")));
         return c;
     };
     auto model = [this] { return m_window->supervisor() ? m_window->supervisor()->model() : nullptr; };
@@ -55,7 +53,8 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         m_window->setupPanel()->setConfig(base());
         m_window->showPage(MainWindow::SetupPage);
     });
-    add(QStringLiteral("grab setup"), always, [this] { grab(QStringLiteral("setup")); }, 1000);
+    add(
+        QStringLiteral("grab setup"), always, [this] { grab(QStringLiteral("setup")); }, 1000);
     add(QStringLiteral("invalid setup"), always, [this, base] {
         launch::RunConfig c = base();
         c.nodeRank = 2; // rank beyond the node count: Start must be disabled with the reason
@@ -65,39 +64,64 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         grab(QStringLiteral("setup-invalid"));
         m_window->setupPanel()->setConfig(base());
     });
+    add(QStringLiteral("own script on node 1"), always, [this, base, tmp] {
+        // The user's own script with its working folder, on the second node of two: the run-secret field is
+        // open.
+        const QString project = QDir(tmp->path()).filePath(QStringLiteral("myproject"));
+        QDir().mkpath(project);
+        QFile script(QDir(project).filePath(QStringLiteral("train.py")));
+        script.open(QIODevice::WriteOnly);
+        launch::RunConfig c = base();
+        c.scriptFile = script.fileName();
+        c.workDir = project;
+        c.nnodes = 2;
+        c.nodeRank = 1;
+        c.store = QStringLiteral("tcp://10.0.0.1:29500");
+        m_window->setupPanel()->setConfig(c);
+    });
+    add(QStringLiteral("grab script setup"), always, [this, base] {
+        grab(QStringLiteral("setup-script"));
+        m_window->setupPanel()->setConfig(base());
+    });
     add(QStringLiteral("start a 2-worker run"), always, [this, base] { m_window->startRun(base()); });
-    add(QStringLiteral("run in progress"), [model] {
-        const auto* m = model();
-        return m && m->progress() >= 0.45;
-    }, [this] {
-        m_window->runPanel()->refreshNow();
-    }, 90000);
+    add(
+        QStringLiteral("run in progress"),
+        [model] {
+            const auto* m = model();
+            return m && m->progress() >= 0.45;
+        },
+        [this] { m_window->runPanel()->refreshNow(); }, 90000);
     add(QStringLiteral("grab run"), always, [this] {
         grab(QStringLiteral("run"));
         m_window->runPanel()->tabs()->setCurrentIndex(1);
         m_window->runPanel()->selectLogRank(0);
     });
-    add(QStringLiteral("grab logs"), always, [this] {
-        grab(QStringLiteral("run-logs"));
-        m_window->runPanel()->tabs()->setCurrentIndex(0);
-    }, 1000);
-    add(QStringLiteral("run finished"), [running] { return !running(); }, [] {}, 120000);
+    add(
+        QStringLiteral("grab logs"), always,
+        [this] {
+            grab(QStringLiteral("run-logs"));
+            m_window->runPanel()->tabs()->setCurrentIndex(0);
+        },
+        1000);
+    add(
+        QStringLiteral("run finished"), [running] { return !running(); }, [] {}, 120000);
     add(QStringLiteral("failing run"), always, [this, base, tmp] {
         // A model file that is not TorchScript: every rank fails to load it, the banner names the first.
         const QString bad = QDir(tmp->path()).filePath(QStringLiteral("broken-model.pt"));
         QFile f(bad);
-        if (f.open(QIODevice::WriteOnly))
-            f.write("this is not a TorchScript archive\n");
+        if (f.open(QIODevice::WriteOnly)) f.write("this is not a TorchScript archive\n");
         f.close();
         launch::RunConfig c = base();
         c.workload = QStringLiteral("torchscript");
         c.modelFile = bad;
         m_window->startRun(c);
     });
-    add(QStringLiteral("failure shown"), [this, running] {
-        return m_window->runPanel()->failureVisible() && !running();
-    }, [this] { m_window->runPanel()->refreshNow(); }, 60000);
-    add(QStringLiteral("grab failure"), always, [this] { grab(QStringLiteral("run-failure")); }, 500);
+    add(
+        QStringLiteral("failure shown"),
+        [this, running] { return m_window->runPanel()->failureVisible() && !running(); },
+        [this] { m_window->runPanel()->refreshNow(); }, 60000);
+    add(
+        QStringLiteral("grab failure"), always, [this] { grab(QStringLiteral("run-failure")); }, 500);
     add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
         const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
         writeStaleStore(store);
@@ -107,90 +131,115 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         m_window->showPage(MainWindow::DoctorPage);
         m_window->doctorPanel()->diagnose(r);
     });
-    add(QStringLiteral("doctor done"), [this] { return !m_window->doctorPanel()->isBusy(); },
+    add(
+        QStringLiteral("doctor done"), [this] { return !m_window->doctorPanel()->isBusy(); },
         [this] { m_window->doctorPanel()->selectFinding(0); }, 20000);
-    add(QStringLiteral("grab doctor"), always, [this] { grab(QStringLiteral("doctor")); }, 500);
+    add(
+        QStringLiteral("grab doctor"), always, [this] { grab(QStringLiteral("doctor")); }, 500);
     add(QStringLiteral("sweep 1,2"), always, [this, base] {
         launch::RunConfig c = base();
         c.steps = 150; // a sweep runs every size in turn; keep the tour short
         m_window->setupPanel()->setConfig(c);
         m_window->comparePanel()->startSweep(QStringLiteral("1,2"));
     });
-    add(QStringLiteral("sweep done"), [this] { return !m_window->comparePanel()->isRunning(); },
+    add(
+        QStringLiteral("sweep done"), [this] { return !m_window->comparePanel()->isRunning(); },
         [this] { m_window->showPage(MainWindow::ComparePage); }, 240000);
-    add(QStringLiteral("grab compare"), always, [this] { grab(QStringLiteral("compare")); }, 1000);
+    add(
+        QStringLiteral("grab compare"), always, [this] { grab(QStringLiteral("compare")); }, 1000);
     add(QStringLiteral("history"), always, [this] {
         m_window->historyPanel()->refresh();
         m_window->showPage(MainWindow::HistoryPage);
         QVector<int> ok;
         const auto& runs = m_window->historyPanel()->runs();
         for (int i = 0; i < runs.size() && ok.size() < 3; ++i)
-            if (runs[i].status() == QLatin1String("ok"))
-                ok << i;
+            if (runs[i].status() == QLatin1String("ok")) ok << i;
         m_window->historyPanel()->selectRuns(ok);
     });
-    add(QStringLiteral("grab history"), [this] { return !m_window->historyPanel()->isReading(); },
+    add(
+        QStringLiteral("grab history"), [this] { return !m_window->historyPanel()->isReading(); },
         [this] { grab(QStringLiteral("history")); }, 60000);
     add(QStringLiteral("japanese"), always, [this] {
         m_window->setLanguage(QStringLiteral("ja"));
         m_window->showPage(MainWindow::SetupPage);
     });
-    add(QStringLiteral("grab setup-ja"), always, [this, base] {
-        grab(QStringLiteral("setup-ja"));
-        launch::RunConfig c = base();
-        c.nodeRank = 2; // the core's validation problem, in Japanese
-        m_window->setupPanel()->setConfig(c);
-    }, 1000);
-    add(QStringLiteral("grab setup-invalid-ja"), always, [this, base] {
-        grab(QStringLiteral("setup-invalid-ja"));
-        m_window->setupPanel()->setConfig(base());
-        m_window->showPage(MainWindow::DoctorPage); // the stale-store findings, re-rendered in Japanese
-    }, 1000);
+    add(
+        QStringLiteral("grab setup-ja"), always,
+        [this, base] {
+            grab(QStringLiteral("setup-ja"));
+            launch::RunConfig c = base();
+            c.nodeRank = 2; // the core's validation problem, in Japanese
+            m_window->setupPanel()->setConfig(c);
+        },
+        1000);
+    add(
+        QStringLiteral("grab setup-invalid-ja"), always,
+        [this, base] {
+            grab(QStringLiteral("setup-invalid-ja"));
+            m_window->setupPanel()->setConfig(base());
+            m_window->showPage(MainWindow::DoctorPage); // the stale-store findings, re-rendered in Japanese
+        },
+        1000);
     auto okOut = std::make_shared<QString>();
-    add(QStringLiteral("grab doctor-ja"), always, [this, base, okOut] {
-        grab(QStringLiteral("doctor-ja"));
-        launch::RunConfig c = base(); // a run of its own in Japanese (the Run page still shows the sweep's last size)
-        c.steps = 150;
-        *okOut = c.outDir;
-        m_window->startRun(c);
-    }, 1000);
-    add(QStringLiteral("run finished (ja)"), [this, running, okOut] {
-        const launch::Supervisor* s = m_window->supervisor();
-        return s && s->config().outDir == *okOut && !running();
-    }, [this] { m_window->runPanel()->refreshNow(); }, 120000);
+    add(
+        QStringLiteral("grab doctor-ja"), always,
+        [this, base, okOut] {
+            grab(QStringLiteral("doctor-ja"));
+            launch::RunConfig c =
+                base(); // a run of its own in Japanese (the Run page still shows the sweep's last size)
+            c.steps = 150;
+            *okOut = c.outDir;
+            m_window->startRun(c);
+        },
+        1000);
+    add(
+        QStringLiteral("run finished (ja)"),
+        [this, running, okOut] {
+            const launch::Supervisor* s = m_window->supervisor();
+            return s && s->config().outDir == *okOut && !running();
+        },
+        [this] { m_window->runPanel()->refreshNow(); }, 120000);
     auto failedOut = std::make_shared<QString>();
-    add(QStringLiteral("grab run-ja"), always, [this, base, tmp, failedOut] {
-        grab(QStringLiteral("run-ja"));
-        launch::RunConfig c = base(); // a failing run in Japanese: exit texts and the failure summary
-        c.workload = QStringLiteral("torchscript");
-        c.modelFile = QDir(tmp->path()).filePath(QStringLiteral("broken-model.pt"));
-        *failedOut = c.outDir;
-        m_window->startRun(c);
-    }, 1000);
-    add(QStringLiteral("failure shown (ja)"), [this, running, failedOut] {
-        // This run's own failure, not the banner of the earlier one.
-        const launch::Supervisor* s = m_window->supervisor();
-        return s && s->config().outDir == *failedOut && m_window->runPanel()->failureVisible() && !running();
-    }, [this] { m_window->runPanel()->refreshNow(); }, 60000);
-    add(QStringLiteral("grab run-failure-ja"), always, [this] {
-        grab(QStringLiteral("run-failure-ja"));
-        m_window->setLanguage(QStringLiteral("en"));
-    }, 500);
+    add(
+        QStringLiteral("grab run-ja"), always,
+        [this, base, tmp, failedOut] {
+            grab(QStringLiteral("run-ja"));
+            launch::RunConfig c = base(); // a failing run in Japanese: exit texts and the failure summary
+            c.workload = QStringLiteral("torchscript");
+            c.modelFile = QDir(tmp->path()).filePath(QStringLiteral("broken-model.pt"));
+            *failedOut = c.outDir;
+            m_window->startRun(c);
+        },
+        1000);
+    add(
+        QStringLiteral("failure shown (ja)"),
+        [this, running, failedOut] {
+            // This run's own failure, not the banner of the earlier one.
+            const launch::Supervisor* s = m_window->supervisor();
+            return s && s->config().outDir == *failedOut && m_window->runPanel()->failureVisible() &&
+                   !running();
+        },
+        [this] { m_window->runPanel()->refreshNow(); }, 60000);
+    add(
+        QStringLiteral("grab run-failure-ja"), always,
+        [this] {
+            grab(QStringLiteral("run-failure-ja"));
+            m_window->setLanguage(QStringLiteral("en"));
+        },
+        500);
 }
 
-void ScreenshotTour::add(const QString& what, std::function<bool()> ready, std::function<void()> action, int timeoutMs)
-{
+void ScreenshotTour::add(const QString& what, std::function<bool()> ready, std::function<void()> action,
+                         int timeoutMs) {
     m_steps.push_back(Step{what, std::move(ready), std::move(action), timeoutMs});
 }
 
-void ScreenshotTour::start()
-{
+void ScreenshotTour::start() {
     m_index = -1;
     next();
 }
 
-void ScreenshotTour::next()
-{
+void ScreenshotTour::next() {
     ++m_index;
     if (m_index >= m_steps.size()) {
         std::fprintf(stderr, "screenshots: all %d steps done, PNGs in %s\n", int(m_steps.size()),
@@ -203,8 +252,7 @@ void ScreenshotTour::next()
     QTimer::singleShot(300, this, &ScreenshotTour::poll);
 }
 
-void ScreenshotTour::poll()
-{
+void ScreenshotTour::poll() {
     const Step& s = m_steps[m_index];
     if (s.ready()) {
         std::fprintf(stderr, "screenshots: %s\n", qPrintable(s.what));
@@ -213,28 +261,28 @@ void ScreenshotTour::poll()
         return;
     }
     if (QDateTime::currentMSecsSinceEpoch() - m_stepStart > s.timeoutMs) {
-        std::fprintf(stderr, "screenshots: gave up waiting for '%s' after %d ms\n", qPrintable(s.what), s.timeoutMs);
+        std::fprintf(stderr, "screenshots: gave up waiting for '%s' after %d ms\n", qPrintable(s.what),
+                     s.timeoutMs);
         emit finished(1);
         return;
     }
     QTimer::singleShot(100, this, &ScreenshotTour::poll);
 }
 
-void ScreenshotTour::grab(const QString& name) { grabWidget(m_window, name); }
+void ScreenshotTour::grab(const QString& name) {
+    grabWidget(m_window, name);
+}
 
-void ScreenshotTour::grabWidget(QWidget* w, const QString& name)
-{
+void ScreenshotTour::grabWidget(QWidget* w, const QString& name) {
     const QString path = QDir(m_dir).filePath(name + QStringLiteral(".png"));
     if (!w->grab().save(path, "PNG"))
         std::fprintf(stderr, "screenshots: could not write %s\n", qPrintable(path));
 }
 
 // A FileStore log as c10d writes it (uint32 length + bytes, key then value), left behind by a "crashed" run.
-bool ScreenshotTour::writeStaleStore(const QString& path)
-{
+bool ScreenshotTour::writeStaleStore(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return false;
+    if (!f.open(QIODevice::WriteOnly)) return false;
     auto put = [&f](const QByteArray& b) {
         const quint32 n = qToLittleEndian(quint32(b.size()));
         f.write(reinterpret_cast<const char*>(&n), 4);
@@ -250,8 +298,7 @@ bool ScreenshotTour::writeStaleStore(const QString& path)
     return g.open(QIODevice::ReadWrite) && g.setFileTime(old, QFileDevice::FileModificationTime);
 }
 
-bool ScreenshotTour::exportAppIcon(const QString& path, int size)
-{
+bool ScreenshotTour::exportAppIcon(const QString& path, int size) {
     return icon(IconId::App).pixmap(size, size).save(path, "PNG");
 }
 

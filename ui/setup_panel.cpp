@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -31,17 +32,14 @@
 
 namespace ddpdesk::ui {
 
-
-SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
-{
+SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     build();
     retranslate();
     setRunsFolder(QDir::homePath());
     revalidate();
 }
 
-void SetupPanel::retranslate()
-{
+void SetupPanel::retranslate() {
     m_workloadBox->setTitle(tr("Workload"));
     m_workload->setItemText(0, tr("Autoencoder (synthetic data)"));
     m_workload->setItemText(1, tr("Fashion-MNIST classifier"));
@@ -54,15 +52,19 @@ void SetupPanel::retranslate()
         }
         auto* l = new QLabel(text);
         // A buddy turns "&Batch size:" into an Alt+B mnemonic instead of a literal ampersand.
-        if (auto* field = f->itemAt(row, QFormLayout::FieldRole))
-            l->setBuddy(field->widget());
+        if (auto* field = f->itemAt(row, QFormLayout::FieldRole)) l->setBuddy(field->widget());
         f->setWidget(row, QFormLayout::LabelRole, l);
     };
     label(m_workloadForm, 0, tr("&Workload:"));
     label(m_workloadForm, 1, tr("Model file:"));
     label(m_workloadForm, 2, tr("Script:"));
     label(m_workloadForm, 3, tr("Script arguments:"));
-    label(m_workloadForm, 4, tr("Data folder:"));
+    label(m_workloadForm, 4, tr("Working folder:"));
+    label(m_workloadForm, 5, tr("Data folder:"));
+    m_workDir->setPlaceholderText(tr("the script's folder"));
+    m_workDir->setToolTip(
+        tr("Where the script's ranks run, as torchrun runs them where it was started: files the "
+           "script opens by relative path are read and written here."));
     m_dataDir->setPlaceholderText(tr("default (built-in dataset location)"));
     m_scriptArgs->setPlaceholderText(tr("--epochs 3 --lr 0.01"));
     m_devicesBox->setTitle(tr("Devices"));
@@ -74,7 +76,12 @@ void SetupPanel::retranslate()
     label(m_devicesForm, 3, QString());
     label(m_devicesForm, 4, tr("Nodes:"));
     label(m_devicesForm, 5, tr("Node rank:"));
-    label(m_devicesForm, 6, tr("Backend:"));
+    label(m_devicesForm, 6, tr("Run secret:"));
+    label(m_devicesForm, 7, tr("Backend:"));
+    m_runSecret->setPlaceholderText(tr("node 0's run secret (node 0's log shows it)"));
+    m_runSecret->setToolTip(
+        tr("Node 0 makes a secret for each multi-node run and shows the command for the other "
+           "nodes in its log. Ranks that cannot prove they know it are refused."));
     m_storeBox->setTitle(tr("Rendezvous store"));
     m_fileStore->setText(tr("FileStore (file or shared folder)"));
     m_tcpStore->setText(tr("TCPStore (host:port)"));
@@ -97,7 +104,8 @@ void SetupPanel::retranslate()
     m_batch->setSpecialValueText(tr("default"));
     m_lr->setSpecialValueText(tr("default"));
     m_resume->setText(tr("Resume from the last checkpoint"));
-    for (QPushButton* b : {m_modelBrowse, m_scriptBrowse, m_dataBrowse, m_storeBrowse, m_runsBrowse})
+    for (QPushButton* b :
+         {m_modelBrowse, m_scriptBrowse, m_workDirBrowse, m_dataBrowse, m_storeBrowse, m_runsBrowse})
         b->setToolTip(tr("Browse..."));
     m_start->setText(tr("&Start"));
     m_start->setToolTip(tr("Start the run (F5)"));
@@ -106,10 +114,11 @@ void SetupPanel::retranslate()
     m_copyAs->setText(tr("Copy as command"));
     QMenu* menu = m_copyAs->menu();
     menu->clear();
-    const QList<QPair<QString, QString>> formats = {{QStringLiteral("torchrun"), tr("Copy as torchrun command")},
-                                                    {QStringLiteral("mpirun"), tr("Copy as mpirun command")},
-                                                    {QStringLiteral("slurm"), tr("Copy as Slurm script")},
-                                                    {QStringLiteral("hpcpack"), tr("Copy as HPC Pack command")}};
+    const QList<QPair<QString, QString>> formats = {
+        {QStringLiteral("torchrun"), tr("Copy as torchrun command")},
+        {QStringLiteral("mpirun"), tr("Copy as mpirun command")},
+        {QStringLiteral("slurm"), tr("Copy as Slurm script")},
+        {QStringLiteral("hpcpack"), tr("Copy as HPC Pack command")}};
     for (const auto& f : formats) {
         const QString name = f.first;
         menu->addAction(f.second, this, [this, name] { copyCommand(name); });
@@ -121,15 +130,12 @@ void SetupPanel::retranslate()
     revalidate();
 }
 
-void SetupPanel::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void SetupPanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(e);
 }
 
-void SetupPanel::updateEnabled()
-{
+void SetupPanel::updateEnabled() {
     const QString w = m_workload->currentData().toString();
     m_modelFile->setEnabled(w == QLatin1String("torchscript"));
     m_modelBrowse->setEnabled(m_modelFile->isEnabled());
@@ -137,10 +143,13 @@ void SetupPanel::updateEnabled()
     m_scriptFile->setEnabled(script);
     m_scriptBrowse->setEnabled(script);
     m_scriptArgs->setEnabled(script);
+    m_workDir->setEnabled(script);
+    m_workDirBrowse->setEnabled(script);
     m_useGpu->setEnabled(m_gpuList->count() > 0);
     const bool gpu = m_useGpu->isChecked() && m_useGpu->isEnabled();
     m_nproc->setEnabled(!gpu);
     m_gpuList->setEnabled(gpu);
+    m_runSecret->setEnabled(m_nnodes->value() > 1 && m_nodeRank->value() > 0);
     const bool tcp = m_tcpStore->isChecked();
     m_storePath->setEnabled(!tcp);
     m_storeBrowse->setEnabled(!tcp);
@@ -149,8 +158,7 @@ void SetupPanel::updateEnabled()
     m_start->setEnabled(canStart());
 }
 
-launch::RunConfig SetupPanel::config() const
-{
+launch::RunConfig SetupPanel::config() const {
     launch::RunConfig c;
     const QString w = m_workload->currentData().toString();
     if (w == QLatin1String(kScriptWorkload)) {
@@ -158,6 +166,9 @@ launch::RunConfig SetupPanel::config() const
         c.scriptArgs = QProcess::splitCommand(m_scriptArgs->text());
         if (c.scriptFile.isEmpty())
             c.scriptFile = QStringLiteral(" "); // still script mode, so validate() names the missing script
+        c.workDir = m_workDir->text().trimmed();
+        if (c.workDir.isEmpty() && !c.scriptFile.trimmed().isEmpty())
+            c.workDir = QFileInfo(c.scriptFile).absolutePath(); // a sibling import and relative files work
     } else {
         c.workload = w;
     }
@@ -176,6 +187,7 @@ launch::RunConfig SetupPanel::config() const
     }
     c.nnodes = m_nnodes->value();
     c.nodeRank = m_nodeRank->value();
+    if (m_runSecret->isEnabled()) c.runSecret = m_runSecret->text().trimmed();
     if (m_tcpStore->isChecked())
         c.store = QStringLiteral("tcp://%1:%2").arg(m_tcpHost->text().trimmed()).arg(m_tcpPort->value());
     else if (!m_storePath->text().trimmed().isEmpty())
@@ -191,13 +203,12 @@ launch::RunConfig SetupPanel::config() const
     c.maxRestarts = m_maxRestarts->value();
     const QString runs = runsFolder();
     if (!runs.isEmpty())
-        c.outDir = QDir(runs).filePath(QStringLiteral("run-") +
-                                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        c.outDir = QDir(runs).filePath(QStringLiteral("run-") + QDateTime::currentDateTime().toString(
+                                                                    QStringLiteral("yyyyMMdd-HHmmss")));
     return c;
 }
 
-void SetupPanel::setConfig(const launch::RunConfig& c)
-{
+void SetupPanel::setConfig(const launch::RunConfig& c) {
     const QSignalBlocker block(this);
     const QString w = c.isScript() ? QString::fromLatin1(kScriptWorkload) : c.workload;
     const int wi = m_workload->findData(w);
@@ -205,13 +216,15 @@ void SetupPanel::setConfig(const launch::RunConfig& c)
     m_modelFile->setText(c.modelFile);
     m_scriptFile->setText(c.scriptFile.trimmed());
     m_scriptArgs->setText(c.scriptArgs.join(QLatin1Char(' ')));
+    // The script's own folder is the default; only another folder is shown.
+    m_workDir->setText(c.workDir == QFileInfo(c.scriptFile.trimmed()).absolutePath() ? QString() : c.workDir);
     m_dataDir->setText(c.dataDir);
     if (c.usesGpus() && m_gpuList->count() > 0) {
         m_useGpu->setChecked(true);
         const QVector<int> ids = c.gpuList();
         for (int i = 0; i < m_gpuList->count(); ++i)
-            m_gpuList->item(i)->setCheckState(ids.contains(m_gpuList->item(i)->data(Qt::UserRole).toInt())
-                                                  ? Qt::Checked : Qt::Unchecked);
+            m_gpuList->item(i)->setCheckState(
+                ids.contains(m_gpuList->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked : Qt::Unchecked);
     } else {
         m_useCpu->setChecked(true);
         m_nproc->setValue(c.nproc);
@@ -237,12 +250,15 @@ void SetupPanel::setConfig(const launch::RunConfig& c)
     revalidate();
 }
 
-QString SetupPanel::runsFolder() const { return m_runsFolder->text().trimmed(); }
+QString SetupPanel::runsFolder() const {
+    return m_runsFolder->text().trimmed();
+}
 
-void SetupPanel::setRunsFolder(const QString& folder) { m_runsFolder->setText(QDir::toNativeSeparators(folder)); }
+void SetupPanel::setRunsFolder(const QString& folder) {
+    m_runsFolder->setText(QDir::toNativeSeparators(folder));
+}
 
-void SetupPanel::setGpus(const QVector<GpuChoice>& gpus)
-{
+void SetupPanel::setGpus(const QVector<GpuChoice>& gpus) {
     const QSignalBlocker block(m_gpuList);
     QHash<int, Qt::CheckState> ticks;
     for (int i = 0; i < m_gpuList->count(); ++i)
@@ -251,8 +267,7 @@ void SetupPanel::setGpus(const QVector<GpuChoice>& gpus)
     m_gpuList->clear();
     for (const GpuChoice& g : gpus) {
         QString text = tr("GPU %1: %2").arg(g.index).arg(g.name);
-        if (g.utilPercent >= 0)
-            text += tr("  \u2014 %1% busy").arg(g.utilPercent, 0, 'f', 0);
+        if (g.utilPercent >= 0) text += tr("  \u2014 %1% busy").arg(g.utilPercent, 0, 'f', 0);
         if (g.memTotalMiB > 0)
             text += tr(", %1 / %2 MiB").arg(g.memUsedMiB, 0, 'f', 0).arg(g.memTotalMiB, 0, 'f', 0);
         auto* item = new QListWidgetItem(text, m_gpuList);
@@ -260,8 +275,7 @@ void SetupPanel::setGpus(const QVector<GpuChoice>& gpus)
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(ticks.value(g.index, Qt::Checked));
     }
-    if (first && !gpus.isEmpty())
-        m_useGpu->setChecked(true);
+    if (first && !gpus.isEmpty()) m_useGpu->setChecked(true);
     m_gpuNote->setText(gpus.isEmpty() ? tr("No NVIDIA GPU detected: the run uses CPU workers.") : QString());
     // An empty GPU checklist is only noise; the note says why there is none.
     m_devicesForm->setRowVisible(m_gpuList, !gpus.isEmpty());
@@ -270,24 +284,23 @@ void SetupPanel::setGpus(const QVector<GpuChoice>& gpus)
     m_validateTimer->start();
 }
 
-void SetupPanel::setTcpPort(int port)
-{
+void SetupPanel::setTcpPort(int port) {
     m_tcpStore->setChecked(true);
     m_tcpPort->setValue(port);
     revalidate();
 }
 
-void SetupPanel::setRunning(bool running)
-{
+void SetupPanel::setRunning(bool running) {
     m_running = running;
     updateEnabled();
     revalidate();
 }
 
-QString SetupPanel::problemText() const { return m_reason->text(); }
+QString SetupPanel::problemText() const {
+    return m_reason->text();
+}
 
-void SetupPanel::revalidate()
-{
+void SetupPanel::revalidate() {
     const launch::RunConfig c = config();
     m_problems = c.validate();
     const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
@@ -311,18 +324,26 @@ void SetupPanel::revalidate()
     m_start->setToolTip(canStart() ? tr("Start the run (F5)") : m_reason->text());
 }
 
-void SetupPanel::markProblemFields()
-{
+void SetupPanel::markProblemFields() {
     if (m_fieldWidgets.isEmpty()) {
-        m_fieldWidgets = {{QStringLiteral("nproc"), m_nproc},      {QStringLiteral("devices"), m_gpuList},
-                          {QStringLiteral("nnodes"), m_nnodes},    {QStringLiteral("node-rank"), m_nodeRank},
-                          {QStringLiteral("store"), m_storePath},  {QStringLiteral("port"), m_tcpPort},
-                          {QStringLiteral("model"), m_modelFile},  {QStringLiteral("script"), m_scriptFile},
-                          {QStringLiteral("data"), m_dataDir},     {QStringLiteral("out"), m_runsFolder},
-                          {QStringLiteral("steps"), m_length},     {QStringLiteral("epochs"), m_length},
-                          {QStringLiteral("batch-size"), m_batch}, {QStringLiteral("lr"), m_lr},
+        m_fieldWidgets = {{QStringLiteral("nproc"), m_nproc},
+                          {QStringLiteral("devices"), m_gpuList},
+                          {QStringLiteral("nnodes"), m_nnodes},
+                          {QStringLiteral("node-rank"), m_nodeRank},
+                          {QStringLiteral("store"), m_storePath},
+                          {QStringLiteral("port"), m_tcpPort},
+                          {QStringLiteral("model"), m_modelFile},
+                          {QStringLiteral("script"), m_scriptFile},
+                          {QStringLiteral("data"), m_dataDir},
+                          {QStringLiteral("out"), m_runsFolder},
+                          {QStringLiteral("steps"), m_length},
+                          {QStringLiteral("epochs"), m_length},
+                          {QStringLiteral("batch-size"), m_batch},
+                          {QStringLiteral("lr"), m_lr},
                           {QStringLiteral("max-restarts"), m_maxRestarts},
-                          {QStringLiteral("checkpoint-every"), m_checkpointEvery}};
+                          {QStringLiteral("checkpoint-every"), m_checkpointEvery},
+                          {QStringLiteral("workdir"), m_workDir},
+                          {QStringLiteral("run-secret"), m_runSecret}};
     }
     QSet<QWidget*> bad;
     // A TCPStore problem names the whole store; tint what is actually wrong (the message may be translated).
@@ -331,13 +352,10 @@ void SetupPanel::markProblemFields()
         QWidget* w = m_fieldWidgets.value(p.field);
         if (p.field == QLatin1String("store") && m_tcpStore->isChecked()) {
             w = nullptr;
-            if (badPort)
-                bad.insert(m_tcpPort);
-            if (!badPort || m_tcpHost->text().trimmed().isEmpty())
-                bad.insert(m_tcpHost);
+            if (badPort) bad.insert(m_tcpPort);
+            if (!badPort || m_tcpHost->text().trimmed().isEmpty()) bad.insert(m_tcpHost);
         }
-        if (w)
-            bad.insert(w);
+        if (w) bad.insert(w);
     }
     for (QWidget* w : m_fieldWidgets) {
         // A dynamic property + stylesheet keeps the native look and only tints the field.
@@ -349,41 +367,37 @@ void SetupPanel::markProblemFields()
     }
     if (m_tcpHost->property("problem").toBool() != bad.contains(m_tcpHost)) {
         m_tcpHost->setProperty("problem", bad.contains(m_tcpHost));
-        m_tcpHost->setStyleSheet(bad.contains(m_tcpHost) ? QStringLiteral("background-color: #fde7e9;") : QString());
+        m_tcpHost->setStyleSheet(bad.contains(m_tcpHost) ? QStringLiteral("background-color: #fde7e9;")
+                                                         : QString());
     }
 }
 
-void SetupPanel::browseInto(QLineEdit* edit, bool folder, const QString& filter)
-{
+void SetupPanel::browseInto(QLineEdit* edit, bool folder, const QString& filter) {
     const QString start = edit->text().isEmpty() ? runsFolder() : edit->text();
     const QString f = folder ? QFileDialog::getExistingDirectory(this, tr("Choose a folder"), start)
                              : QFileDialog::getOpenFileName(this, tr("Choose a file"), start, filter);
-    if (!f.isEmpty())
-        edit->setText(QDir::toNativeSeparators(f));
+    if (!f.isEmpty()) edit->setText(QDir::toNativeSeparators(f));
 }
 
-QString SetupPanel::commandText(const QString& formatName) const
-{
+QString SetupPanel::commandText(const QString& formatName) const {
     const auto format = launch::parseCommandFormat(formatName);
-    if (!format)
-        return QString();
+    if (!format) return QString();
     return launch::formatCommand(config(), *format);
 }
 
-void SetupPanel::copyCommand(const QString& formatName)
-{
+void SetupPanel::copyCommand(const QString& formatName) {
     const QString text = commandText(formatName);
     QApplication::clipboard()->setText(text);
     emit message(tr("Copied the %1 command to the clipboard.").arg(formatName));
 }
 
-bool SetupPanel::saveProfile(const QString& path, QString* error) const { return config().saveProfile(path, error); }
+bool SetupPanel::saveProfile(const QString& path, QString* error) const {
+    return config().saveProfile(path, error);
+}
 
-bool SetupPanel::loadProfile(const QString& path, QString* error)
-{
+bool SetupPanel::loadProfile(const QString& path, QString* error) {
     launch::RunConfig c;
-    if (!launch::RunConfig::loadProfile(path, &c, error))
-        return false;
+    if (!launch::RunConfig::loadProfile(path, &c, error)) return false;
     setConfig(c);
     return true;
 }

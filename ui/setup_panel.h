@@ -1,7 +1,7 @@
 #pragma once
 
-// The Setup page: every RunConfig field as a widget, validated as it is edited (RunConfig::validate is the one
-// rule book), with Start disabled and the reason shown until the configuration can start.
+// The Setup page: every RunConfig field as a widget, validated as it is edited (RunConfig::validate is the
+// one rule book), with Start disabled and the reason shown until the configuration can start.
 
 #include "launch/run_config.h"
 
@@ -39,7 +39,7 @@ class SetupPanel : public QWidget {
 public:
     explicit SetupPanel(QWidget* parent = nullptr);
 
-    launch::RunConfig config() const;     // outDir is a fresh folder under runsFolder()
+    launch::RunConfig config() const; // outDir is a fresh folder under runsFolder()
     void setConfig(const launch::RunConfig& config);
     QString runsFolder() const;
     void setRunsFolder(const QString& folder);
@@ -47,7 +47,7 @@ public:
     void setTcpPort(int port);                    // the doctor's "pick a free port" fix lands here
 
     QVector<launch::ConfigProblem> problems() const { return m_problems; }
-    QString problemText() const;                  // what the reason label shows
+    QString problemText() const; // what the reason label shows
     bool canStart() const { return m_problems.isEmpty() && !m_running; }
     void setRunning(bool running);
 
@@ -68,7 +68,8 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    static constexpr const char* kScriptWorkload = "script"; // the workload combo's entry for the user's own script
+    static constexpr const char* kScriptWorkload =
+        "script"; // the workload combo's entry for the user's own script
 
     void build();
     void retranslate();
@@ -84,6 +85,8 @@ private:
     QLineEdit* m_modelFile;
     QLineEdit* m_scriptFile;
     QLineEdit* m_scriptArgs;
+    QLineEdit* m_workDir; // where script ranks run; empty: the script's folder
+    QPushButton* m_workDirBrowse;
     QLineEdit* m_dataDir;
     QPushButton* m_modelBrowse;
     QPushButton* m_scriptBrowse;
@@ -98,6 +101,7 @@ private:
     QLabel* m_gpuNote;
     QSpinBox* m_nnodes;
     QSpinBox* m_nodeRank;
+    QLineEdit* m_runSecret; // nodes > 0: node 0's run secret; never saved in a profile
     QComboBox* m_backend;
     QFormLayout* m_devicesForm;
     // Rendezvous

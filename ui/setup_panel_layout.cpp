@@ -33,8 +33,7 @@
 
 namespace ddpdesk::ui {
 
-QWidget* SetupPanel::withBrowse(QLineEdit* edit, QPushButton** button)
-{
+QWidget* SetupPanel::withBrowse(QLineEdit* edit, QPushButton** button) {
     auto* w = new QWidget;
     auto* h = new QHBoxLayout(w);
     h->setContentsMargins(0, 0, 0, 0);
@@ -45,8 +44,7 @@ QWidget* SetupPanel::withBrowse(QLineEdit* edit, QPushButton** button)
     return w;
 }
 
-void SetupPanel::build()
-{
+void SetupPanel::build() {
     m_validateTimer = new QTimer(this);
     m_validateTimer->setSingleShot(true);
     m_validateTimer->setInterval(150); // validate() touches the file system; coalesce keystrokes
@@ -66,11 +64,13 @@ void SetupPanel::build()
     m_modelFile = new QLineEdit;
     m_scriptFile = new QLineEdit;
     m_scriptArgs = new QLineEdit;
+    m_workDir = new QLineEdit;
     m_dataDir = new QLineEdit;
     m_workloadForm->addRow(QString(), m_workload);
     m_workloadForm->addRow(QString(), withBrowse(m_modelFile, &m_modelBrowse));
     m_workloadForm->addRow(QString(), withBrowse(m_scriptFile, &m_scriptBrowse));
     m_workloadForm->addRow(QString(), m_scriptArgs);
+    m_workloadForm->addRow(QString(), withBrowse(m_workDir, &m_workDirBrowse));
     m_workloadForm->addRow(QString(), withBrowse(m_dataDir, &m_dataBrowse));
 
     // Devices
@@ -104,6 +104,9 @@ void SetupPanel::build()
     m_devicesForm->addRow(QString(), m_gpuNote);
     m_devicesForm->addRow(QString(), m_nnodes);
     m_devicesForm->addRow(QString(), m_nodeRank);
+    m_runSecret = new QLineEdit;
+    m_runSecret->setEchoMode(QLineEdit::PasswordEchoOnEdit);
+    m_devicesForm->addRow(QString(), m_runSecret);
     m_devicesForm->addRow(QString(), m_backend);
     m_devicesForm->setRowVisible(m_gpuList, false); // until setGpus() finds one
 
@@ -220,9 +223,11 @@ void SetupPanel::build()
     outer->addLayout(buttons);
 
     // Wiring
-    for (QLineEdit* e : {m_modelFile, m_scriptFile, m_scriptArgs, m_dataDir, m_storePath, m_tcpHost, m_runsFolder})
+    for (QLineEdit* e : {m_modelFile, m_scriptFile, m_scriptArgs, m_workDir, m_dataDir, m_storePath,
+                         m_tcpHost, m_runsFolder, m_runSecret})
         connect(e, &QLineEdit::textChanged, this, changed);
-    for (QSpinBox* s : {m_nproc, m_nnodes, m_nodeRank, m_tcpPort, m_length, m_batch, m_checkpointEvery, m_maxRestarts})
+    for (QSpinBox* s :
+         {m_nproc, m_nnodes, m_nodeRank, m_tcpPort, m_length, m_batch, m_checkpointEvery, m_maxRestarts})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, changed);
     for (QComboBox* c : {m_workload, m_lengthKind})
@@ -237,18 +242,17 @@ void SetupPanel::build()
     connect(m_scriptBrowse, &QPushButton::clicked, this,
             [this] { browseInto(m_scriptFile, false, tr("Python scripts (*.py);;All files (*)")); });
     connect(m_dataBrowse, &QPushButton::clicked, this, [this] { browseInto(m_dataDir, true); });
+    connect(m_workDirBrowse, &QPushButton::clicked, this, [this] { browseInto(m_workDir, true); });
     connect(m_storeBrowse, &QPushButton::clicked, this, [this] {
         // A FileStore is a file that need not exist yet; pick where it goes.
-        const QString f = QFileDialog::getSaveFileName(this, tr("FileStore location"), m_storePath->text(), QString(),
-                                                       nullptr, QFileDialog::DontConfirmOverwrite);
-        if (!f.isEmpty())
-            m_storePath->setText(QDir::toNativeSeparators(f));
+        const QString f = QFileDialog::getSaveFileName(this, tr("FileStore location"), m_storePath->text(),
+                                                       QString(), nullptr, QFileDialog::DontConfirmOverwrite);
+        if (!f.isEmpty()) m_storePath->setText(QDir::toNativeSeparators(f));
     });
     connect(m_runsBrowse, &QPushButton::clicked, this, [this] { browseInto(m_runsFolder, true); });
     connect(m_start, &QPushButton::clicked, this, [this] {
         revalidate();
-        if (canStart())
-            emit startRequested(config());
+        if (canStart()) emit startRequested(config());
     });
     connect(m_demo, &QPushButton::clicked, this, &SetupPanel::demoRequested);
     connect(m_saveProfile, &QPushButton::clicked, this, [this] {
@@ -256,14 +260,16 @@ void SetupPanel::build()
                                                        tr("DDP Desk profiles (*.json)"));
         QString err;
         if (!f.isEmpty())
-            emit message(saveProfile(f, &err) ? tr("Profile saved to %1").arg(QDir::toNativeSeparators(f)) : err);
+            emit message(saveProfile(f, &err) ? tr("Profile saved to %1").arg(QDir::toNativeSeparators(f))
+                                              : err);
     });
     connect(m_loadProfile, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Load profile"), runsFolder(),
                                                        tr("DDP Desk profiles (*.json)"));
         QString err;
         if (!f.isEmpty())
-            emit message(loadProfile(f, &err) ? tr("Profile loaded from %1").arg(QDir::toNativeSeparators(f)) : err);
+            emit message(loadProfile(f, &err) ? tr("Profile loaded from %1").arg(QDir::toNativeSeparators(f))
+                                              : err);
     });
     updateEnabled();
 }

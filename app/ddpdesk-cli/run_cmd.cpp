@@ -9,6 +9,8 @@
 #include "protocol/sha256.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QJsonDocument>
 
@@ -20,19 +22,19 @@ namespace ddpdesk::cli {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
-// RunConfig reads 0 as "the worker's default", so a typed 0 or negative value would silently mean something else:
-// the flags refuse it themselves, by name, as a usage error (exit 2). Text that is no number is left to the type
-// check, which names the flag too.
+// RunConfig reads 0 as "the worker's default", so a typed 0 or negative value would silently mean something
+// else: the flags refuse it themselves, by name, as a usage error (exit 2). Text that is no number is left to
+// the type check, which names the flag too.
 CLI::Validator numberAtLeast(double min, bool inclusive) {
     return CLI::Validator(
         [min, inclusive](std::string& text) -> std::string {
             double v = 0;
-            if (!CLI::detail::lexical_cast(text, v))
-                return std::string();
-            if (std::isfinite(v) && (inclusive ? v >= min : v > min))
-                return std::string();
+            if (!CLI::detail::lexical_cast(text, v)) return std::string();
+            if (std::isfinite(v) && (inclusive ? v >= min : v > min)) return std::string();
             return (inclusive ? (min == 0 ? "must be 0 or more" : "must be at least 1")
                               : "must be a positive number") +
                    std::string(" (got ") + text + ")";
@@ -48,22 +50,22 @@ void printSummaryText(const launch::Supervisor& run) {
     std::cout << "status: " << s.status.toStdString() << "\n"
               << "world size: " << s.worldSize << ", steps: " << s.steps << ", wall: " << s.wallS << " s\n"
               << "samples/s (global, after warm-up): " << s.samplesPerS << "\n";
-    if (std::isfinite(s.finalLoss))
-        std::cout << "final loss: " << s.finalLoss << "\n";
-    if (std::isfinite(s.testAccuracy))
-        std::cout << "test accuracy: " << s.testAccuracy << "\n";
-    if (s.restarts > 0)
-        std::cout << "restarts: " << s.restarts << "\n";
+    if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
+    if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
+    if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";
     if (!s.failureReason.isEmpty())
-        std::cout << (s.status == QLatin1String("failed") ? "failed: " : "reason: ") << s.failureReason.toStdString()
-                  << "\n";
+        std::cout << (s.status == QLatin1String("failed") ? "failed: " : "reason: ")
+                  << s.failureReason.toStdString() << "\n";
     if (!s.failedRankStderr.isEmpty()) {
         std::cout << "last stderr lines of rank " << s.failedRank << ":\n";
         for (const QString& line : s.failedRankStderr)
             std::cout << "  | " << line.toStdString() << "\n";
     }
-    std::cout << "metrics: " << run.metricsPath().toStdString() << "\nsummary: " << run.summaryPath().toStdString()
-              << "\n";
+    if (const auto& d = s.diagnosis) // a known failure, explained (core/launch/failure_diagnosis.h)
+        std::cout << "Diagnosis [" << d->code << "]: " << d->message << "\n  Fix: " << d->fix
+                  << "\n  Seen in rank " << d->rank << ": " << d->matched << "\n";
+    std::cout << "metrics: " << run.metricsPath().toStdString()
+              << "\nsummary: " << run.summaryPath().toStdString() << "\n";
 }
 
 // --run-secret / --run-secret-file into config.runSecret (hex); false after printing why (exit 2).
@@ -93,15 +95,15 @@ int runMain(CliContext& ctx, const RunFlags& flags) {
     launch::Supervisor run;
     QVector<launch::ConfigProblem> problems;
     launch::ConsoleView view(&run);
-    if (!run.start(config, &problems))
-        return refuse(problems);
-    launch::installInterruptHandler([&run] { run.stop(QStringLiteral("interrupted (Ctrl-C); checkpoints kept")); });
+    if (!run.start(config, &problems)) return refuse(problems);
+    launch::installInterruptHandler(
+        [&run] { run.stop(QStringLiteral("interrupted (Ctrl-C); checkpoints kept")); });
     if (run.isRunning())
         QObject::connect(&run, &launch::Supervisor::finished, qApp, [] { QCoreApplication::exit(0); });
-    if (run.isRunning())
-        QCoreApplication::exec();
+    if (run.isRunning()) QCoreApplication::exec();
     if (flags.json)
-        std::cout << QJsonDocument(run.model()->summary().toJson(run.model()->ranks())).toJson().toStdString();
+        std::cout
+            << QJsonDocument(run.model()->summary().toJson(run.model()->ranks())).toJson().toStdString();
     else
         printSummaryText(run);
     const QString status = run.model()->summary().status;
@@ -111,10 +113,10 @@ int runMain(CliContext& ctx, const RunFlags& flags) {
 } // namespace
 
 void prepareQtApplication(int& argc, char** argv, bool gui) {
-    if (QCoreApplication::instance())
-        return;
+    if (QCoreApplication::instance()) return;
     if (gui) {
-        // sweep.png is drawn with QPainter: fonts need a QGuiApplication, which needs a platform even headless.
+        // sweep.png is drawn with QPainter: fonts need a QGuiApplication, which needs a platform even
+        // headless.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
 #ifndef Q_OS_WIN
@@ -140,42 +142,55 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_option("--model", f.model, "TorchScript module (torchscript workload)");
     sub->add_option("--data", f.data, "IDX data folder");
     sub->add_option("--nproc", c.nproc, "workers on this node (default 1, or one per GPU in --devices)");
-    sub->add_option("--devices", f.devices, "cpu, or GPU indices like 0,1 or UUIDs GPU-... (one worker per GPU)")->capture_default_str();
+    sub->add_option("--devices", f.devices,
+                    "cpu, or GPU indices like 0,1 or UUIDs GPU-... (one worker per GPU)")
+        ->capture_default_str();
     sub->add_option("--nnodes", c.nnodes, "number of nodes")->capture_default_str();
     sub->add_option("--node-rank", c.nodeRank, "this node's rank, 0..nnodes-1")
         ->capture_default_str()
         ->check(kNonNegative);
-    sub->add_option("--store", f.store, "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
+    sub->add_option("--store", f.store,
+                    "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
     sub->add_option("--iface", f.iface, "network interface for Gloo (GLOO_SOCKET_IFNAME)");
     sub->add_option("--epochs", c.epochs, "epochs")->check(kCount);
     sub->add_option("--steps", c.steps, "total optimizer steps (instead of --epochs)")->check(kCount);
     sub->add_option("--batch-size", c.batchSize, "batch size per rank")->check(kCount);
     sub->add_option("--lr", c.lr, "learning rate")->check(kPositive);
-    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)")->check(kCount);
-    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)")->check(kPositive);
+    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)")
+        ->check(kCount);
+    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)")
+        ->check(kPositive);
     sub->add_flag("--no-overlap", c.noOverlap, "allreduce after backward instead of overlapping it");
     sub->add_option("--grad-transport", f.gradTransport,
                     "auto (shared memory between ranks on one machine, else Gloo) | shm | gloo")
         ->capture_default_str();
-    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps")->check(kNonNegative);
+    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps")
+        ->check(kNonNegative);
     sub->add_flag("--resume", c.resume, "continue from <out>/checkpoint.pt");
-    sub->add_option("--max-restarts", c.maxRestarts, "restart all workers from the last checkpoint up to R times")
+    sub->add_option("--max-restarts", c.maxRestarts,
+                    "restart all workers from the last checkpoint up to R times")
         ->check(kNonNegative);
     sub->add_option("--seed", c.seed, "random seed")->check(kNonNegative);
     sub->add_option("--timeout", c.timeoutSec, "seconds for store connect + process group creation")
         ->capture_default_str()
         ->check(kCount);
-    sub->add_option("--stall-timeout", c.stallTimeoutSec, "seconds without progress before a stall report (0: off)")
+    sub->add_option("--stall-timeout", c.stallTimeoutSec,
+                    "seconds without progress before a stall report (0: off)")
         ->capture_default_str()
         ->check(kNonNegative);
-    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events")->check(kNonNegative);
-    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples")->check(kCount);
+    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events")
+        ->check(kNonNegative);
+    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples")
+        ->check(kCount);
     auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
-    if (requireOut)
-        out->required();
-    sub->add_option("--script", f.script, "run this program per rank instead of ddpdesk-worker (args after --)");
+    if (requireOut) out->required();
+    sub->add_option("--script", f.script,
+                    "run this program per rank instead of ddpdesk-worker (args after --)");
     sub->add_option("--python", f.python, "interpreter for --script (default /usr/bin/python3 for .py)");
     sub->add_option("--loss-regex", f.lossRegex, "regex whose group 1 is the loss in the script's output");
+    sub->add_option("--workdir", f.workdir, "folder the script's ranks run in (default: the current folder)");
+    sub->add_flag("--use-local-rank-arg", c.useLocalRankArg,
+                  "pass --local-rank=N to the script (scripts written for torch.distributed.launch)");
     sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }
@@ -190,7 +205,11 @@ launch::RunConfig toConfig(const RunFlags& f) {
     c.iface = q(f.iface);
     c.gradTransport = q(f.gradTransport);
     c.outDir = q(f.out);
+    // A relative script path means the folder the CLI was started in, as with torchrun (not --out).
     c.scriptFile = q(f.script);
+    if (!c.scriptFile.isEmpty() && QFileInfo(c.scriptFile).isRelative() && QFileInfo::exists(c.scriptFile))
+        c.scriptFile = QFileInfo(c.scriptFile).absoluteFilePath();
+    c.workDir = f.workdir.empty() ? QString() : QDir(q(f.workdir)).absolutePath();
     c.python = q(f.python);
     c.lossRegex = q(f.lossRegex);
     for (const std::string& a : f.scriptArgs)
@@ -200,7 +219,8 @@ launch::RunConfig toConfig(const RunFlags& f) {
 
 void addRunCommands(CLI::App& app, CliContext& ctx) {
     auto flags = std::make_shared<RunFlags>();
-    CLI::App* run = app.add_subcommand("run", "train with N supervised workers; writes metrics.jsonl and summary.json");
+    CLI::App* run =
+        app.add_subcommand("run", "train with N supervised workers; writes metrics.jsonl and summary.json");
     addRunFlags(run, *flags, true);
     run->add_option(
         protocol::kRunSecretFlag, flags->runSecret,

@@ -1,7 +1,7 @@
 #pragma once
 
-// Shared by run_cmd.cpp, sweep_cmd.cpp and command_cmd.cpp: the run flags (one definition, so `run`, `sweep` and
-// `command` accept exactly the same configuration) and the conversion into a launch::RunConfig.
+// Shared by run_cmd.cpp, sweep_cmd.cpp and command_cmd.cpp: the run flags (one definition, so `run`, `sweep`
+// and `command` accept exactly the same configuration) and the conversion into a launch::RunConfig.
 
 #include "commands.h"
 #include "launch/run_config.h"
@@ -15,11 +15,12 @@ namespace ddpdesk::cli {
 
 struct RunFlags {
     launch::RunConfig config;
-    std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex, iface,
-        gradTransport = "auto";
+    std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex,
+                iface, workdir, gradTransport = "auto";
     std::vector<std::string> scriptArgs;
     bool json = false;
-    std::string runSecret, runSecretFile; // `run` only; resolved into config.runSecret by resolveRunSecretFlags
+    std::string runSecret,
+        runSecretFile; // `run` only; resolved into config.runSecret by resolveRunSecretFlags
 };
 
 // Registers the run flags on a subcommand; requireOut: `run` and `sweep` need --out, `command` does not.
@@ -27,7 +28,8 @@ void addRunFlags(CLI::App* sub, RunFlags& flags, bool requireOut);
 launch::RunConfig toConfig(const RunFlags& flags);
 // Prints the problems naming each flag and returns exit code 2.
 int refuse(const QVector<launch::ConfigProblem>& problems);
-// Creates the Qt application a subcommand needs (a QGuiApplication with an offscreen fallback when gui is set).
+// Creates the Qt application a subcommand needs (a QGuiApplication with an offscreen fallback when gui is
+// set).
 void prepareQtApplication(int& argc, char** argv, bool gui);
 
 void addSweepCommand(CLI::App& app, CliContext& ctx);

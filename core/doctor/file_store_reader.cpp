@@ -20,9 +20,14 @@ bool readField(const std::string& data, std::size_t& pos, std::string& out) {
     return true;
 }
 
-// c10d prefixes every user key with "/" (a deletion with "-/"); its own reference count is "cleanup/".
+// c10d's own counters: ranks finished ("cleanup/"), and from 2.x the FileStore objects alive ("refcount/").
+bool internalKey(const std::string& key) {
+    return key == "cleanup/" || key == "refcount/";
+}
+
+// c10d prefixes every user key with "/" (a deletion with "-/").
 bool c10dKey(const std::string& key) {
-    return (!key.empty() && (key[0] == '/' || key.rfind("-/", 0) == 0)) || key == "cleanup/";
+    return (!key.empty() && (key[0] == '/' || key.rfind("-/", 0) == 0)) || internalKey(key);
 }
 
 std::string whyNotProven(const FileStoreContents& c, const std::filesystem::path& path) {
@@ -57,7 +62,9 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
             pos = start;
             break;
         }
-        if (!r.key.empty() && r.key[0] == '-')
+        if (internalKey(r.key))
+            c.internal[r.key] = r.value;
+        else if (!r.key.empty() && r.key[0] == '-')
             c.keys.erase(r.key.substr(1));
         else
             c.keys[r.key] = r.value;

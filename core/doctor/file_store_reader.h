@@ -24,7 +24,10 @@ struct FileStoreContents {
     std::string error; // why the file could not be read
     std::uintmax_t size = 0;
     std::vector<FileStoreRecord> records;    // in file order, including overwrites and deletions
-    std::map<std::string, std::string> keys; // current state
+    std::map<std::string, std::string> keys; // current state of the job's keys
+    // c10d's counters, kept apart from the job's keys: "cleanup/" (ranks finished), "refcount/" (2.x:
+    // FileStore objects alive; a count above zero with no process holding the file means ranks were killed)
+    std::map<std::string, std::string> internal;
     bool truncated = false; // the last record was cut short (a writer mid-append, or a crash)
     // Empty when every byte parses as c10d wrote it; otherwise why this file cannot be proven a FileStore.
     // Only a proven store may be changed by a fix: zero bytes, random bytes or foreign keys are someone

@@ -1,6 +1,7 @@
 #include "doctor/rank_census.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace ddpdesk::doctor {
@@ -14,6 +15,9 @@ const std::string kBarrier = "store_based_barrier_key:";
 // Gloo's per-process-group key prefix as PyTorch's init_process_group lays it out, and the one our worker
 // uses.
 const char* const kGlooPrefixes[] = {"/default_pg/0/0/", "/ddpdesk/pg/0/", "/0/"};
+// PyTorch 2.x: Gloo's keys nest under the group and the device ("cpu"; "cuda" for CUDA tensors).
+const char* const kGloo2Prefixes[] = {"/default_pg/0//cpu//0/", "/default_pg/0//cuda//0/",
+                                      "/ddpdesk/pg//cpu//0/"};
 
 std::optional<int> trailingRank(const std::string& key, const std::string& marker) {
     auto at = key.rfind(marker);
@@ -23,6 +27,37 @@ std::optional<int> trailingRank(const std::string& key, const std::string& marke
     if (digits.empty() || digits.size() > 7 || !std::all_of(digits.begin(), digits.end(), ::isdigit))
         return std::nullopt;
     return std::atoi(digits.c_str());
+}
+
+bool allDigits(const std::string& s) {
+    return !s.empty() && s.size() <= 7 && std::all_of(s.begin(), s.end(), ::isdigit);
+}
+
+// PyTorch 2.x's Gloo publishes no "rank_N" key: each rank writes its addresses under
+// ".../<group>//<device>//<context>/<rank>" (e.g. "/default_pg/0//cpu//0/1"), the value starting with the
+// hostname as a uint64 little-endian length and its bytes.
+std::optional<int> gloo2Rank(const std::string& key, std::string* host, const std::string& value) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+        const std::size_t slash = key.find('/', start);
+        parts.push_back(key.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    const std::size_t n = parts.size();
+    if (n < 5 || !allDigits(parts[n - 1]) || !allDigits(parts[n - 2]) || !parts[n - 3].empty() ||
+        parts[n - 4].empty() || !parts[n - 5].empty() ||
+        !std::all_of(parts[n - 4].begin(), parts[n - 4].end(),
+                     [](char ch) { return ch >= 'a' && ch <= 'z'; }))
+        return std::nullopt;
+    if (value.size() >= 8) {
+        std::uint64_t len = 0;
+        for (int i = 7; i >= 0; --i)
+            len = (len << 8) | static_cast<unsigned char>(value[static_cast<std::size_t>(i)]);
+        if (len > 0 && len <= 255 && value.size() >= 8 + len)
+            *host = value.substr(8, static_cast<std::size_t>(len));
+    }
+    return std::atoi(parts[n - 1].c_str());
 }
 
 long long toCount(const std::string& value) {
@@ -51,6 +86,9 @@ void addRecord(RankCensus& c, std::set<std::string>& written, const std::string&
     } else if ((rank = trailingRank(key, kGlooRank))) {
         c.glooHosts[*rank] = value;
         c.sources.insert("gloo rank_");
+    } else if (std::string host; (rank = gloo2Rank(key, &host, value))) {
+        if (!host.empty()) c.glooHosts[*rank] = host;
+        c.sources.insert("gloo 2.x address");
     } else {
         return;
     }
@@ -113,11 +151,14 @@ RankCensus censusFromReader(const KeyReader& read, int maxRank) {
         if (auto v = read(key)) addRecord(c, written, key, *v);
     };
     probe("init/");
-    probe("/default_pg/" + kBarrier + "1");
+    probe("/default_pg/" + kBarrier + "1"); // 1.x: numbered by group count
+    probe("/default_pg/" + kBarrier + "0"); // 2.x: by group name, "0" for the default group
     for (int r = 0; r <= maxRank; ++r) {
         probe("/" + kArrived + std::to_string(r));
         for (const char* prefix : kGlooPrefixes)
             probe(prefix + kGlooRank + std::to_string(r));
+        for (const char* prefix : kGloo2Prefixes)
+            probe(prefix + std::to_string(r));
     }
     return c;
 }

@@ -3,7 +3,9 @@
 // Which ranks have reached the rendezvous, pieced together from the keys a store holds:
 //   "ddpdesk/arrived/<rank>"                 our workers, JSON {"host","pid","t"} written before the process
 //   group
-//   ".../<device>/rank_<rank>"               Gloo's full-mesh rendezvous (value: the rank's hostname)
+//   ".../<device>/rank_<rank>"               Gloo's full-mesh rendezvous (value: the rank's hostname), 1.x
+//   ".../<group>//<dev>//<ctx>/<rank>"        the same in PyTorch 2.x (value: hostname length + hostname +
+//   addresses)
 //   ".../store_based_barrier_key:<n>"        torch.distributed's post-init barrier counter (Python ranks)
 //   "init/"                                  TCPStore's count of clients that joined (Python's env:// ranks)
 // The same census serves a FileStore (all keys, with history) and a TCPStore (known keys probed one by one).

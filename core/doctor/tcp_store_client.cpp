@@ -11,6 +11,9 @@ namespace ddpdesk::doctor {
 namespace {
 
 constexpr std::uint32_t kValidationMagic = 0x3C85F7CE;
+// How long a 1.x GETNUMKEYS may stay unanswered before the server is taken for a silent 2.x libuv one. A 1.x
+// server answers within milliseconds; one slower than this is stuck anyway.
+constexpr net::Millis kSilentV1{1500};
 
 struct Codes {
     std::uint8_t get, check, numKeys;
@@ -59,7 +62,13 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
     }
     msg.push_back(static_cast<char>(codesFor(dialect).numKeys));
     unsigned char answer[8];
-    if (!m_conn->sendAll(msg.data(), msg.size(), deadline) || !m_conn->recvExact(answer, 8, deadline)) {
+    // The libuv server of PyTorch 2.4+ neither answers nor closes a 1.x query, where a 1.x server answers at
+    // once: a 1.x probe that hears nothing for a moment gives way to the 2.x handshake instead of using the
+    // whole timeout.
+    const net::TimePoint firstByte =
+        dialect == 1 ? std::min(deadline, net::Clock::now() + kSilentV1) : deadline;
+    if (!m_conn->sendAll(msg.data(), msg.size(), deadline) || !m_conn->recvExact(answer, 1, firstByte) ||
+        !m_conn->recvExact(answer + 1, 7, deadline)) {
         r.outcome = Outcome::NotAStore;
         r.detail = m_conn->lastError();
         m_conn.reset();
@@ -89,6 +98,8 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
 
 TcpStoreClient::OpenResult TcpStoreClient::open() {
     OpenResult r;
+    // 1.x first, and never both at once: a 1.x server reads the 2.x VALIDATE as a SET whose length never
+    // completes, and its one daemon thread blocks on that connection, stalling the live job, until it closes.
     if (handshake(1, r) || r.outcome == Outcome::Unreachable) return r;
     OpenResult v1 = r;
     if (handshake(2, r)) return r;

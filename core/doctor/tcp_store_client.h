@@ -8,9 +8,10 @@
 //   v2 (PyTorch 2.x): every connection first sends VALIDATE=0 + uint32 0x3C85F7CE; GET=3 CHECK=5
 //   GETNUMKEYS=7.
 // The first probe is v1 GETNUMKEYS (a single byte with no payload), which a v2 server rejects without side
-// effects. Every request/answer pair must finish within the per-probe timeout and before the diagnosis' end
-// (absolute deadlines, so a peer trickling bytes cannot stretch it), and a value is read only up to
-// kMaxValueBytes.
+// effects, or, as the libuv backend of 2.4+, leaves unanswered: after 1.5 s of silence the v2 handshake
+// follows, so a libuv store costs no whole timeout. Never both at once (see open()). Every request/answer
+// pair must finish within the per-probe timeout and before the diagnosis' end (absolute deadlines, so a peer
+// trickling bytes cannot stretch it), and a value is read only up to kMaxValueBytes.
 
 #include "doctor/net_socket.h"
 

@@ -2,6 +2,7 @@
 
 #include "launch/run_store.h"
 #include "protocol/auth_platform.h"
+#include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
 #include <QCoreApplication>
@@ -19,14 +20,15 @@ namespace {
 
 constexpr int kMaxLocalWorkers = 256;
 
-QString nonEmpty(const QString& s, const QString& fallback) { return s.isEmpty() ? fallback : s; }
+QString nonEmpty(const QString& s, const QString& fallback) {
+    return s.isEmpty() ? fallback : s;
+}
 
 // The shared store-string parser (protocol/store_spec.h), so the launcher reads a store as the worker will.
 // Returns false when the store is not tcp://; port -1 when missing or not a number in 0..65535.
 bool splitTcp(const QString& store, QString* host, int* port) {
     const protocol::StoreSpec spec = protocol::parseStoreSpec(store.toStdString());
-    if (!store.startsWith(QLatin1String("tcp://")))
-        return false;
+    if (!store.startsWith(QLatin1String("tcp://"))) return false;
     *host = QString::fromStdString(spec.host);
     *port = spec.kind == protocol::StoreSpec::Kind::Tcp ? spec.port : -1;
     return true;
@@ -55,9 +57,10 @@ QVector<ConfigProblem> hostProblems(const RunConfig& c) {
     const QString host = QString::fromStdString(spec.host);
     if (st.startsWith(QLatin1String("tcp://")) && !host.isEmpty()) {
         static const QRegularExpression ipv4(QStringLiteral("^\\d{1,3}(\\.\\d{1,3}){3}\\z"));
-        static const QRegularExpression name(QStringLiteral(
-            "^(?=.{1,253}\\z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
-            "[A-Za-z0-9])?)*\\z"));
+        static const QRegularExpression name(
+            QStringLiteral("^(?=.{1,253}\\z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:"
+                           "[A-Za-z0-9-]{0,61}"
+                           "[A-Za-z0-9])?)*\\z"));
         QString why;
         if (st.startsWith(QLatin1String("tcp://["))) {
             if (QHostAddress(host).protocol() != QAbstractSocket::IPv6Protocol)
@@ -77,8 +80,7 @@ QVector<ConfigProblem> hostProblems(const RunConfig& c) {
                                               "'%1' is not a valid host name (letters, digits, '-' and '.' "
                                               "only, e.g. node0 or node0.cluster.local)");
         }
-        if (!why.isEmpty())
-            p.push_back({QStringLiteral("store"), why.arg(host)});
+        if (!why.isEmpty()) p.push_back({QStringLiteral("store"), why.arg(host)});
     }
     return p;
 }
@@ -102,46 +104,50 @@ bool RunConfig::usesGpus() const {
 
 QVector<int> RunConfig::gpuList() const {
     QVector<int> ids;
-    if (!usesGpus())
-        return ids;
+    if (!usesGpus()) return ids;
     for (const QString& part : devices.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const int id = part.trimmed().toInt(&ok);
-        if (!ok || id < 0)
-            return {};
+        if (!ok || id < 0) return {};
         ids.push_back(id);
     }
     return ids;
 }
 
 QStringList RunConfig::deviceList() const {
-    // A GPU index, or a UUID as nvidia-smi -L prints it (GPU-..., MIG-...): both are what CUDA_VISIBLE_DEVICES
-    // takes, and nothing else may reach that variable, a command line or an exported script.
-    static const QRegularExpression entry(QStringLiteral(
-        "^(?:\\d{1,4}|(?:GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\\z"));
+    // A GPU index, or a UUID as nvidia-smi -L prints it (GPU-..., MIG-...): both are what
+    // CUDA_VISIBLE_DEVICES takes, and nothing else may reach that variable, a command line or an exported
+    // script.
+    static const QRegularExpression entry(
+        QStringLiteral("^(?:\\d{1,4}|(?:GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\\z"));
     QStringList ids;
-    if (!usesGpus())
-        return ids;
+    if (!usesGpus()) return ids;
     for (const QString& part : devices.split(QLatin1Char(','))) {
         const QString id = part.trimmed();
-        if (!entry.match(id).hasMatch())
-            return {};
+        if (!entry.match(id).hasMatch()) return {};
         ids << id;
     }
     return ids;
 }
 
-int RunConfig::localWorldSize() const { return nproc; }
-int RunConfig::worldSize() const { return nproc * nnodes; }
-int RunConfig::globalRank(int localRank) const { return nodeRank * nproc + localRank; }
+int RunConfig::localWorldSize() const {
+    return nproc;
+}
+int RunConfig::worldSize() const {
+    return nproc * nnodes;
+}
+int RunConfig::globalRank(int localRank) const {
+    return nodeRank * nproc + localRank;
+}
 
 QString RunConfig::effectiveStore() const {
-    if (!store.isEmpty())
-        return store;
+    if (!store.isEmpty()) return store;
     return QStringLiteral("file:") + QDir(outDir).filePath(QStringLiteral("store/filestore"));
 }
 
-bool RunConfig::storeIsTcp() const { return effectiveStore().startsWith(QLatin1String("tcp://")); }
+bool RunConfig::storeIsTcp() const {
+    return effectiveStore().startsWith(QLatin1String("tcp://"));
+}
 
 QString RunConfig::storeHost() const {
     QString host;
@@ -157,19 +163,18 @@ int RunConfig::storePort() const {
 
 QString RunConfig::storeFilePath() const {
     const protocol::StoreSpec spec = protocol::parseStoreSpec(effectiveStore().toStdString());
-    return spec.kind == protocol::StoreSpec::Kind::File ? QString::fromStdString(spec.path.u8string()) : QString();
+    return spec.kind == protocol::StoreSpec::Kind::File ? QString::fromStdString(spec.path.u8string())
+                                                        : QString();
 }
 
 int RunConfig::threadsPerWorker() const {
-    if (threads > 0)
-        return threads;
+    if (threads > 0) return threads;
     const int cores = qMax(1, QThread::idealThreadCount());
     return qMax(1, cores / qMax(1, nproc));
 }
 
 QString RunConfig::interpreter() const {
-    if (!python.isEmpty())
-        return python;
+    if (!python.isEmpty()) return python;
     if (scriptFile.endsWith(QLatin1String(".py"), Qt::CaseInsensitive)) {
 #ifdef Q_OS_WIN
         return QStringLiteral("python");
@@ -180,13 +185,48 @@ QString RunConfig::interpreter() const {
     return QString();
 }
 
-QString RunConfig::effectiveLossRegex() const { return nonEmpty(lossRegex, defaultLossRegex()); }
+QVector<ConfigProblem> RunConfig::missingRunSecret() const {
+    if (nnodes <= 1 || nodeRank <= 0 || !runSecret.isEmpty() ||
+        qEnvironmentVariableIsSet(protocol::kRunSecretEnv))
+        return {};
+    const QString flags =
+        QStringLiteral("%1 HEX or %2 FILE")
+            .arg(QLatin1String(protocol::kRunSecretFlag), QLatin1String(protocol::kRunSecretFileFlag));
+    return {
+        {QStringLiteral("run-secret"),
+         QCoreApplication::translate("ddpdesk::launch::Supervisor",
+                                     "node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's "
+                                     "launcher prints the command for the other nodes)")
+             .arg(nodeRank)
+             .arg(nnodes)
+             .arg(flags)}};
+}
+
+QString RunConfig::effectiveWorkDir() const {
+    return QDir(workDir.isEmpty() ? QDir::currentPath() : workDir).absolutePath();
+}
+
+QStringList RunConfig::scriptArguments(int localRank) const {
+    if (!useLocalRankArg) return scriptArgs;
+    return QStringList{QStringLiteral("--local-rank=%1").arg(localRank)} + scriptArgs;
+}
+
+QString RunConfig::effectiveLossRegex() const {
+    return nonEmpty(lossRegex, defaultLossRegex());
+}
 
 QVector<ConfigProblem> RunConfig::validate() const {
     QVector<ConfigProblem> p = validateValues();
-    auto add = [&p](const char* field, const QString& msg) { p.push_back({QString::fromLatin1(field), msg}); };
+    auto add = [&p](const char* field, const QString& msg) {
+        p.push_back({QString::fromLatin1(field), msg});
+    };
+    p += missingRunSecret();
     if (isScript()) {
         const QFileInfo fi(scriptFile);
+        if (!workDir.isEmpty() && !QFileInfo(workDir).isDir())
+            add("workdir",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "working folder '%1' not found")
+                    .arg(workDir));
         if (!fi.isFile())
             add("script", QCoreApplication::translate("ddpdesk::launch::RunConfig", "'%1' is not a file")
                               .arg(scriptFile));
@@ -201,7 +241,8 @@ QVector<ConfigProblem> RunConfig::validate() const {
                               "'%1' is not executable; give --python PATH to run it with an interpreter")
                               .arg(scriptFile));
     } else {
-        if (workload == QLatin1String("torchscript") && !modelFile.isEmpty() && !QFileInfo(modelFile).isFile())
+        if (workload == QLatin1String("torchscript") && !modelFile.isEmpty() &&
+            !QFileInfo(modelFile).isFile())
             add("model",
                 QCoreApplication::translate("ddpdesk::launch::RunConfig", "model file '%1' not found")
                     .arg(modelFile));
@@ -211,7 +252,8 @@ QVector<ConfigProblem> RunConfig::validate() const {
                     .arg(dataDir));
     }
     const QString storeFile = storeFilePath();
-    // Folders, links and files DDP Desk did not create at the paths it writes: refused, never replaced or removed.
+    // Folders, links and files DDP Desk did not create at the paths it writes: refused, never replaced or
+    // removed.
     const QVector<ConfigProblem> foreign = foreignPathProblems(*this);
     p += foreign;
     if (!outDir.isEmpty()) {
@@ -220,8 +262,7 @@ QVector<ConfigProblem> RunConfig::validate() const {
             add("out", why);
         else if (!storeFile.isEmpty() && foreign.isEmpty()) {
             const QString w = writableDirProblem(QFileInfo(storeFile).absolutePath());
-            if (!w.isEmpty())
-                add("store", w);
+            if (!w.isEmpty()) add("store", w);
         }
     }
     return p;
@@ -229,7 +270,9 @@ QVector<ConfigProblem> RunConfig::validate() const {
 
 QVector<ConfigProblem> RunConfig::validateValues() const {
     QVector<ConfigProblem> p;
-    auto add = [&p](const char* field, const QString& msg) { p.push_back({QString::fromLatin1(field), msg}); };
+    auto add = [&p](const char* field, const QString& msg) {
+        p.push_back({QString::fromLatin1(field), msg});
+    };
 
     if (isScript()) {
         if (!QRegularExpression(effectiveLossRegex()).isValid())
@@ -254,11 +297,12 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
     if (usesGpus()) {
         const QStringList gpus = deviceList();
         if (gpus.isEmpty())
-            add("devices", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                       "'%1' is neither 'cpu' nor a GPU list: use GPU indices "
-                                                       "like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... "
-                                                       "separated by commas")
-                               .arg(devices));
+            add("devices",
+                QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                            "'%1' is neither 'cpu' nor a GPU list: use GPU indices "
+                                            "like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... "
+                                            "separated by commas")
+                    .arg(devices));
         else if (gpus.size() != nproc)
             add("nproc", QCoreApplication::translate(
                              "ddpdesk::launch::RunConfig",
@@ -374,43 +418,30 @@ QString RunConfig::problemsText(const QVector<ConfigProblem>& problems) {
 QStringList RunConfig::workerArgs(int localRank) const {
     QStringList a;
     a << "--workload" << workload;
-    if (!modelFile.isEmpty())
-        a << "--model" << modelFile;
-    if (!dataDir.isEmpty())
-        a << "--data" << dataDir;
+    if (!modelFile.isEmpty()) a << "--model" << modelFile;
+    if (!dataDir.isEmpty()) a << "--data" << dataDir;
     a << "--rank" << QString::number(globalRank(localRank)) << "--world-size" << QString::number(worldSize())
       << "--local-rank" << QString::number(localRank) << "--local-world-size" << QString::number(nproc);
     a << "--store" << effectiveStore();
-    if (!iface.isEmpty())
-        a << "--iface" << iface;
+    if (!iface.isEmpty()) a << "--iface" << iface;
     a << "--timeout" << QString::number(timeoutSec);
     if (steps > 0)
         a << "--steps" << QString::number(steps);
     else if (epochs > 0)
         a << "--epochs" << QString::number(epochs);
-    if (batchSize > 0)
-        a << "--batch-size" << QString::number(batchSize);
-    if (lr > 0)
-        a << "--lr" << QString::number(lr, 'g', 10);
-    if (seed >= 0)
-        a << "--seed" << QString::number(seed);
+    if (batchSize > 0) a << "--batch-size" << QString::number(batchSize);
+    if (lr > 0) a << "--lr" << QString::number(lr, 'g', 10);
+    if (seed >= 0) a << "--seed" << QString::number(seed);
     a << "--threads" << QString::number(threadsPerWorker());
-    if (bucketMb > 0)
-        a << "--bucket-mb" << QString::number(bucketMb, 'g', 10);
-    if (noOverlap)
-        a << "--no-overlap";
-    if (gradTransport != "auto")
-        a << "--grad-transport" << gradTransport;
+    if (bucketMb > 0) a << "--bucket-mb" << QString::number(bucketMb, 'g', 10);
+    if (noOverlap) a << "--no-overlap";
+    if (gradTransport != "auto") a << "--grad-transport" << gradTransport;
     a << "--device" << (usesGpus() ? QStringLiteral("cuda") : QStringLiteral("cpu"));
     a << "--out" << outDir;
-    if (checkpointEvery > 0)
-        a << "--checkpoint-every" << QString::number(checkpointEvery);
-    if (resume)
-        a << "--resume";
-    if (telemetryMs >= 0)
-        a << "--telemetry-ms" << QString::number(telemetryMs);
-    if (limitSamples > 0)
-        a << "--limit-samples" << QString::number(limitSamples);
+    if (checkpointEvery > 0) a << "--checkpoint-every" << QString::number(checkpointEvery);
+    if (resume) a << "--resume";
+    if (telemetryMs >= 0) a << "--telemetry-ms" << QString::number(telemetryMs);
+    if (limitSamples > 0) a << "--limit-samples" << QString::number(limitSamples);
     return a;
 }
 
@@ -426,10 +457,23 @@ QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortO
     // interface; the address only decides what the ranks connect to and advertise).
     env["MASTER_ADDR"] = nnodes == 1 ? QStringLiteral("127.0.0.1") : storeHost();
     const int port = masterPortOverride > 0 ? masterPortOverride : storePort();
-    if (port > 0)
-        env["MASTER_PORT"] = QString::number(port);
+    if (port > 0) env["MASTER_PORT"] = QString::number(port);
     env["DDPDESK_STORE"] = effectiveStore();
-    env["OMP_NUM_THREADS"] = QString::number(threadsPerWorker());
+    // The rest of torchrun's environment, so scripts written for it find what they read.
+    env["GROUP_WORLD_SIZE"] = QString::number(nnodes);
+    env["ROLE_RANK"] = env["RANK"];
+    env["ROLE_WORLD_SIZE"] = env["WORLD_SIZE"];
+    env["ROLE_NAME"] = QStringLiteral("default");
+    env["TORCHELASTIC_RUN_ID"] = QStringLiteral("ddpdesk");
+    env["TORCHELASTIC_RESTART_COUNT"] = QStringLiteral("0"); // the supervisor sets the attempt
+    env["TORCHELASTIC_MAX_RESTARTS"] = QString::number(maxRestarts);
+    // torchrun sets 1 thread per rank unless the user chose; DDP Desk splits the cores unless the user chose.
+    if (!qEnvironmentVariableIsSet("OMP_NUM_THREADS") || threads > 0)
+        env["OMP_NUM_THREADS"] = QString::number(threadsPerWorker());
+    // PyTorch 2.4+ asks for a libuv TCPStore, which Windows wheels and some Linux builds lack ("use_libuv was
+    // requested but PyTorch was build without libuv support"), and torchrun ignores USE_LIBUV=0 there. The
+    // classic backend serves every version, so script ranks get it unless the user chose.
+    if (!qEnvironmentVariableIsSet("USE_LIBUV")) env["USE_LIBUV"] = QStringLiteral("0");
     env["PYTHONUNBUFFERED"] = "1"; // a script's loss lines must arrive while it runs, not at exit
     if (!iface.isEmpty())
         env["GLOO_SOCKET_IFNAME"] = iface;

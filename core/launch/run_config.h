@@ -1,7 +1,8 @@
 #pragma once
 
-// One launch configuration: everything the `run` command line (and the GUI's form) can say. It is validated before
-// anything starts, turned into per-rank worker flags + environment, and saved/loaded as a JSON profile.
+// One launch configuration: everything the `run` command line (and the GUI's form) can say. It is validated
+// before anything starts, turned into per-rank worker flags + environment, and saved/loaded as a JSON
+// profile.
 
 #include <QJsonObject>
 #include <QMap>
@@ -22,28 +23,33 @@ struct ConfigProblem {
 struct RunConfig {
     // What runs: the built-in worker with a workload, or the user's own script.
     QString workload = QStringLiteral("autoencoder"); // autoencoder|fashion-mnist|torchscript
-    QString modelFile;                                 // --model (torchscript workload)
-    QString dataDir;                                   // --data; empty: worker default
-    QString scriptFile;                                // --script; non-empty selects script mode
-    QStringList scriptArgs;                            // after `--`
-    QString python;                                    // --python; empty: /usr/bin/python3 for *.py (python on Windows)
-    QString lossRegex;                                 // --loss-regex; empty: defaultLossRegex()
+    QString modelFile;                                // --model (torchscript workload)
+    QString dataDir;                                  // --data; empty: worker default
+    QString scriptFile;                               // --script; non-empty selects script mode
+    QStringList scriptArgs;                           // after `--`
+    QString python;    // --python; empty: /usr/bin/python3 for *.py (python on Windows)
+    QString lossRegex; // --loss-regex; empty: defaultLossRegex()
+    QString
+        workDir; // --workdir: where script ranks run (torchrun's way); empty: the folder the run started in
+    bool useLocalRankArg =
+        false; // --use-local-rank-arg: append --local-rank=N (torch.distributed.launch scripts)
 
     // Where it runs.
-    int nproc = 1;                          // local workers on this node
-    QString devices = QStringLiteral("cpu"); // "cpu" or a GPU list "0,1"; with GPUs nproc defaults to their count
+    int nproc = 1; // local workers on this node
+    QString devices =
+        QStringLiteral("cpu"); // "cpu" or a GPU list "0,1"; with GPUs nproc defaults to their count
     int nnodes = 1;
     int nodeRank = 0;
-    QString store;                          // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
-    QString iface;                          // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
-    QString runSecret;                      // hex (--run-secret / --run-secret-file); never saved in profiles
+    QString store;     // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
+    QString iface;     // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
+    QString runSecret; // hex (--run-secret / --run-secret-file); never saved in profiles
 
     // How it trains. 0 / negative values mean "worker default" and are not passed on.
     int epochs = 0;
     int steps = 0;
     int batchSize = 0;
     double lr = 0.0;
-    int threads = 0;                        // per worker; 0: the machine's cores split evenly over local workers
+    int threads = 0; // per worker; 0: the machine's cores split evenly over local workers
     double bucketMb = 0.0;
     bool noOverlap = false;
     QString gradTransport = QStringLiteral("auto"); // auto | shm | gloo (worker --grad-transport)
@@ -51,33 +57,38 @@ struct RunConfig {
     bool resume = false;
     int maxRestarts = 0;
     qint64 seed = -1;
-    int timeoutSec = 60;                    // worker's --timeout
-    int stallTimeoutSec = 120;              // no progress for this long while others wait -> stall report + doctor
-    int telemetryMs = -1;                   // worker's --telemetry-ms; -1: worker default
-    int limitSamples = 0;                   // worker's --limit-samples (tests, quick demos)
-    QString outDir;                         // --out (required)
+    int timeoutSec = 60;       // worker's --timeout
+    int stallTimeoutSec = 120; // no progress for this long while others wait -> stall report + doctor
+    int telemetryMs = -1;      // worker's --telemetry-ms; -1: worker default
+    int limitSamples = 0;      // worker's --limit-samples (tests, quick demos)
+    QString outDir;            // --out (required)
 
     bool isScript() const { return !scriptFile.isEmpty(); }
-    bool usesGpus() const;                  // devices is a GPU list
-    QVector<int> gpuList() const;           // parsed devices; empty for "cpu" or when malformed
-    QStringList deviceList() const;         // devices as CUDA_VISIBLE_DEVICES entries (indices or GPU-/MIG- UUIDs,
-                                            // trimmed); empty for "cpu" or when any entry is malformed
-    int localWorldSize() const;             // nproc
-    int worldSize() const;                  // nproc * nnodes
-    int globalRank(int localRank) const;    // nodeRank * nproc + localRank
-    QString effectiveStore() const;         // store, or the default FileStore inside outDir
+    QString effectiveWorkDir() const; // script ranks' working folder: workDir, or the current folder
+    QStringList scriptArguments(int localRank) const; // scriptArgs, after --local-rank=N with useLocalRankArg
+    bool usesGpus() const;                            // devices is a GPU list
+    QVector<int> gpuList() const;                     // parsed devices; empty for "cpu" or when malformed
+    QStringList deviceList() const; // devices as CUDA_VISIBLE_DEVICES entries (indices or GPU-/MIG- UUIDs,
+                                    // trimmed); empty for "cpu" or when any entry is malformed
+    int localWorldSize() const;     // nproc
+    int worldSize() const;          // nproc * nnodes
+    int globalRank(int localRank) const; // nodeRank * nproc + localRank
+    QString effectiveStore() const;      // store, or the default FileStore inside outDir
     bool storeIsTcp() const;
-    QString storeHost() const;              // tcp host; "127.0.0.1" for a file store
-    int storePort() const;                  // tcp port; 0 for a file store
-    QString storeFilePath() const;          // the FileStore file (file:// URLs resolved); empty for tcp
-    int threadsPerWorker() const;           // threads, or cores / nproc (at least 1)
-    QString interpreter() const;            // the program that runs scriptFile (empty: run it directly)
+    QString storeHost() const;     // tcp host; "127.0.0.1" for a file store
+    int storePort() const;         // tcp port; 0 for a file store
+    QString storeFilePath() const; // the FileStore file (file:// URLs resolved); empty for tcp
+    int threadsPerWorker() const;  // threads, or cores / nproc (at least 1)
+    QString interpreter() const;   // the program that runs scriptFile (empty: run it directly)
     QString effectiveLossRegex() const;
 
-    // All problems, empty when the configuration can start: validateValues() plus the environment this machine
-    // must provide (out dir writable - it is created -, model/script/data present, FileStore folder creatable, no
-    // stale FileStore file on a single node).
+    // All problems, empty when the configuration can start: validateValues() plus the environment this
+    // machine must provide (out dir writable - it is created -, model/script/data present, FileStore folder
+    // creatable, no stale FileStore file on a single node).
     QVector<ConfigProblem> validate() const;
+    // A node above 0 of a multi-node run without node 0's secret (runSecret empty, $DDPDESK_RUN_SECRET
+    // unset): its ranks would be refused as FOREIGN_RANK, so it must not start. Empty when fine.
+    QVector<ConfigProblem> missingRunSecret() const;
     // Only the values (ranges, formats, combinations); touches no file. For `command` and live form feedback.
     QVector<ConfigProblem> validateValues() const;
     static QString problemsText(const QVector<ConfigProblem>& problems); // "--flag: message" lines

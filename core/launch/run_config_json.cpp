@@ -1,4 +1,5 @@
-// RunConfig as a JSON profile: the GUI saves/loads these, the CLI could too. Keys are the command-line flag names.
+// RunConfig as a JSON profile: the GUI saves/loads these, the CLI could too. Keys are the command-line flag
+// names.
 #include "launch/run_config.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,8 @@ QJsonObject RunConfig::toJson() const {
     o["script_args"] = QJsonArray::fromStringList(scriptArgs);
     o["python"] = python;
     o["loss_regex"] = lossRegex;
+    o["workdir"] = workDir;
+    o["use_local_rank_arg"] = useLocalRankArg;
     o["nproc"] = nproc;
     o["devices"] = devices;
     o["nnodes"] = nnodes;
@@ -46,10 +49,18 @@ QJsonObject RunConfig::toJson() const {
 
 RunConfig RunConfig::fromJson(const QJsonObject& o) {
     RunConfig c;
-    auto str = [&o](const char* k, QString& v) { if (o.contains(k)) v = o[k].toString(v); };
-    auto num = [&o](const char* k, int& v) { if (o.contains(k)) v = o[k].toInt(v); };
-    auto dbl = [&o](const char* k, double& v) { if (o.contains(k)) v = o[k].toDouble(v); };
-    auto flag = [&o](const char* k, bool& v) { if (o.contains(k)) v = o[k].toBool(v); };
+    auto str = [&o](const char* k, QString& v) {
+        if (o.contains(k)) v = o[k].toString(v);
+    };
+    auto num = [&o](const char* k, int& v) {
+        if (o.contains(k)) v = o[k].toInt(v);
+    };
+    auto dbl = [&o](const char* k, double& v) {
+        if (o.contains(k)) v = o[k].toDouble(v);
+    };
+    auto flag = [&o](const char* k, bool& v) {
+        if (o.contains(k)) v = o[k].toBool(v);
+    };
     str("workload", c.workload);
     str("model", c.modelFile);
     str("data", c.dataDir);
@@ -61,6 +72,8 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     }
     str("python", c.python);
     str("loss_regex", c.lossRegex);
+    str("workdir", c.workDir);
+    flag("use_local_rank_arg", c.useLocalRankArg);
     num("nproc", c.nproc);
     str("devices", c.devices);
     num("nnodes", c.nnodes);
@@ -78,8 +91,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("checkpoint_every", c.checkpointEvery);
     flag("resume", c.resume);
     num("max_restarts", c.maxRestarts);
-    if (o.contains("seed"))
-        c.seed = qint64(o["seed"].toDouble(double(c.seed)));
+    if (o.contains("seed")) c.seed = qint64(o["seed"].toDouble(double(c.seed)));
     num("timeout", c.timeoutSec);
     num("stall_timeout", c.stallTimeoutSec);
     num("telemetry_ms", c.telemetryMs);

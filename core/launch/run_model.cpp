@@ -25,8 +25,7 @@ QString str(const nlohmann::json& j, const char* key) {
 qint64 announcedSteps(const nlohmann::json& j) {
     for (const char* k : {"total_steps", "steps_total", "planned_steps"}) {
         const double v = num(j, k, -1);
-        if (v > 0)
-            return qint64(v);
+        if (v > 0) return qint64(v);
     }
     return 0;
 }
@@ -35,20 +34,28 @@ qint64 announcedSteps(const nlohmann::json& j) {
 
 QString rankStateName(RankState s) {
     switch (s) {
-    case RankState::Pending: return QStringLiteral("pending");
-    case RankState::Starting: return QStringLiteral("starting");
-    case RankState::Rendezvous: return QStringLiteral("rendezvous");
-    case RankState::Training: return QStringLiteral("training");
-    case RankState::Done: return QStringLiteral("done");
-    case RankState::Failed: return QStringLiteral("failed");
-    case RankState::Stopped: return QStringLiteral("stopped");
+    case RankState::Pending:
+        return QStringLiteral("pending");
+    case RankState::Starting:
+        return QStringLiteral("starting");
+    case RankState::Rendezvous:
+        return QStringLiteral("rendezvous");
+    case RankState::Training:
+        return QStringLiteral("training");
+    case RankState::Done:
+        return QStringLiteral("done");
+    case RankState::Failed:
+        return QStringLiteral("failed");
+    case RankState::Stopped:
+        return QStringLiteral("stopped");
     }
     return QStringLiteral("unknown");
 }
 
 RunModel::RunModel(QObject* parent) : QObject(parent) {}
 
-void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QString& workload, qint64 expectedSteps) {
+void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QString& workload,
+                     qint64 expectedSteps) {
     const int n = globalRanks.size();
     m_ranks = QVector<RankStatus>(n);
     for (int i = 0; i < n; ++i) {
@@ -86,15 +93,13 @@ void RunModel::setExpectedSteps(qint64 steps) {
 
 int RunModel::indexOfRank(int globalRank) const {
     for (int i = 0; i < m_ranks.size(); ++i)
-        if (m_ranks[i].rank == globalRank)
-            return i;
+        if (m_ranks[i].rank == globalRank) return i;
     return -1;
 }
 
 void RunModel::appendPoint(QVector<QPointF>& series, QPointF p) {
     series.push_back(p);
-    if (series.size() <= kMaxSeriesPoints)
-        return;
+    if (series.size() <= kMaxSeriesPoints) return;
     // Thin 2:1 but keep the newest point, so long runs stay cheap to draw and still end where the run is.
     QVector<QPointF> thinned;
     thinned.reserve(series.size() / 2 + 1);
@@ -113,8 +118,7 @@ void RunModel::applyLine(int index, const QByteArray& line) {
 }
 
 void RunModel::appendStderr(int index, const QString& line) {
-    if (index < 0 || index >= m_ranks.size())
-        return;
+    if (index < 0 || index >= m_ranks.size()) return;
     QStringList& tail = m_ranks[index].lastStderr;
     tail.push_back(line);
     while (tail.size() > kStderrLines)
@@ -123,29 +127,23 @@ void RunModel::appendStderr(int index, const QString& line) {
 }
 
 void RunModel::setPid(int index, qint64 pid) {
-    if (index < 0 || index >= m_ranks.size())
-        return;
+    if (index < 0 || index >= m_ranks.size()) return;
     m_ranks[index].pid = pid;
-    if (m_ranks[index].state == RankState::Pending)
-        m_ranks[index].state = RankState::Starting;
+    if (m_ranks[index].state == RankState::Pending) m_ranks[index].state = RankState::Starting;
     emit rankUpdated(index);
 }
 
 void RunModel::setRankState(int index, RankState s, const QString& exitText, int exitCode) {
-    if (index < 0 || index >= m_ranks.size())
-        return;
+    if (index < 0 || index >= m_ranks.size()) return;
     RankStatus& r = m_ranks[index];
     r.state = s;
-    if (!exitText.isEmpty())
-        r.exitText = exitText;
-    if (s == RankState::Done || s == RankState::Failed || s == RankState::Stopped)
-        r.exitCode = exitCode;
+    if (!exitText.isEmpty()) r.exitText = exitText;
+    if (s == RankState::Done || s == RankState::Failed || s == RankState::Stopped) r.exitCode = exitCode;
     emit rankUpdated(index);
 }
 
 void RunModel::applyEvent(int index, const protocol::Event& e) {
-    if (index < 0 || index >= m_ranks.size())
-        return;
+    if (index < 0 || index >= m_ranks.size()) return;
     RankStatus& r = m_ranks[index];
     const nlohmann::json& b = e.body;
     if (const qint64 planned = announcedSteps(b); planned > 0 && planned != m_expectedSteps)
@@ -154,10 +152,8 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
     if (e.type == protocol::ev::Hello) {
         r.host = str(b, "host");
         const double pid = num(b, "pid", 0);
-        if (pid > 0)
-            r.pid = qint64(pid);
-        if (r.state == RankState::Pending || r.state == RankState::Starting)
-            r.state = RankState::Rendezvous;
+        if (pid > 0) r.pid = qint64(pid);
+        if (r.state == RankState::Pending || r.state == RankState::Starting) r.state = RankState::Rendezvous;
     } else if (e.type == protocol::ev::Rendezvous) {
         r.rendezvousPhase = str(b, "phase");
         r.state = r.rendezvousPhase == QLatin1String("done") ? RankState::Training : RankState::Rendezvous;
@@ -171,8 +167,7 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
             m_summary.testAccuracy = acc;
         }
         const double tl = num(b, "train_loss");
-        if (!std::isnan(tl))
-            r.loss = tl;
+        if (!std::isnan(tl)) r.loss = tl;
         r.lastProgressT = e.t;
     } else if (e.type == protocol::ev::Error) {
         r.errorCode = str(b, "code");
@@ -180,14 +175,11 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         emit logLine(index, QStringLiteral("error %1: %2").arg(r.errorCode, r.errorMessage), true);
     } else if (e.type == protocol::ev::Done) {
         const double fl = num(b, "final_loss");
-        if (!std::isnan(fl))
-            r.loss = fl;
+        if (!std::isnan(fl)) r.loss = fl;
         const double rate = num(b, "samples_per_s");
-        if (r.samplesPerSec <= 0 && rate > 0)
-            r.samplesPerSec = rate;
+        if (r.samplesPerSec <= 0 && rate > 0) r.samplesPerSec = rate;
         const double st = num(b, "steps", -1);
-        if (st >= 0)
-            r.step = qint64(st);
+        if (st >= 0) r.step = qint64(st);
         r.state = RankState::Done;
     } else if (e.type == protocol::ev::Checkpoint) {
         emit logLine(
@@ -209,10 +201,10 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
         m_firstStepT = e.t;
     }
     const double loss = num(b, "loss");
-    if (!std::isnan(loss) || b.contains("loss"))
-        r.loss = loss;
+    if (!std::isnan(loss) || b.contains("loss")) r.loss = loss;
 
-    // `samples` is this rank's cumulative sample count; per-step counts (a constant value) are turned into one.
+    // `samples` is this rank's cumulative sample count; per-step counts (a constant value) are turned into
+    // one.
     const double s = num(b, "samples_total", num(b, "samples", -1));
     if (s >= 0) {
         const qint64 v = qint64(s);
@@ -230,8 +222,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
         r.samplesPerSec = double(r.samples - m_warmSamples[index]) / (e.t - m_warmT[index]);
     }
     const double direct = num(b, "samples_per_s", -1);
-    if (direct > 0)
-        r.samplesPerSec = direct;
+    if (direct > 0) r.samplesPerSec = direct;
     const double stepMs = num(b, "step_ms", 0), commMs = num(b, "comm_wait_ms", 0);
     if (stepMs > 0) {
         m_stepMs[index] += stepMs;
@@ -241,8 +232,8 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     const double x = e.t - m_startT;
     if (!std::isnan(r.loss) && std::isfinite(r.loss)) {
         appendPoint(m_loss[index], QPointF(x, r.loss));
-        // The global curve advances when the slowest rank does, so it averages losses of the same step instead
-        // of zig-zagging between ranks that are one step apart.
+        // The global curve advances when the slowest rank does, so it averages losses of the same step
+        // instead of zig-zagging between ranks that are one step apart.
         qint64 minStep = r.step;
         for (const RankStatus& o : m_ranks)
             minStep = qMin(minStep, o.step);
@@ -252,8 +243,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
             appendPoint(m_globalLoss, QPointF(x, mean));
         }
     }
-    if (r.samplesPerSec > 0)
-        appendPoint(m_rate[index], QPointF(x, r.samplesPerSec));
+    if (r.samplesPerSec > 0) appendPoint(m_rate[index], QPointF(x, r.samplesPerSec));
     emit seriesAppended(index);
     emit progressChanged();
 }
@@ -300,8 +290,7 @@ double RunModel::elapsedS() const {
 }
 
 double RunModel::progress() const {
-    if (m_expectedSteps <= 0 || m_ranks.isEmpty())
-        return -1;
+    if (m_expectedSteps <= 0 || m_ranks.isEmpty()) return -1;
     qint64 minStep = m_ranks[0].step;
     for (const RankStatus& r : m_ranks)
         minStep = qMin(minStep, r.step);
@@ -310,12 +299,10 @@ double RunModel::progress() const {
 
 double RunModel::etaS() const {
     const double p = progress();
-    if (p <= 0 || m_firstStep < 0 || m_finished)
-        return p >= 1 ? 0 : -1;
+    if (p <= 0 || m_firstStep < 0 || m_finished) return p >= 1 ? 0 : -1;
     const double startP = double(m_firstStep) / double(m_expectedSteps);
     const double spent = now() - m_firstStepT;
-    if (p <= startP || spent <= 0)
-        return -1;
+    if (p <= startP || spent <= 0) return -1;
     return spent * (1.0 - p) / (p - startP);
 }
 
@@ -323,7 +310,8 @@ double RunModel::globalSamplesPerS() const {
     double sum = 0;
     for (const RankStatus& r : m_ranks)
         sum += r.samplesPerSec;
-    return sum * (m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1);
+    return sum *
+           (m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1);
 }
 
 double RunModel::meanLoss() const {
@@ -338,34 +326,31 @@ double RunModel::meanLoss() const {
 }
 
 QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
-    // Stale: alive but no step/epoch event for stallS. In DDP everyone waits for the slowest rank, so all ranks go
-    // stale together; the ones to name are those whose step counter is behind the others'.
+    // Stale: alive but no step/epoch event for stallS. In DDP everyone waits for the slowest rank, so all
+    // ranks go stale together; the ones to name are those whose step counter is behind the others'.
     QVector<int> stale, behind;
     qint64 maxStep = 0;
     int active = 0;
     for (const RankStatus& r : m_ranks)
         maxStep = qMax(maxStep, r.step);
     for (const RankStatus& r : m_ranks) {
-        if (r.state != RankState::Starting && r.state != RankState::Rendezvous && r.state != RankState::Training)
+        if (r.state != RankState::Starting && r.state != RankState::Rendezvous &&
+            r.state != RankState::Training)
             continue;
         ++active;
         const double since = r.lastProgressT > 0 ? r.lastProgressT : m_startT;
-        if (nowT - since < stallS)
-            continue;
+        if (nowT - since < stallS) continue;
         stale.push_back(r.rank);
-        if (r.step < maxStep)
-            behind.push_back(r.rank);
+        if (r.step < maxStep) behind.push_back(r.rank);
     }
-    if (!behind.isEmpty())
-        return behind;
-    // Nobody is behind by steps: report when every active rank is stuck (e.g. in rendezvous, or a peer on another
-    // node never came), never for one rank that is merely between events while others move.
+    if (!behind.isEmpty()) return behind;
+    // Nobody is behind by steps: report when every active rank is stuck (e.g. in rendezvous, or a peer on
+    // another node never came), never for one rank that is merely between events while others move.
     return (active > 0 && stale.size() == active) ? stale : QVector<int>();
 }
 
 void RunModel::updateSummaryLive() {
-    if (m_finished)
-        return;
+    if (m_finished) return;
     qint64 maxStep = 0;
     for (const RankStatus& r : m_ranks)
         maxStep = qMax(maxStep, r.step);
@@ -384,6 +369,21 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
     m_summary.failureReason = reason;
     const int idx = indexOfRank(failedRank);
     m_summary.failedRankStderr = idx >= 0 ? m_ranks[idx].lastStderr : QStringList();
+    m_summary.diagnosis.reset();
+    if (status == QLatin1String("failed")) {
+        // Every rank's tail, the failed one looked at first: a rank that died without a word (killed) leaves
+        // the explanation to its peers' errors. A worker's error event counts as a line of its output.
+        std::vector<RankOutput> outputs;
+        for (const RankStatus& r : m_ranks) {
+            RankOutput o{r.rank, {}, r.exitText.toStdString()};
+            for (const QString& line : r.lastStderr)
+                o.lines.push_back(line.toStdString());
+            if (!r.errorCode.isEmpty() || !r.errorMessage.isEmpty())
+                o.lines.push_back(QStringLiteral("%1: %2").arg(r.errorCode, r.errorMessage).toStdString());
+            outputs.push_back(std::move(o));
+        }
+        m_summary.diagnosis = diagnoseRun(outputs, failedRank);
+    }
     m_finished = true;
     emit progressChanged();
     emit runFinished(status == QLatin1String("ok"));
@@ -398,8 +398,7 @@ void RunModel::finishRecorded(const RunSummary& recorded) {
 }
 
 RunSummary RunModel::summary() const {
-    if (m_finished)
-        return m_summary;
+    if (m_finished) return m_summary;
     RunSummary s = m_summary;
     s.wallS = elapsedS();
     return s;

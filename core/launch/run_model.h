@@ -1,8 +1,8 @@
 #pragma once
 
-// The state of one run as facts arrive: per-rank status, loss/throughput series, progress and ETA, monitor samples,
-// and the final summary. Built only from telemetry events (worker stdout, launcher events, monitor samples), so
-// the CLI's progress bar, summary.json and the GUI's charts are views of the same object.
+// The state of one run as facts arrive: per-rank status, loss/throughput series, progress and ETA, monitor
+// samples, and the final summary. Built only from telemetry events (worker stdout, launcher events, monitor
+// samples), so the CLI's progress bar, summary.json and the GUI's charts are views of the same object.
 
 #include <QJsonObject>
 #include <QObject>
@@ -12,6 +12,10 @@
 #include <QVector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "launch/failure_diagnosis.h"
+
+#include <optional>
 
 namespace ddpdesk::protocol {
 struct Event;
@@ -23,15 +27,15 @@ enum class RankState { Pending, Starting, Rendezvous, Training, Done, Failed, St
 QString rankStateName(RankState s); // "pending", "starting", ...
 
 struct RankStatus {
-    int rank = -1;            // global rank
+    int rank = -1; // global rank
     int localRank = -1;
     RankState state = RankState::Pending;
     qint64 pid = 0;
     QString host;
-    QString rendezvousPhase;  // last `rendezvous` phase
+    QString rendezvousPhase; // last `rendezvous` phase
     int epoch = 0;
     qint64 step = 0;
-    qint64 samples = 0;       // cumulative samples this rank processed
+    qint64 samples = 0; // cumulative samples this rank processed
     double loss = qQNaN();
     double samplesPerSec = 0; // recent (rate over the last step events), after warm-up
     double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
@@ -41,21 +45,23 @@ struct RankStatus {
     QString exitText;         // "exit code 3", "killed by signal 9 (SIGKILL)", "stopped by the launcher"
     QString errorCode;        // from the last `error` event
     QString errorMessage;
-    QStringList lastStderr;   // last 50 lines
+    QStringList lastStderr; // last 50 lines
 };
 
 struct RunSummary {
     QString status = QStringLiteral("running"); // "ok" | "failed" | "stopped" | "running"
     int worldSize = 0;
     QString workload;
-    qint64 steps = 0;          // max step over ranks
+    qint64 steps = 0; // max step over ranks
     double wallS = 0;
-    double samplesPerS = 0;    // global, after warm-up
+    double samplesPerS = 0; // global, after warm-up
     double finalLoss = qQNaN();
     double testAccuracy = qQNaN();
     int failedRank = -1;
-    QString failureReason;     // plain words: which rank, exit code/signal, error event
+    QString failureReason; // plain words: which rank, exit code/signal, error event
     QStringList failedRankStderr;
+    std::optional<Diagnosis>
+        diagnosis; // a known failure recognised in the ranks' output (failure_diagnosis.h)
     int restarts = 0;
     QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
 };
@@ -78,8 +84,8 @@ public:
     void appendStderr(int index, const QString& line);
     void setPid(int index, qint64 pid);
     void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
-    void applyMonitorEvent(const nlohmann::json& e);      // `gpu` / `proc` events from core/monitor
-    void noteRestart();                                    // a restart: ranks go back to Pending, series continue
+    void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
+    void noteRestart();                              // a restart: ranks go back to Pending, series continue
     void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
     // Replay of a recorded run (core/launch/run_replay.h): the model's clock follows the events' timestamps
     // instead of the wall clock, so elapsed time, ETA and series x values are those of the recording.
@@ -99,14 +105,14 @@ public:
     const QVector<QPointF>& globalLossSeries() const { return m_globalLoss; } // mean over ranks per step
     double elapsedS() const;
     qint64 expectedSteps() const { return m_expectedSteps; }
-    double progress() const;     // 0..1, -1 when unknown
-    double etaS() const;         // -1 when unknown
+    double progress() const; // 0..1, -1 when unknown
+    double etaS() const;     // -1 when unknown
     double globalSamplesPerS() const;
-    double meanLoss() const;     // latest loss averaged over ranks that reported one
+    double meanLoss() const; // latest loss averaged over ranks that reported one
     QJsonObject lastGpuSample() const { return m_lastGpu; }
     QJsonObject lastProcSample() const { return m_lastProc; }
     QVector<int> laggingRanks(double nowT, double stallS) const; // no progress for stallS while others moved
-    RunSummary summary() const;  // live while running, final after finish()
+    RunSummary summary() const;                                  // live while running, final after finish()
     bool isFinished() const { return m_finished; }
 
 signals:
@@ -128,7 +134,7 @@ private:
     QVector<QVector<QPointF>> m_loss;
     QVector<QVector<QPointF>> m_rate;
     QVector<QPointF> m_globalLoss;
-    QVector<qint64> m_warmSamples;  // samples at the end of warm-up, per rank
+    QVector<qint64> m_warmSamples; // samples at the end of warm-up, per rank
     QVector<double> m_warmT;
     QVector<double> m_commMs, m_stepMs;
     QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples

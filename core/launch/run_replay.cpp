@@ -30,8 +30,7 @@ QString textOf(const nlohmann::json& j, const char* key) {
 RankState stateFromName(const QString& name) {
     for (RankState s : {RankState::Pending, RankState::Starting, RankState::Rendezvous, RankState::Training,
                         RankState::Done, RankState::Failed, RankState::Stopped})
-        if (rankStateName(s) == name)
-            return s;
+        if (rankStateName(s) == name) return s;
     return RankState::Failed;
 }
 
@@ -44,28 +43,24 @@ double numOr(const QJsonObject& o, const char* key, double fallback) {
     return v.isDouble() ? v.toDouble() : fallback;
 }
 
-// Reads metrics.jsonl one line at a time through a fixed buffer: a line longer than the limit is read through and
-// dropped, so memory stays bounded whatever the file holds.
+// Reads metrics.jsonl one line at a time through a fixed buffer: a line longer than the limit is read through
+// and dropped, so memory stays bounded whatever the file holds.
 class BoundedLines {
 public:
     explicit BoundedLines(QFile& file) : m_file(file), m_buf(int(protocol::kMaxLineBytes) + 2, '\0') {}
 
     // Calls fn(line, event) for each telemetry event; stats (when given) counts lines read and lines skipped.
-    template <typename Fn>
-    void forEach(ReplayStats* stats, Fn fn) {
+    template <typename Fn> void forEach(ReplayStats* stats, Fn fn) {
         for (;;) {
             const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
-            if (n <= 0)
-                return;
-            if (stats)
-                ++stats->lines;
+            if (n <= 0) return;
+            if (stats) ++stats->lines;
             if (m_buf[int(n - 1)] != '\n' && !m_file.atEnd()) {
                 // Overlong; its first kMaxLineBytes say whether it is also nested too deep.
                 const bool deep = protocol::checkLine(std::string_view(m_buf.constData(), size_t(n))) ==
                                   protocol::LineCheck::TooDeep;
                 drainLine();
-                if (stats)
-                    ++(deep ? stats->skippedTooDeep : stats->skippedTooLong);
+                if (stats) ++(deep ? stats->skippedTooDeep : stats->skippedTooLong);
                 continue;
             }
             const QByteArray line = QByteArray(m_buf.constData(), int(n)).trimmed();
@@ -76,8 +71,7 @@ public:
                     ++(check == protocol::LineCheck::TooLong ? stats->skippedTooLong : stats->skippedTooDeep);
                 continue;
             }
-            if (auto e = protocol::parseLine(text))
-                fn(line, *e);
+            if (auto e = protocol::parseLine(text)) fn(line, *e);
         }
     }
 
@@ -85,8 +79,7 @@ private:
     void drainLine() {
         for (;;) {
             const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
-            if (n <= 0 || m_buf[int(n - 1)] == '\n')
-                return;
+            if (n <= 0 || m_buf[int(n - 1)] == '\n') return;
         }
     }
 
@@ -101,11 +94,9 @@ QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder) {
     const QDir dir(runsFolder);
     for (const QFileInfo& fi : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         QFile f(QDir(fi.filePath()).filePath(QStringLiteral("summary.json")));
-        if (!f.open(QIODevice::ReadOnly))
-            continue;
+        if (!f.open(QIODevice::ReadOnly)) continue;
         const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
-        if (!doc.isObject())
-            continue;
+        if (!doc.isObject()) continue;
         RecordedRun r;
         r.folder = fi.filePath();
         r.name = fi.fileName();
@@ -132,16 +123,28 @@ RunSummary summaryFromJson(const QJsonObject& o) {
     s.failureReason = o.value(QLatin1String("failure_reason")).toString();
     for (const QJsonValue& v : o.value(QLatin1String("failed_rank_stderr")).toArray())
         s.failedRankStderr << v.toString();
+    // Written by RunSummary::toJson (run_summary.cpp): a reopened run shows the same explanation and fix.
+    const QJsonObject d = o.value(QLatin1String("diagnosis")).toObject();
+    if (!d.value(QLatin1String("code")).toString().isEmpty()) {
+        Diagnosis g;
+        g.code = d.value(QLatin1String("code")).toString().toStdString();
+        g.rank = d.value(QLatin1String("rank")).toInt(-1);
+        g.message = d.value(QLatin1String("message")).toString().toStdString();
+        g.fix = d.value(QLatin1String("fix")).toString().toStdString();
+        g.matched = d.value(QLatin1String("matched")).toString().toStdString();
+        g.firstFailedRank = d.value(QLatin1String("first_failed_rank")).toInt(-1);
+        s.diagnosis = g;
+    }
     s.restarts = int(numOr(o, "restarts", 0));
     return s;
 }
 
 QString ReplayStats::describe() const {
-    if (skipped() == 0)
-        return QString();
-    return QCoreApplication::translate("ddpdesk::launch::RunReplay",
-                                       "%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper "
-                                       "than %6)")
+    if (skipped() == 0) return QString();
+    return QCoreApplication::translate(
+               "ddpdesk::launch::RunReplay",
+               "%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper "
+               "than %6)")
         .arg(skipped())
         .arg(lines)
         .arg(skippedTooLong)
@@ -169,23 +172,19 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
     double firstT = 0;
     bool anyEvent = false;
     reader.forEach(&counted, [&](const QByteArray&, const protocol::Event& e) {
-        if (!anyEvent)
-            firstT = e.t;
+        if (!anyEvent) firstT = e.t;
         anyEvent = true;
         if (e.type == "rank_start" || e.type == protocol::ev::Hello) {
             const int rank = intOf(e.body, "rank", -1);
             const int local = intOf(e.body, "local_rank", -1);
-            if (rank >= 0 && local >= 0 && !rankByLocal.count(local))
-                rankByLocal[local] = rank;
+            if (rank >= 0 && local >= 0 && !rankByLocal.count(local)) rankByLocal[local] = rank;
         }
         if (e.type == protocol::ev::Hello) {
             worldSize = std::max(worldSize, intOf(e.body, "world_size", 0));
-            if (workload.isEmpty())
-                workload = textOf(e.body, "workload");
+            if (workload.isEmpty()) workload = textOf(e.body, "workload");
         }
     });
-    if (stats)
-        *stats = counted;
+    if (stats) *stats = counted;
     if (rankByLocal.empty()) {
         if (error)
             *error = QCoreApplication::translate(
@@ -200,22 +199,19 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
 
     QJsonObject recorded;
     QFile sf(QDir(runDir).filePath(QStringLiteral("summary.json")));
-    if (sf.open(QIODevice::ReadOnly))
-        recorded = QJsonDocument::fromJson(sf.readAll()).object();
+    if (sf.open(QIODevice::ReadOnly)) recorded = QJsonDocument::fromJson(sf.readAll()).object();
     if (recorded.contains(QLatin1String("world_size")))
         worldSize = recorded.value(QLatin1String("world_size")).toInt(worldSize);
     if (recorded.contains(QLatin1String("workload")))
         workload = recorded.value(QLatin1String("workload")).toString(workload);
-    if (worldSize <= 0)
-        worldSize = globalRanks.size();
+    if (worldSize <= 0) worldSize = globalRanks.size();
 
     model->setReplayClock(firstT > 0 ? firstT : 1);
     model->reset(globalRanks, worldSize, workload, 0);
     // Second pass: every event through the model, in file order.
     f.seek(0);
     reader.forEach(nullptr, [&](const QByteArray& line, const protocol::Event& e) {
-        if (e.t > 0)
-            model->setReplayClock(e.t);
+        if (e.t > 0) model->setReplayClock(e.t);
         if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) {
             model->applyMonitorEvent(e.body);
             return;
@@ -236,7 +232,8 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
         } else if (e.type == "rank_exit") {
             const auto code = e.body.find("exit_code");
             const int exitCode = (code != e.body.end() && code->is_number()) ? code->get<int>() : -1;
-            model->setRankState(index, stateFromName(textOf(e.body, "state")), textOf(e.body, "text"), exitCode);
+            model->setRankState(index, stateFromName(textOf(e.body, "state")), textOf(e.body, "text"),
+                                exitCode);
         } else if (e.type == "restart") {
             model->noteRestart();
         }

@@ -8,7 +8,9 @@
 namespace ddpdesk::launch {
 
 namespace {
-QJsonValue numOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+QJsonValue numOrNull(double v) {
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
 } // namespace
 
 QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
@@ -24,6 +26,18 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
     o["failed_rank"] = failedRank >= 0 ? QJsonValue(failedRank) : QJsonValue(QJsonValue::Null);
     o["failure_reason"] = failureReason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(failureReason);
     o["failed_rank_stderr"] = QJsonArray::fromStringList(failedRankStderr);
+    if (diagnosis) {
+        QJsonObject d;
+        d["code"] = QString::fromStdString(diagnosis->code);
+        d["rank"] = diagnosis->rank;
+        d["message"] = QString::fromStdString(diagnosis->message);
+        d["fix"] = QString::fromStdString(diagnosis->fix);
+        d["matched"] = QString::fromStdString(diagnosis->matched);
+        if (diagnosis->firstFailedRank >= 0) d["first_failed_rank"] = diagnosis->firstFailedRank;
+        o["diagnosis"] = d;
+    } else {
+        o["diagnosis"] = QJsonValue(QJsonValue::Null);
+    }
     o["restarts"] = restarts;
     QJsonArray rs;
     for (const RankStatus& r : ranks) {
@@ -38,7 +52,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["comm_wait_share"] = r.commWaitShare;
         j["final_loss"] = numOrNull(r.loss);
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);
-        j["error_message"] = r.errorMessage.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorMessage);
+        j["error_message"] =
+            r.errorMessage.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorMessage);
         rs.push_back(j);
     }
     o["ranks"] = rs;

@@ -1,10 +1,10 @@
 #include "launch/supervisor.h"
 
+#include "launch/json_bridge.h"
 #include "launch/metrics_log.h"
 #include "launch/process_control.h"
 #include "launch/script_output.h"
 #include "launch/supervisor_impl.h"
-#include "launch/json_bridge.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/telemetry.h"
@@ -22,7 +22,7 @@ namespace ddpdesk::launch {
 
 namespace {
 
-constexpr int kMaxLine = 64 * 1024;  // longer lines are cut: a worker printing megabytes must not hurt us
+constexpr int kMaxLine = 64 * 1024;   // longer lines are cut: a worker printing megabytes must not hurt us
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
 constexpr int kPeerLostExit = 5;
 
@@ -31,12 +31,9 @@ int freeLocalPort() {
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
-// The run secret: the one given (--run-secret / --run-secret-file, or $DDPDESK_RUN_SECRET), else a fresh one on
-// node 0. A node above 0 cannot invent one: its ranks would be refused by node 0's as FOREIGN_RANK.
+// The run secret: the one given (--run-secret / --run-secret-file, or $DDPDESK_RUN_SECRET), else a fresh one
+// on node 0. A node above 0 cannot invent one: its ranks would be refused by node 0's as FOREIGN_RANK.
 QString runSecretFor(const RunConfig& config, QVector<ConfigProblem>* problems) {
-    const QString flags =
-        QStringLiteral("%1 HEX or %2 FILE")
-            .arg(QLatin1String(protocol::kRunSecretFlag), QLatin1String(protocol::kRunSecretFileFlag));
     QString given = config.runSecret;
     QString origin = QLatin1String(protocol::kRunSecretFlag);
     if (given.isEmpty()) {
@@ -52,15 +49,8 @@ QString runSecretFor(const RunConfig& config, QVector<ConfigProblem>* problems) 
         }
         return QString::fromStdString(protocol::toHex(raw));
     }
-    if (config.nnodes > 1 && config.nodeRank > 0) {
-        problems->push_back(
-            {QStringLiteral("run-secret"),
-             Supervisor::tr(
-                 "node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's launcher prints "
-                 "the command for the other nodes)")
-                 .arg(config.nodeRank)
-                 .arg(config.nnodes)
-                 .arg(flags)});
+    if (const auto missing = config.missingRunSecret(); !missing.isEmpty()) {
+        *problems += missing;
         return {};
     }
     return QString::fromStdString(protocol::newRunSecretHex());
@@ -144,13 +134,16 @@ QString Supervisor::findWorker(QString* error) {
     return fi.absoluteFilePath();
 }
 
-QString Supervisor::metricsPath() const { return QDir(m_config.outDir).filePath(QStringLiteral("metrics.jsonl")); }
-QString Supervisor::summaryPath() const { return QDir(m_config.outDir).filePath(QStringLiteral("summary.json")); }
+QString Supervisor::metricsPath() const {
+    return QDir(m_config.outDir).filePath(QStringLiteral("metrics.jsonl"));
+}
+QString Supervisor::summaryPath() const {
+    return QDir(m_config.outDir).filePath(QStringLiteral("summary.json"));
+}
 
 bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems) {
     if (m_running) {
-        if (problems)
-            *problems = {{QStringLiteral("run"), tr("a run is already in progress")}};
+        if (problems) *problems = {{QStringLiteral("run"), tr("a run is already in progress")}};
         return false;
     }
     QVector<ConfigProblem> found = config.validate();
@@ -158,19 +151,16 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     if (found.isEmpty() && !config.isScript()) {
         QString why;
         program = findWorker(&why);
-        if (program.isEmpty())
-            found.push_back({QStringLiteral("worker"), why});
+        if (program.isEmpty()) found.push_back({QStringLiteral("worker"), why});
     }
-    // Created here, exclusively, and never deleted unless it is still this file: whatever a user has at that path
-    // (a folder, a link, a file) is refused, never reused or removed.
+    // Created here, exclusively, and never deleted unless it is still this file: whatever a user has at that
+    // path (a folder, a link, a file) is refused, never reused or removed.
     if (found.isEmpty()) {
         QString why;
-        if (!d->store.claim(config, &why))
-            found.push_back({QStringLiteral("store"), why});
+        if (!d->store.claim(config, &why)) found.push_back({QStringLiteral("store"), why});
     }
     QString secret;
-    if (found.isEmpty())
-        secret = runSecretFor(config, &found);
+    if (found.isEmpty()) secret = runSecretFor(config, &found);
     if (found.isEmpty()) {
         QString why;
         if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
@@ -178,10 +168,8 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
             d->store.release();
         }
     }
-    if (problems)
-        *problems = found;
-    if (!found.isEmpty())
-        return false;
+    if (problems) *problems = found;
+    if (!found.isEmpty()) return false;
 
     m_config = config;
     m_restarts = 0;
@@ -199,10 +187,8 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     m_running = true;
     emit started();
     announceMultiNode(config, secret);
-    if (!spawnAll())
-        return true; // the failure is reported through finished()
-    if (config.stallTimeoutSec > 0)
-        d->stallTimer.start();
+    if (!spawnAll()) return true; // the failure is reported through finished()
+    if (config.stallTimeoutSec > 0) d->stallTimer.start();
     sampleMonitor();
     return true;
 }
@@ -213,8 +199,7 @@ bool Supervisor::spawnAll() {
     d->failures.clear();
     d->stallReported = false;
     for (Worker& w : d->workers)
-        if (w.process)
-            w.process->deleteLater();
+        if (w.process) w.process->deleteLater();
     d->workers.clear();
     d->workers.resize(size_t(m_config.nproc));
     d->exited = 0;
@@ -227,15 +212,16 @@ bool Supervisor::spawnAll() {
 void Supervisor::spawnWorker(int index) {
     Worker& w = d->workers[index];
     w = Worker();
-    if (m_config.isScript())
-        w.parser = std::make_unique<ScriptOutputParser>(m_config.effectiveLossRegex());
+    if (m_config.isScript()) w.parser = std::make_unique<ScriptOutputParser>(m_config.effectiveLossRegex());
     auto* p = new QProcess(this);
     w.process = p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const QMap<QString, QString> rankEnv = m_config.rankEnvironment(index, d->scriptPort);
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
         env.insert(it.key(), it.value());
-    // The secret travels in the environment, never on a command line (ps shows those); scripts have no use for it.
+    env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_restarts));
+    // The secret travels in the environment, never on a command line (ps shows those); scripts have no use
+    // for it.
     if (m_config.isScript())
         env.remove(QString::fromLatin1(protocol::kRunSecretEnv));
     else
@@ -244,15 +230,17 @@ void Supervisor::spawnWorker(int index) {
     if (m_config.isScript()) {
         const QString interp = m_config.interpreter();
         p->setProgram(interp.isEmpty() ? m_config.scriptFile : interp);
-        p->setArguments(interp.isEmpty() ? m_config.scriptArgs : QStringList{m_config.scriptFile} + m_config.scriptArgs);
+        const QStringList args = m_config.scriptArguments(index);
+        p->setArguments(interp.isEmpty() ? args : QStringList{m_config.scriptFile} + args);
     } else {
         p->setProgram(d->program);
         QStringList args = m_config.workerArgs(index);
-        if (m_restarts > 0 && !args.contains(QStringLiteral("--resume")))
-            args << QStringLiteral("--resume");
+        if (m_restarts > 0 && !args.contains(QStringLiteral("--resume"))) args << QStringLiteral("--resume");
         p->setArguments(args);
     }
-    p->setWorkingDirectory(m_config.outDir);
+    // A script runs where torchrun would run it (files it reads and writes by relative path land there); the
+    // worker runs in its output folder.
+    p->setWorkingDirectory(m_config.isScript() ? m_config.effectiveWorkDir() : m_config.outDir);
     d->guard.prepare(*p);
     connect(p, &QProcess::readyReadStandardOutput, this, [this, index] { onOutput(index, false); });
     connect(p, &QProcess::readyReadStandardError, this, [this, index] { onOutput(index, true); });
@@ -260,8 +248,9 @@ void Supervisor::spawnWorker(int index) {
         d->guard.adopt(*p);
         m_model.setPid(index, p->processId());
         sampleMonitor();
-        writeLauncherEvent("rank_start", {{"pid", double(p->processId())}, {"local_rank", index},
-                                          {"attempt", m_restarts}}, m_config.globalRank(index));
+        writeLauncherEvent("rank_start",
+                           {{"pid", double(p->processId())}, {"local_rank", index}, {"attempt", m_restarts}},
+                           m_config.globalRank(index));
     });
     connect(p, &QProcess::finished, this, [this, index](int code, QProcess::ExitStatus status) {
         onWorkerExited(index, code, status == QProcess::CrashExit);
@@ -275,8 +264,7 @@ void Supervisor::spawnWorker(int index) {
 }
 
 void Supervisor::onOutput(int index, bool isStderr) {
-    if (index >= int(d->workers.size()) || !d->workers[index].process)
-        return;
+    if (index >= int(d->workers.size()) || !d->workers[index].process) return;
     Worker& w = d->workers[index];
     QByteArray& buf = isStderr ? w.errBuf : w.outBuf;
     bool& skipping = isStderr ? w.errSkipping : w.outSkipping;
@@ -284,17 +272,14 @@ void Supervisor::onOutput(int index, bool isStderr) {
     int start = 0;
     for (;;) {
         const int nl = buf.indexOf('\n', start);
-        if (nl < 0)
-            break;
-        if (!skipping)
-            onLine(index, buf.mid(start, nl - start), isStderr);
+        if (nl < 0) break;
+        if (!skipping) onLine(index, buf.mid(start, nl - start), isStderr);
         skipping = false;
         start = nl + 1;
     }
     buf.remove(0, start);
     if (buf.size() > kMaxLine) {
-        if (!skipping)
-            onLine(index, buf.left(kMaxLine) + " [line cut at 64 KiB]", isStderr);
+        if (!skipping) onLine(index, buf.left(kMaxLine) + " [line cut at 64 KiB]", isStderr);
         skipping = true;
         buf.clear();
     }
@@ -302,13 +287,11 @@ void Supervisor::onOutput(int index, bool isStderr) {
 
 void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     QByteArray line = raw.size() > kMaxLine ? raw.left(kMaxLine) + " [line cut at 64 KiB]" : raw;
-    if (line.endsWith('\r'))
-        line.chop(1);
+    if (line.endsWith('\r')) line.chop(1);
     const int rank = m_config.globalRank(index);
     if (!isStderr && !m_config.isScript()) {
         if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
-            if (e->rank < 0)
-                e->body["rank"] = rank;
+            if (e->rank < 0) e->body["rank"] = rank;
             d->log.write(e->body);
             m_model.applyEvent(index, *e);
             return;
@@ -327,26 +310,21 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     if (d->workers[index].parser) {
         if (auto step = d->workers[index].parser->parse(rank, text)) {
             d->log.write(*step);
-            if (auto e = protocol::parseLine(protocol::encodeLine(*step)))
-                m_model.applyEvent(index, *e);
+            if (auto e = protocol::parseLine(protocol::encodeLine(*step))) m_model.applyEvent(index, *e);
         }
     }
 }
 
 void Supervisor::onWorkerExited(int index, int exitCode, bool crashed, const QString& startError) {
-    if (index >= int(d->workers.size()))
-        return;
+    if (index >= int(d->workers.size())) return;
     Worker& w = d->workers[index];
-    if (w.exited)
-        return;
+    if (w.exited) return;
     w.exited = true;
     if (w.process) {
         onOutput(index, false);
         onOutput(index, true);
-        if (!w.outBuf.isEmpty())
-            onLine(index, w.outBuf, false);
-        if (!w.errBuf.isEmpty())
-            onLine(index, w.errBuf, true);
+        if (!w.outBuf.isEmpty()) onLine(index, w.outBuf, false);
+        if (!w.errBuf.isEmpty()) onLine(index, w.errBuf, true);
         w.outBuf.clear();
         w.errBuf.clear();
     }
@@ -354,36 +332,39 @@ void Supervisor::onWorkerExited(int index, int exitCode, bool crashed, const QSt
     const RankStatus& status = m_model.rank(index);
     QString text = startError.isEmpty() ? describeExit(exitCode, crashed) : startError;
     const bool ok = startError.isEmpty() && !crashed && exitCode == 0;
-    // Exits we caused (our terminate/kill) are "stopped", not failures. A signal we did not send is a failure.
+    // Exits we caused (our terminate/kill) are "stopped", not failures. A signal we did not send is a
+    // failure.
     const bool causedByUs = exitCausedByStop(w.signalled, exitCode, crashed);
     if (!ok && !causedByUs) {
         Failure f;
         f.index = index;
         f.exitCode = crashed ? -1 : exitCode;
-        f.peerLost = (!crashed && exitCode == kPeerLostExit) || status.errorCode == QLatin1String("PEER_LOST");
+        f.peerLost =
+            (!crashed && exitCode == kPeerLostExit) || status.errorCode == QLatin1String("PEER_LOST");
         f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
         d->failures.push_back(f);
     }
     RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
-    if (causedByUs)
-        text = tr("%1 (stopped by the launcher)").arg(text);
+    if (causedByUs) text = tr("%1 (stopped by the launcher)").arg(text);
     m_model.setRankState(index, state, text, crashed ? -1 : exitCode);
-    writeLauncherEvent("rank_exit", {{"local_rank", index}, {"exit_code", crashed ? QJsonValue() : QJsonValue(exitCode)},
-                                     {"signal", crashed ? QJsonValue(exitCode) : QJsonValue()},
-                                     {"text", text}, {"state", rankStateName(state)}}, rank);
+    writeLauncherEvent("rank_exit",
+                       {{"local_rank", index},
+                        {"exit_code", crashed ? QJsonValue() : QJsonValue(exitCode)},
+                        {"signal", crashed ? QJsonValue(exitCode) : QJsonValue()},
+                        {"text", text},
+                        {"state", rankStateName(state)}},
+                       rank);
     if (!ok && !causedByUs && !d->stopping) {
         emit rankFailed(rank, d->failures.back().text);
         beginStopAll(d->failures.back().text);
     }
-    if (++d->exited == int(d->workers.size()))
-        onAllExited();
+    if (++d->exited == int(d->workers.size())) onAllExited();
 }
 
 void Supervisor::stop(const QString& reason) {
-    if (!m_running)
-        return;
+    if (!m_running) return;
     if (d->restartPending) {
         d->restartPending = false;
         d->userStop = true;
@@ -396,8 +377,7 @@ void Supervisor::stop(const QString& reason) {
 }
 
 void Supervisor::beginStopAll(const QString& reason) {
-    if (d->stopping)
-        return;
+    if (d->stopping) return;
     d->stopping = true;
     d->stopReason = reason;
     emit message(tr("stopping all workers: %1").arg(reason));
@@ -428,8 +408,7 @@ bool Supervisor::resetStore() {
     // A used FileStore would make the next rendezvous hang: replace the file this run created by a fresh one.
     d->store.release();
     QString why;
-    if (d->store.claim(m_config, &why))
-        return true;
+    if (d->store.claim(m_config, &why)) return true;
     emit message(tr("cannot restart: %1").arg(why));
     return false;
 }
@@ -451,8 +430,8 @@ void Supervisor::onAllExited() {
         const Failure& f = d->pickCulprit();
         emit message(tr("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
                          .arg(f.text, QString::number(m_restarts), QString::number(m_config.maxRestarts)));
-        writeLauncherEvent("restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts},
-                                       {"reason", f.text}});
+        writeLauncherEvent(
+            "restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts}, {"reason", f.text}});
         m_model.noteRestart();
         if (!resetStore()) {
             finishRun(QStringLiteral("failed"));
@@ -460,8 +439,7 @@ void Supervisor::onAllExited() {
         }
         d->restartPending = true;
         QTimer::singleShot(kRestartDelayMs, this, [this] {
-            if (!d->restartPending)
-                return;
+            if (!d->restartPending) return;
             d->restartPending = false;
             spawnAll();
         });
@@ -492,8 +470,7 @@ void Supervisor::finishRun(const QString& status) {
     QSaveFile f(summaryPath());
     if (f.open(QIODevice::WriteOnly)) {
         f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
-        if (!f.commit())
-            emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
+        if (!f.commit()) emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
     } else {
         emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
     }
@@ -505,8 +482,7 @@ void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields,
     nlohmann::json e = protocol::makeEvent(type, rank);
     e["source"] = "launcher";
     const nlohmann::json extra = toNlohmannJson(fields);
-    if (extra.is_object())
-        e.update(extra);
+    if (extra.is_object()) e.update(extra);
     d->log.write(e);
     d->log.flush();
 }

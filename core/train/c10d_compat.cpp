@@ -34,29 +34,34 @@ namespace ddpdesk::train {
 namespace {
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
-std::vector<std::uint8_t> bytes(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
+std::vector<std::uint8_t> bytes(const std::string& s) {
+    return std::vector<std::uint8_t>(s.begin(), s.end());
+}
 
 } // namespace
 
 CommFailure classifyCommFailure(const std::string& message) {
     std::string m = lower(message);
-    for (const char* peerGone : {"connection closed by peer", "connection reset by peer", "broken pipe",
-                                 "socket closed", "end of file", "connection refused", "read error", "write error"})
-        if (m.find(peerGone) != std::string::npos)
-            return CommFailure::PeerLost;
+    for (const char* peerGone :
+         {"connection closed by peer", "connection reset by peer", "broken pipe", "socket closed",
+          "end of file", "connection refused", "read error", "write error"})
+        if (m.find(peerGone) != std::string::npos) return CommFailure::PeerLost;
     for (const char* timedOut : {"timed out", "timeout"})
-        if (m.find(timedOut) != std::string::npos)
-            return CommFailure::Timeout;
+        if (m.find(timedOut) != std::string::npos) return CommFailure::Timeout;
     return CommFailure::Other;
 }
 
-// ---- stores -------------------------------------------------------------------------------------------------
+// ---- stores
+// -------------------------------------------------------------------------------------------------
 
-bool tcpStoreServerBindsLoopbackOnly() { return DDPDESK_TCPSTORE_HAS_LISTEN_FD != 0; }
+bool tcpStoreServerBindsLoopbackOnly() {
+    return DDPDESK_TCPSTORE_HAS_LISTEN_FD != 0;
+}
 
 struct KvStore::Impl {
     c10::intrusive_ptr<c10d::Store> store;
@@ -68,7 +73,8 @@ KvStore::~KvStore() = default;
 std::shared_ptr<KvStore> KvStore::open(const StoreSpec& spec) {
     std::shared_ptr<KvStore> kv(new KvStore());
     if (spec.isFile) {
-        // numWorkers lets the last rank to finish delete the file, so a clean run leaves no stale store behind.
+        // numWorkers lets the last rank to finish delete the file, so a clean run leaves no stale store
+        // behind.
         kv->m_impl->store = c10::make_intrusive<c10d::FileStore>(spec.path, spec.worldSize);
         kv->m_impl->store->setTimeout(spec.timeout);
     } else {
@@ -97,44 +103,60 @@ std::shared_ptr<KvStore> KvStore::open(const StoreSpec& spec) {
 #endif
         }
 #endif
+#if DDPDESK_TCPSTORE_HAS_LIBUV_OPTION
+        try {
+            kv->m_impl->store = c10::make_intrusive<c10d::TCPStore>(spec.host, opts);
+        } catch (const std::exception& e) {
+            // 2.4+ asks for libuv by default, and LibTorch builds without it (Windows, Debian) refuse:
+            // "use_libuv was requested but PyTorch was build without libuv support". The classic backend
+            // serves the same protocol.
+            if (!opts.useLibUV || std::string(e.what()).find("libuv") == std::string::npos) throw;
+            opts.useLibUV = false;
+            kv->m_impl->store = c10::make_intrusive<c10d::TCPStore>(spec.host, opts);
+        }
+#else
         kv->m_impl->store = c10::make_intrusive<c10d::TCPStore>(spec.host, opts);
+#endif
     }
     return kv;
 }
 
-void KvStore::set(const std::string& key, const std::string& value) { m_impl->store->set(key, bytes(value)); }
+void KvStore::set(const std::string& key, const std::string& value) {
+    m_impl->store->set(key, bytes(value));
+}
 
 std::string KvStore::get(const std::string& key) {
     std::vector<std::uint8_t> v = m_impl->store->get(key);
     return std::string(v.begin(), v.end());
 }
 
-bool KvStore::check(const std::string& key) { return m_impl->store->check({key}); }
+bool KvStore::check(const std::string& key) {
+    return m_impl->store->check({key});
+}
 
 bool KvStore::waitFor(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) {
-    // Polling with check() instead of Store::wait: the same bounded behaviour on every store type and version,
-    // and no server-side wait left behind when we give up.
+    // Polling with check() instead of Store::wait: the same bounded behaviour on every store type and
+    // version, and no server-side wait left behind when we give up.
     auto deadline = std::chrono::steady_clock::now() + timeout;
     auto pause = std::chrono::milliseconds(5);
     for (;;) {
-        if (m_impl->store->check(keys))
-            return true;
-        if (std::chrono::steady_clock::now() >= deadline)
-            return false;
+        if (m_impl->store->check(keys)) return true;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::milliseconds(100));
     }
 }
 
-std::int64_t KvStore::numKeys() { return m_impl->store->getNumKeys(); }
+std::int64_t KvStore::numKeys() {
+    return m_impl->store->getNumKeys();
+}
 
-// ---- Gloo ---------------------------------------------------------------------------------------------------
+// ---- Gloo
+// ---------------------------------------------------------------------------------------------------
 
 std::string GlooDeviceSpec::describe() const {
-    if (!iface.empty())
-        return "interface " + iface;
-    if (!hostname.empty())
-        return "address of " + hostname;
+    if (!iface.empty()) return "interface " + iface;
+    if (!hostname.empty()) return "address of " + hostname;
     return "this host's name";
 }
 
@@ -144,8 +166,7 @@ class GlooWork : public PendingCollective {
 public:
     explicit GlooWork(c10::intrusive_ptr<c10d::Work> work) : m_work(std::move(work)) {}
     void wait(std::chrono::milliseconds timeout) override {
-        if (timeout.count() <= 0)
-            timeout = std::chrono::milliseconds(1); // 0 would mean "forever" to c10d
+        if (timeout.count() <= 0) timeout = std::chrono::milliseconds(1); // 0 would mean "forever" to c10d
         try {
             m_work->wait(timeout);
         } catch (const std::exception& e) {
@@ -182,7 +203,8 @@ std::unique_ptr<GlooGroup> GlooGroup::create(const std::shared_ptr<KvStore>& sto
     auto prefixed = c10::make_intrusive<c10d::PrefixStore>(prefix, store->impl().store);
     std::unique_ptr<GlooGroup> group(new GlooGroup());
     group->m_impl = std::make_unique<Impl>();
-    // 1.13: ProcessGroupGloo derives from ProcessGroup; 2.x: from Backend. The constructor is the same in both.
+    // 1.13: ProcessGroupGloo derives from ProcessGroup; 2.x: from Backend. The constructor is the same in
+    // both.
     group->m_impl->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, rank, worldSize, options);
     group->m_rank = rank;
     group->m_size = worldSize;
@@ -197,7 +219,8 @@ std::shared_ptr<PendingCollective> GlooGroup::allreduceSum(const at::Tensor& ten
 }
 
 std::shared_ptr<PendingCollective> GlooGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
-    // Gloo broadcasts one tensor per call; queue them all, wait on the last (the queue runs in order per group).
+    // Gloo broadcasts one tensor per call; queue them all, wait on the last (the queue runs in order per
+    // group).
     std::vector<c10::intrusive_ptr<c10d::Work>> works;
     for (const at::Tensor& t : tensors) {
         std::vector<at::Tensor> one{t};
@@ -210,7 +233,8 @@ std::shared_ptr<PendingCollective> GlooGroup::broadcast(const std::vector<at::Te
         void wait(std::chrono::milliseconds timeout) override {
             auto deadline = std::chrono::steady_clock::now() + timeout;
             for (auto& p : parts)
-                p->wait(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+                p->wait(std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now()));
         }
     };
     auto all = std::make_shared<All>();

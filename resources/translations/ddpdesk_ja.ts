@@ -2,6 +2,153 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>ddpdesk::launch::FailureDiagnosis</name>
+    <message>
+        <source>This PyTorch has no NCCL: NCCL exists only in Linux builds with CUDA, never on Windows or in CPU-only builds.</source>
+        <translation>この PyTorch には NCCL がありません: NCCL は CUDA 付きの Linux 版にしかなく、Windows 版や CPU 専用版にはありません。</translation>
+    </message>
+    <message>
+        <source>Use the gloo backend: init_process_group(&quot;gloo&quot;, ...). DDP Desk&apos;s own workers always use Gloo.</source>
+        <translation>gloo バックエンドを使ってください: init_process_group(&quot;gloo&quot;, ...)。DDP Desk 自身のワーカーは常に Gloo を使います。</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s TCPStore was asked to use libuv, but this PyTorch was built without it (Windows builds of torch 2.4 and later, Debian&apos;s torch 2.6).</source>
+        <translation>PyTorch の TCPStore に libuv の使用が求められましたが、この PyTorch は libuv なしでビルドされています (torch 2.4 以降の Windows 版、Debian の torch 2.6)。</translation>
+    </message>
+    <message>
+        <source>Set USE_LIBUV=0 in the environment (DDP Desk sets it for script runs where the interpreter lacks libuv) or create the TCPStore with use_libuv=False. torchrun 2.x ignores USE_LIBUV=0: start the ranks with DDP Desk instead.</source>
+        <translation>環境変数 USE_LIBUV=0 を設定するか (インタープリタに libuv がないスクリプト実行では DDP Desk が設定します)、TCPStore を use_libuv=False で作成してください。torchrun 2.x は USE_LIBUV=0 を無視するので、ランクは DDP Desk から起動してください。</translation>
+    </message>
+    <message>
+        <source>Gloo could not create its network device: the transport it was asked for is not in this build. Windows torch 2.8 and 2.9 fail like this for every Gloo job (a known broken Gloo in those releases).</source>
+        <translation>Gloo がネットワークデバイスを作成できませんでした: 要求されたトランスポートがこのビルドにありません。Windows の torch 2.8 と 2.9 ではすべての Gloo ジョブがこのように失敗します (これらのリリースの Gloo の既知の不具合)。</translation>
+    </message>
+    <message>
+        <source>On Windows, pin the last working release (pip install torch==2.7.1) until a fixed one ships; elsewhere, unset GLOO_DEVICE_TRANSPORT.</source>
+        <translation>Windows では修正版が出るまで動作する最後のリリースに固定してください (pip install torch==2.7.1)。それ以外では GLOO_DEVICE_TRANSPORT を解除してください。</translation>
+    </message>
+    <message>
+        <source>Gloo could not turn this machine&apos;s hostname or network interface into a local address to listen on.</source>
+        <translation>Gloo がこのマシンのホスト名またはネットワークインターフェースから待ち受け用のローカルアドレスを得られませんでした。</translation>
+    </message>
+    <message>
+        <source>Set GLOO_SOCKET_IFNAME to the network interface to use (for example eth0), or make the hostname resolve to one of this machine&apos;s own addresses.</source>
+        <translation>使用するネットワークインターフェースを GLOO_SOCKET_IFNAME に設定するか (例: eth0)、ホスト名がこのマシン自身のアドレスに解決されるようにしてください。</translation>
+    </message>
+    <message>
+        <source>A GPU ran out of memory.</source>
+        <translation>GPU のメモリが不足しました。</translation>
+    </message>
+    <message>
+        <source>Lower the batch size per rank, make sure each rank uses its own GPU (torch.cuda.set_device(LOCAL_RANK)), or free the GPU from other processes; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps against fragmentation.</source>
+        <translation>ランクあたりのバッチサイズを下げる、各ランクが自分の GPU を使うようにする (torch.cuda.set_device(LOCAL_RANK))、または他のプロセスから GPU を空けてください。断片化には PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True が有効です。</translation>
+    </message>
+    <message>
+        <source>A rank asked for a GPU that does not exist here (invalid device ordinal): more ranks per node than visible GPUs, or CUDA_VISIBLE_DEVICES hides some.</source>
+        <translation>ランクがここに存在しない GPU を要求しました (invalid device ordinal): ノードあたりのランク数が見える GPU の数より多いか、CUDA_VISIBLE_DEVICES が一部を隠しています。</translation>
+    </message>
+    <message>
+        <source>Run at most one rank per visible GPU and select it with LOCAL_RANK (torch.cuda.set_device), or run on CPU with the gloo backend.</source>
+        <translation>見える GPU 1 つにつきランクは 1 つまでにし、LOCAL_RANK で選んでください (torch.cuda.set_device)。または gloo バックエンドで CPU で実行してください。</translation>
+    </message>
+    <message>
+        <source>The script uses CUDA, but this PyTorch has no CUDA support, or no GPU or NVIDIA driver is visible.</source>
+        <translation>スクリプトは CUDA を使いますが、この PyTorch は CUDA に対応していないか、GPU または NVIDIA ドライバーが見えません。</translation>
+    </message>
+    <message>
+        <source>Install a CUDA build of PyTorch and the NVIDIA driver, or run on CPU: keep the model and tensors on &quot;cpu&quot; and use the gloo backend.</source>
+        <translation>CUDA 版の PyTorch と NVIDIA ドライバーをインストールするか、CPU で実行してください: モデルとテンソルを &quot;cpu&quot; に置き、gloo バックエンドを使います。</translation>
+    </message>
+    <message>
+        <source>DistributedDataParallel expected a gradient for every parameter, but some parameters did not take part in computing the loss.</source>
+        <translation>DistributedDataParallel はすべてのパラメータに勾配があることを期待しましたが、一部のパラメータが損失の計算に使われませんでした。</translation>
+    </message>
+    <message>
+        <source>Pass find_unused_parameters=True to DistributedDataParallel, or make every parameter take part in the loss (remove layers the forward pass does not use).</source>
+        <translation>DistributedDataParallel に find_unused_parameters=True を渡すか、すべてのパラメータが損失に関わるようにしてください (forward で使わない層を取り除く)。</translation>
+    </message>
+    <message>
+        <source>The ranks called different collectives, or the same one with different tensor shapes or in a different order (their sequence numbers differ): their code paths diverged.</source>
+        <translation>ランクが異なる集団通信を呼んだか、同じ集団通信を異なるテンソル形状または異なる順序で呼びました (シーケンス番号が一致しません): ランクのコードの流れが分かれています。</translation>
+    </message>
+    <message>
+        <source>Make every rank run the same collectives in the same order with the same shapes: watch rank-dependent branches and uneven last batches (DistributedSampler with drop_last=True). TORCH_DISTRIBUTED_DEBUG=DETAIL reports the first difference.</source>
+        <translation>すべてのランクが同じ集団通信を同じ順序・同じ形状で実行するようにしてください: ランクによって分かれる分岐や不揃いな最後のバッチに注意します (DistributedSampler に drop_last=True)。TORCH_DISTRIBUTED_DEBUG=DETAIL で最初の違いが報告されます。</translation>
+    </message>
+    <message>
+        <source>The loss became NaN or infinite: training diverged (or the data contains NaN).</source>
+        <translation>損失が NaN または無限大になりました: 学習が発散しました (またはデータに NaN が含まれています)。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate, check the input data for NaN and inf, clip gradients; torch.autograd.set_detect_anomaly(True) names the operation that produced it.</source>
+        <translation>学習率を下げる、入力データの NaN と inf を確認する、勾配をクリップしてください。torch.autograd.set_detect_anomaly(True) で原因となった演算がわかります。</translation>
+    </message>
+    <message>
+        <source>The rendezvous port is already in use by another process (often another training job on the default port 29500).</source>
+        <translation>ランデブーのポートは別のプロセスが使用中です (多くは既定のポート 29500 を使う別の学習ジョブ)。</translation>
+    </message>
+    <message>
+        <source>Pick a free port (MASTER_PORT, or --store tcp://HOST:PORT); ddpdesk-cli doctor names the process that holds it.</source>
+        <translation>空いているポートを選んでください (MASTER_PORT または --store tcp://HOST:PORT)。ddpdesk-cli doctor がポートを使っているプロセスを示します。</translation>
+    </message>
+    <message>
+        <source>The address to listen on or connect to is not valid on this machine (for example 0.0.0.0 as the master address on Windows, or an IP address this machine does not have).</source>
+        <translation>待ち受けまたは接続先のアドレスがこのマシンでは有効ではありません (例: Windows でマスターアドレスに 0.0.0.0、またはこのマシンが持たない IP アドレス)。</translation>
+    </message>
+    <message>
+        <source>Use the master node&apos;s real address for MASTER_ADDR or the TCP store, and on the master an address of one of its own network interfaces.</source>
+        <translation>MASTER_ADDR や TCP ストアにはマスターノードの実際のアドレスを使い、マスターでは自分のネットワークインターフェースのアドレスを使ってください。</translation>
+    </message>
+    <message>
+        <source>The operating system refused the port: on Windows a port inside an excluded range (Hyper-V, WSL, Docker reserve them) or blocked by policy; elsewhere a privileged port below 1024.</source>
+        <translation>オペレーティングシステムがポートを拒否しました: Windows では除外範囲内のポート (Hyper-V、WSL、Docker が予約) かポリシーによるブロック、それ以外では 1024 未満の特権ポートです。</translation>
+    </message>
+    <message>
+        <source>Choose another port: outside the ranges that &apos;netsh interface ipv4 show excludedportrange protocol=tcp&apos; lists on Windows, above 1024 elsewhere.</source>
+        <translation>別のポートを選んでください: Windows では &apos;netsh interface ipv4 show excludedportrange protocol=tcp&apos; が示す範囲の外、それ以外では 1024 より上です。</translation>
+    </message>
+    <message>
+        <source>Not every rank arrived at the rendezvous in time: a rank did not start, failed before it, or cannot reach the store.</source>
+        <translation>すべてのランクが時間内にランデブーに到着しませんでした: 起動しなかったランク、その前に失敗したランク、またはストアに到達できないランクがあります。</translation>
+    </message>
+    <message>
+        <source>Check that every rank started (every node launched with the same world size and store), that the store address is reachable from every node and that no stale FileStore file is reused; ddpdesk-cli doctor checks these.</source>
+        <translation>すべてのランクが起動したこと (すべてのノードが同じワールドサイズとストアで起動されたこと)、すべてのノードからストアのアドレスに到達できること、古い FileStore ファイルを再利用していないことを確認してください。ddpdesk-cli doctor がこれらを確認します。</translation>
+    </message>
+    <message>
+        <source>A network operation timed out waiting for another rank: that rank died, hangs, or cannot be reached (a firewall).</source>
+        <translation>別のランクを待つネットワーク操作がタイムアウトしました: そのランクが終了した、止まっている、または到達できません (ファイアウォール)。</translation>
+    </message>
+    <message>
+        <source>Look at the rank that failed first. If none did, allow the program (not only one port) through the firewall on every node, and check that all ranks run the same number of steps.</source>
+        <translation>最初に失敗したランクを確認してください。失敗したランクがなければ、すべてのノードのファイアウォールでプログラムを (1 つのポートだけでなく) 許可し、すべてのランクが同じステップ数を実行することを確認してください。</translation>
+    </message>
+    <message>
+        <source>The connection to another rank was closed or reset: that rank died first (a crash, an out-of-memory kill, Ctrl-C).</source>
+        <translation>別のランクとの接続が閉じられたかリセットされました: そのランクが先に終了しました (クラッシュ、メモリ不足による強制終了、Ctrl-C)。</translation>
+    </message>
+    <message>
+        <source>Look at the output and exit status of the rank that failed first; this rank&apos;s error is only the consequence.</source>
+        <translation>最初に失敗したランクの出力と終了状態を確認してください。このランクのエラーは結果にすぎません。</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed first: its output and exit status show the cause.</source>
+        <translation>ランク %1 が最初に失敗しました: その出力と終了状態に原因があります。</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed first (%2): its output and exit status show the cause.</source>
+        <translation>ランク %1 が最初に失敗しました (%2): その出力と終了状態に原因があります。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Why [%1]:&lt;/b&gt; %2</source>
+        <translation>&lt;b&gt;原因 [%1]:&lt;/b&gt; %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fix:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;対処:&lt;/b&gt; %1</translation>
+    </message>
+</context>
+<context>
     <name>ddpdesk::launch::MetricsLog</name>
     <message>
         <source>cannot write '%1': %2</source>
@@ -10,6 +157,10 @@
 </context>
 <context>
     <name>ddpdesk::launch::RunConfig</name>
+    <message>
+        <source>working folder &apos;%1&apos; not found</source>
+        <translation>作業フォルダー「%1」が見つかりません</translation>
+    </message>
     <message>
         <source>cannot create folder '%1' (check the path and permissions)</source>
         <translation>フォルダー '%1' を作成できません (パスと権限を確認してください)</translation>
@@ -1569,6 +1720,30 @@ New runs can then use the store path again; the old run's keys stay in the renam
     <message>
         <source>Script arguments:</source>
         <translation>スクリプト引数:</translation>
+    </message>
+    <message>
+        <source>Run secret:</source>
+        <translation>実行シークレット:</translation>
+    </message>
+    <message>
+        <source>node 0&apos;s run secret (node 0&apos;s log shows it)</source>
+        <translation>ノード 0 の実行シークレット（ノード 0 のログに表示）</translation>
+    </message>
+    <message>
+        <source>Node 0 makes a secret for each multi-node run and shows the command for the other nodes in its log. Ranks that cannot prove they know it are refused.</source>
+        <translation>ノード 0 はマルチノード実行ごとにシークレットを作り、他のノード用のコマンドをログに表示します。それを知っていると証明できないランクは拒否されます。</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>作業フォルダー:</translation>
+    </message>
+    <message>
+        <source>the script&apos;s folder</source>
+        <translation>スクリプトのフォルダー</translation>
+    </message>
+    <message>
+        <source>Where the script&apos;s ranks run, as torchrun runs them where it was started: files the script opens by relative path are read and written here.</source>
+        <translation>スクリプトの各ランクが実行されるフォルダーです（torchrun が起動した場所で実行するのと同じ）。スクリプトが相対パスで開くファイルはここで読み書きされます。</translation>
     </message>
     <message>
         <source>Data folder:</source>

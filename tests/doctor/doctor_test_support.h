@@ -1,8 +1,11 @@
 #pragma once
 
-// Shared by the doctor tests: start a real fault (a helper process) and wait until it exists, and look findings up.
+// Shared by the doctor tests: start a real fault (a helper process) and wait until it exists, and look
+// findings up.
 
 #include "doctor/doctor.h"
+#include "doctor/file_store_reader.h"
+#include "doctor/rank_census.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -16,8 +19,34 @@
 
 namespace ddpdesk::doctor::test {
 
-inline QString python() { return QStringLiteral(DDPDESK_PYTHON); }
-inline QString helperScript() { return QStringLiteral(DDPDESK_DOCTOR_HELPERS); }
+// $DDPDESK_TEST_PYTHON replaces the build's Python: the torch2 leg runs these tests with PyTorch 2.x ranks.
+inline QString python() {
+    return qEnvironmentVariable("DDPDESK_TEST_PYTHON", QStringLiteral(DDPDESK_PYTHON));
+}
+// The major version of the torch that python() imports (1 or 2), asked once; 0 if it cannot be asked.
+inline int pythonTorchMajor() {
+    static const int major = [] {
+        QProcess p;
+        p.start(python(), {"-c", "import torch; print(torch.__version__.split('.')[0])"});
+        if (!p.waitForFinished(60000) || p.exitCode() != 0) return 0;
+        return p.readAllStandardOutput().trimmed().toInt();
+    }();
+    return major;
+}
+
+// Whether the last record of rank `rank`'s Gloo address (1.x "rank_N", 2.x ".../cpu//0/N") is in a FileStore
+// file.
+inline bool glooRankPublished(const QString& path, int rank) {
+    const FileStoreContents c = readFileStore(path.toStdString());
+    std::vector<std::pair<std::string, std::string>> records;
+    for (const auto& r : c.records)
+        records.emplace_back(r.key, r.value);
+    return censusFromRecords(records).arrived.count(rank) > 0;
+}
+
+inline QString helperScript() {
+    return QStringLiteral(DDPDESK_DOCTOR_HELPERS);
+}
 
 // A helper process that holds a fault; killed (SIGKILL) when the test ends.
 class Fault {
@@ -48,13 +77,16 @@ public:
                 }
             }
             if (m_proc->state() == QProcess::NotRunning) {
-                m_error = "helper exited early: " + QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
+                m_error =
+                    "helper exited early: " + QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
                 return false;
             }
             m_proc->waitForReadyRead(200);
         }
-        m_error = "helper not ready within " + QString::number(timeoutMs) + " ms waiting for its 'ready' line; "
-                  "stderr: " + QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
+        m_error = "helper not ready within " + QString::number(timeoutMs) +
+                  " ms waiting for its 'ready' line; "
+                  "stderr: " +
+                  QString::fromUtf8(m_proc->readAllStandardError()).right(2000);
         return false;
     }
     bool startHelper(const QStringList& args, int timeoutMs = 60000,
@@ -90,8 +122,7 @@ private:
 
 inline const Finding* find(const std::vector<Finding>& findings, const std::string& code) {
     for (const auto& f : findings)
-        if (f.code == code)
-            return &f;
+        if (f.code == code) return &f;
     return nullptr;
 }
 
@@ -100,7 +131,8 @@ inline QByteArray dump(const std::vector<Finding>& findings) {
 }
 
 // Diagnoses repeatedly until `code` appears (a job takes a while to reach the state under test).
-inline std::vector<Finding> diagnoseUntil(const DoctorRequest& request, const std::string& code, int timeoutMs) {
+inline std::vector<Finding> diagnoseUntil(const DoctorRequest& request, const std::string& code,
+                                          int timeoutMs) {
     QElapsedTimer t;
     t.start();
     std::vector<Finding> findings = diagnose(request);

@@ -9,10 +9,15 @@ Each mode prints one line "ready <detail>" to stdout once the fault exists, then
   trickle                    listen; on every connection send one zero byte every 1.5 s; prints "ready <port>"
   bigvalue                   a fake PyTorch 1.x TCPStore: every key exists and every GET announces a 16 MiB
                              value that never comes; prints "ready <port>"
+  libuvstore                 a PyTorch 2.x store as its libuv backend behaves: a connection that starts with
+                             VALIDATE (0 + uint32 0x3C85F7CE) is served (GETNUMKEYS=7, CHECK=5, GET=3; it holds
+                             rank 0's 2.x Gloo key), any other first byte gets no reply and no close;
+                             prints "ready <port>"
   rank INIT_METHOD RANK WORLD  torch.distributed.init_process_group("gloo") then sleep ("ready" after init)
   storerank PATH RANK WORLD    the same over FileStore(PATH) as given: a relative PATH resolves against the cwd,
                                so the store's absolute path is on no command line
 """
+import os
 import socket
 import sys
 import time
@@ -65,7 +70,7 @@ elif mode in ("bind", "garbage", "silent", "backlog"):
     srv.listen(8)
     ready(port)
     serve_forever(srv, b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n" if mode == "garbage" else None)
-elif mode in ("trickle", "bigvalue"):
+elif mode in ("trickle", "bigvalue", "libuvstore"):
     import struct
     import threading
 
@@ -106,6 +111,31 @@ elif mode in ("trickle", "bigvalue"):
         except OSError:
             pass
 
+    # Rank 0's address record as PyTorch 2.x's Gloo writes it: hostname as uint64 length + bytes, then addresses.
+    libuv_keys = {b"/default_pg/0//cpu//0/0": struct.pack("<Q", 2) + b"vm" + b"\0" * 16}
+
+    def libuv_store(conn):
+        try:
+            if read_exact(conn, 1)[0] != 0 or struct.unpack("<I", read_exact(conn, 4))[0] != 0x3C85F7CE:
+                while conn.recv(4096):  # a 1.x query: the libuv server neither answers nor closes
+                    pass
+                return
+            while True:
+                query = read_exact(conn, 1)[0]
+                if query == 7:
+                    conn.sendall(struct.pack("<q", len(libuv_keys) + 1))
+                elif query == 5:
+                    keys = [read_exact(conn, struct.unpack("<Q", read_exact(conn, 8))[0])
+                            for _ in range(struct.unpack("<Q", read_exact(conn, 8))[0])]
+                    conn.sendall(b"\0" if all(k in libuv_keys for k in keys) else b"\1")
+                elif query == 3:
+                    value = libuv_keys[read_exact(conn, struct.unpack("<Q", read_exact(conn, 8))[0])]
+                    conn.sendall(struct.pack("<Q", len(value)) + value)
+                else:
+                    return
+        except (OSError, KeyError):
+            pass
+
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.bind(("127.0.0.1", 0))
     srv.listen(16)
@@ -113,11 +143,15 @@ elif mode in ("trickle", "bigvalue"):
     while True:
         conn, _ = srv.accept()
         keep.append(conn)
-        threading.Thread(target=trickle if mode == "trickle" else fake_store, args=(conn,), daemon=True).start()
+        serve = {"trickle": trickle, "bigvalue": fake_store, "libuvstore": libuv_store}[mode]
+        threading.Thread(target=serve, args=(conn,), daemon=True).start()
 elif mode == "rank":
     import datetime
     import torch.distributed as dist
     init_method, rank, world = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    # PyTorch 2.4+ asks for a libuv TCPStore by default; builds without libuv (Debian's 2.6, Windows wheels) then
+    # fail every env:// and tcp:// rank. Users set USE_LIBUV=0, as DDP Desk's launcher does for script runs.
+    os.environ.setdefault("USE_LIBUV", "0")
     print("starting rank", rank, flush=True)
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=120))

@@ -233,7 +233,11 @@ void TestDoctorCli::invalidUtf8InAFileStore() {
 void TestDoctorCli::invalidUtf8InATcpStore() {
     const QString script = QStringLiteral(
         "import datetime, time, torch.distributed as d\n"
-        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        // PyTorch 2.4+ asks for libuv by default; builds without it (Debian's 2.6, Windows) refuse a server
+        // that does.
+        "kw = {'use_libuv': False} if 'use_libuv' in (d.TCPStore.__init__.__doc__ or '') else {}\n"
+        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False, "
+        "**kw)\n"
         "s.set('ddpdesk/arrived/0', b'\\xff')\n"
         "print('ready', s.port, flush=True)\n"
         "time.sleep(3600)\n");

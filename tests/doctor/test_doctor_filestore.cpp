@@ -176,9 +176,9 @@ void TestDoctorFileStore::staleStoreFromKilledRun() {
              qPrintable(rank0.error()));
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < 60000 && readFileStore(path.toStdString()).keys.size() < 2)
+    while (t.elapsed() < 60000 && !glooRankPublished(path, 0))
         QTest::qWait(200);
-    QVERIFY2(readFileStore(path.toStdString()).keys.size() >= 2, "rank 0 never wrote its Gloo keys");
+    QVERIFY2(glooRankPublished(path, 0), "rank 0 never wrote its Gloo keys");
 
     // While the rank lives the file is in use, not stale, and the fix refuses.
     auto findings = diagnose(r);
@@ -222,7 +222,12 @@ void TestDoctorFileStore::staleStoreFromKilledRun() {
     QCOMPARE(stale->variant, std::string("expired"));
     QVERIFY(stale->evidence["size"].get<long long>() > 0);
     QVERIFY(stale->evidence["age_s"].get<double>() >= 3600.0);
-    QVERIFY2(stale->evidence["keys"].dump().find("/default_pg/0/0/rank_0") != std::string::npos,
+    // Rank 0's Gloo key: "/default_pg/0/0/rank_0" from PyTorch 1.x, "/default_pg/0//cpu//0/0" from 2.x.
+    QVERIFY2(stale->evidence["ranks"]["arrived"] == nlohmann::json::array({0}),
+             stale->evidence.dump().c_str());
+    QVERIFY2(stale->evidence["keys"].dump().find(pythonTorchMajor() >= 2
+                                                     ? "/default_pg/0//cpu//0/0"
+                                                     : "/default_pg/0/0/rank_0") != std::string::npos,
              stale->evidence.dump().c_str());
     QVERIFY2(stale->message.find("longer than ranks wait in rendezvous (30 min)") != std::string::npos,
              stale->message.c_str());
@@ -262,9 +267,9 @@ void TestDoctorFileStore::liveRankWaitingAloneIsNotStale() {
     });
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < 60000 && readFileStore(path.toStdString()).keys.size() < 2)
+    while (t.elapsed() < 60000 && !glooRankPublished(path, 0))
         QTest::qWait(200);
-    QVERIFY2(readFileStore(path.toStdString()).keys.size() >= 2, "rank 0 never wrote its Gloo keys");
+    QVERIFY2(glooRankPublished(path, 0), "rank 0 never wrote its Gloo keys");
     QTest::qWait(1500); // past the "written just now" window: from here on rank 0 only reads
     QVERIFY(rank0.state() == QProcess::Running);
     const QByteArray before = bytes(path);
@@ -494,7 +499,8 @@ void TestDoctorFileStore::cliRenamesAndRefuses() {
     QVERIFY(!QFile::exists(path));
     QCOMPARE(staleNames(tmp.path()).size(), 1);
     run = cli({"--store", store, "--rendezvous-timeout", "0"});
-    QVERIFY(run.exitCode != 0 && run.exitCode != 1); // the driver gives CLI11's code; ddpdesk-cli maps it to 2
+    QVERIFY(run.exitCode != 0 &&
+            run.exitCode != 1); // the driver gives CLI11's code; ddpdesk-cli maps it to 2
     QVERIFY2(run.err.contains("--rendezvous-timeout"), qPrintable(run.err));
 }
 

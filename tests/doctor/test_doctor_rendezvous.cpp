@@ -1,5 +1,5 @@
-// Live jobs stuck in rendezvous, created for real: 2 of 3 ranks arrived (one ddpdesk-worker, one python3-torch
-// rank) and a double launch of a python3-torch job on one FileStore.
+// Live jobs stuck in rendezvous, created for real: 2 of 3 ranks arrived (one ddpdesk-worker, one
+// python3-torch rank) and a double launch of a python3-torch job on one FileStore.
 
 #include "doctor_test_support.h"
 
@@ -31,29 +31,32 @@ private slots:
     void hungJobTwoOfThreeArrived();
     void doubleLaunchOnOneFileStore();
     void rankStartedWithLargerWorld();
+    void initBarrierOnAndOff();
 };
 
 void TestDoctorRendezvous::hungJobTwoOfThreeArrived() {
     const int port = net::pickFreePort();
     QVERIFY(port > 0);
     const QString store = "tcp://127.0.0.1:" + QString::number(port);
-    // $DDPDESK_WORKER overrides the build tree's worker (e.g. one built in another build folder).
-    const QString worker = qEnvironmentVariable("DDPDESK_WORKER", QStringLiteral(DDPDESK_WORKER));
+    // $DDPDESK_TEST_WORKER overrides the build tree's worker (e.g. one built in another build folder).
+    const QString worker = qEnvironmentVariable("DDPDESK_TEST_WORKER", QStringLiteral(DDPDESK_WORKER));
     const bool ownWorker = !worker.isEmpty() && QFileInfo(worker).isExecutable();
 
     // Rank 0 hosts the TCPStore: our worker when it is built, else a python3-torch rank.
     Fault rank0, rank1;
     if (ownWorker)
-        QVERIFY2(rank0.launch(worker, {"--workload", "autoencoder", "--rank", "0", "--world-size", "3", "--store",
-                                       store, "--timeout", "120"}),
+        QVERIFY2(rank0.launch(worker, {"--workload", "autoencoder", "--rank", "0", "--world-size", "3",
+                                       "--store", store, "--timeout", "120"}),
                  qPrintable(rank0.error()));
     else
-        QVERIFY2(rank0.launch(python(), {helperScript(), "rank", "tcp://127.0.0.1:" + QString::number(port), "0", "3"}),
+        QVERIFY2(rank0.launch(python(),
+                              {helperScript(), "rank", "tcp://127.0.0.1:" + QString::number(port), "0", "3"}),
                  qPrintable(rank0.error()));
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert("MASTER_ADDR", "127.0.0.1");
     env.insert("MASTER_PORT", QString::number(port));
-    QVERIFY2(rank1.launch(python(), {helperScript(), "rank", "env://", "1", "3"}, env), qPrintable(rank1.error()));
+    QVERIFY2(rank1.launch(python(), {helperScript(), "rank", "env://", "1", "3"}, env),
+             qPrintable(rank1.error()));
 
     DoctorRequest r;
     r.store = store.toStdString();
@@ -68,15 +71,15 @@ void TestDoctorRendezvous::hungJobTwoOfThreeArrived() {
         QTest::qWait(300);
         findings = diagnose(r);
         missing = find(findings, "RANKS_MISSING");
-    } while (t.elapsed() < 90000 &&
-             !(missing && missing->evidence["arrived"].is_array() ? missing->evidence["arrived"].size() == 2
-                                                                  : missing && missing->evidence["arrived"] == 2));
+    } while (t.elapsed() < 90000 && !(missing && missing->evidence["arrived"].is_array()
+                                          ? missing->evidence["arrived"].size() == 2
+                                          : missing && missing->evidence["arrived"] == 2));
     QVERIFY2(missing, dump(findings));
     QCOMPARE(missing->severity, Severity::Error);
     QCOMPARE(missing->evidence["world_size"].get<int>(), 3);
     if (ownWorker) {
-        QCOMPARE(missing->evidence["arrived"], nlohmann::json::array({0, 1}));
-        QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));
+        QVERIFY2(missing->evidence["arrived"] == nlohmann::json::array({0, 1}), dump(findings));
+        QVERIFY2(missing->evidence["missing"] == nlohmann::json::array({2}), dump(findings));
     } else {
         // python's rank 0 blocks inside TCPStore's constructor, so only the client count names it
         QCOMPARE(missing->evidence["arrived"], nlohmann::json(2));
@@ -118,7 +121,8 @@ void TestDoctorRendezvous::rankStartedWithLargerWorld() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("store");
     Fault rank2;
-    QVERIFY2(rank2.launch(python(), {helperScript(), "rank", "file://" + path, "2", "3"}), qPrintable(rank2.error()));
+    QVERIFY2(rank2.launch(python(), {helperScript(), "rank", "file://" + path, "2", "3"}),
+             qPrintable(rank2.error()));
     DoctorRequest r = runningFileJob(path, 2);
     auto findings = diagnoseUntil(r, "RANK_OUT_OF_RANGE", 90000);
     const Finding* outside = find(findings, "RANK_OUT_OF_RANGE");
@@ -127,6 +131,31 @@ void TestDoctorRendezvous::rankStartedWithLargerWorld() {
     const Finding* mismatch = find(findings, "WORLD_SIZE_MISMATCH");
     QVERIFY2(mismatch, dump(findings));
     QCOMPARE(mismatch->evidence["job_world_size_at_least"].get<int>(), 3);
+}
+
+void TestDoctorRendezvous::initBarrierOnAndOff() {
+    // PyTorch 1.x always counts ranks past init in a store-based barrier key; 2.x does so only with
+    // TORCH_DIST_INIT_BARRIER=1 (key "store_based_barrier_key:<group name>"). Either way a formed job is
+    // complete and its ranks are named from Gloo's keys.
+    for (const char* barrier : {"0", "1"}) {
+        QTemporaryDir tmp;
+        const QString init = "file://" + tmp.filePath("store");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("TORCH_DIST_INIT_BARRIER", barrier);
+        Fault r0, r1;
+        QVERIFY2(r0.launch(python(), {helperScript(), "rank", init, "0", "2"}, env), qPrintable(r0.error()));
+        QVERIFY2(r1.startHelper({"rank", init, "1", "2"}, 90000, env), qPrintable(r1.error()));
+        const auto findings =
+            diagnoseUntil(runningFileJob(tmp.filePath("store"), 2), "RANKS_COMPLETE", 60000);
+        const Finding* complete = find(findings, "RANKS_COMPLETE");
+        QVERIFY2(complete, dump(findings));
+        QVERIFY2(!find(findings, "RANKS_MISSING"), dump(findings));
+        const nlohmann::json& ranks = complete->evidence;
+        QVERIFY2(ranks["arrived"] == nlohmann::json::array({0, 1}), dump(findings));
+        const bool counted = pythonTorchMajor() < 2 || std::string(barrier) == "1";
+        QVERIFY2(counted ? ranks.value("barrier_count", -1) == 2 : !ranks.contains("barrier_count"),
+                 dump(findings));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDoctorRendezvous)

@@ -41,6 +41,7 @@ private slots:
     void oversizedValueIsNotRead();
     void storeOnEveryInterfaceIsExposed();
     void invalidUtf8ValueIsReported();
+    void silentLibuvServerCostsNoTimeout();
 };
 
 void TestDoctorTcp::portInvalid_data() {
@@ -154,7 +155,11 @@ void TestDoctorTcp::silentListenerIsNotAStore() {
 void TestDoctorTcp::liveTorchStoreIsReadNotChanged() {
     const QString script = QStringLiteral(
         "import datetime, time, torch.distributed as d\n"
-        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        // PyTorch 2.4+ asks for libuv by default; builds without it (Debian's 2.6, Windows) refuse a server
+        // that does.
+        "kw = {'use_libuv': False} if 'use_libuv' in (d.TCPStore.__init__.__doc__ or '') else {}\n"
+        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False, "
+        "**kw)\n"
         "s.set('ddpdesk/arrived/0', '{\"host\": \"elsewhere\", \"pid\": 1}')\n"
         "print('ready', s.port, flush=True)\n"
         "time.sleep(3600)\n");
@@ -166,7 +171,8 @@ void TestDoctorTcp::liveTorchStoreIsReadNotChanged() {
     auto findings = diagnose(r);
     const Finding* ok = find(findings, "STORE_REACHABLE");
     QVERIFY2(ok, dump(findings));
-    QCOMPARE(ok->evidence["dialect"].get<std::string>(), std::string("v1"));
+    // PyTorch 2.x's server answers the VALIDATE handshake of its protocol; 1.13's the original one.
+    QCOMPARE(ok->evidence["dialect"].get<std::string>(), std::string(pythonTorchMajor() >= 2 ? "v2" : "v1"));
     const auto keysBefore = ok->evidence["keys"].get<long long>();
     const Finding* missing = find(findings, "RANKS_MISSING");
     QVERIFY2(missing, dump(findings));
@@ -231,7 +237,11 @@ void TestDoctorTcp::storeOnEveryInterfaceIsExposed() {
     // PyTorch 1.13's TCPStore server listens on every interface whatever host it is given.
     const QString script = QStringLiteral(
         "import datetime, time, torch.distributed as d\n"
-        "s = d.TCPStore('0.0.0.0', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        // PyTorch 2.4+ asks for libuv by default; builds without it (Debian's 2.6, Windows) refuse a server
+        // that does.
+        "kw = {'use_libuv': False} if 'use_libuv' in (d.TCPStore.__init__.__doc__ or '') else {}\n"
+        "s = d.TCPStore('0.0.0.0', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False, "
+        "**kw)\n"
         "print('ready', s.port, flush=True)\n"
         "time.sleep(3600)\n");
     Fault store;
@@ -260,7 +270,11 @@ void TestDoctorTcp::storeOnEveryInterfaceIsExposed() {
 void TestDoctorTcp::invalidUtf8ValueIsReported() {
     const QString script = QStringLiteral(
         "import datetime, time, torch.distributed as d\n"
-        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False)\n"
+        // PyTorch 2.4+ asks for libuv by default; builds without it (Debian's 2.6, Windows) refuse a server
+        // that does.
+        "kw = {'use_libuv': False} if 'use_libuv' in (d.TCPStore.__init__.__doc__ or '') else {}\n"
+        "s = d.TCPStore('127.0.0.1', 0, 1, True, datetime.timedelta(seconds=60), wait_for_workers=False, "
+        "**kw)\n"
         "s.set('ddpdesk/arrived/0', b'\\xff')\n"
         "s.set('default_pg/0/0/rank_1', b'host\\xfe\\xff')\n"
         "print('ready', s.port, flush=True)\n"
@@ -294,6 +308,28 @@ void TestDoctorTcp::invalidUtf8ValueIsReported() {
     QCOMPARE(capped->evidence["probed_ranks_up_to"].get<int>(), 63);
     QCOMPARE(capped->evidence["missing"].size(), size_t(62)); // 2..63: only ranks that were looked up
     QVERIFY2(!find(findings, "DEADLINE_REACHED"), dump(findings));
+}
+
+void TestDoctorTcp::silentLibuvServerCostsNoTimeout() {
+    // The libuv backend (PyTorch 2.4+ default) never answers a 1.x query: the 2.x handshake, sent at the same
+    // time, must find the store long before a 1.x probe's timeout, and the census reads 2.x's Gloo key of
+    // rank 0.
+    Fault store;
+    QVERIFY2(store.startHelper({"libuvstore"}), qPrintable(store.error()));
+    DoctorRequest r = tcp(store.port(), 1, 30.0);
+    r.worldSize = 2;
+    QElapsedTimer t;
+    t.start();
+    auto findings = diagnose(r);
+    const qint64 ms = t.elapsed();
+    const Finding* ok = find(findings, "STORE_REACHABLE");
+    QVERIFY2(ok, dump(findings));
+    QCOMPARE(ok->evidence["dialect"].get<std::string>(), std::string("v2"));
+    QVERIFY2(ms < 15000, qPrintable(QString("the diagnosis waited %1 ms: a 1.x probe's timeout").arg(ms)));
+    const Finding* missing = find(findings, "RANKS_MISSING");
+    QVERIFY2(missing, dump(findings));
+    QVERIFY2(missing->evidence["arrived"] == nlohmann::json::array({0}), dump(findings));
+    QVERIFY2(missing->evidence["missing"] == nlohmann::json::array({1}), dump(findings));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorTcp)

@@ -1,6 +1,7 @@
 // Replaying a recorded run folder (metrics.jsonl + summary.json) into a RunModel: rank states, steps, losses,
 // series on the recording's own time axis, stderr tails, restarts and the recorded summary. The recording is
-// written event by event with the telemetry protocol's own encoder, in the supervisor's launcher-event format.
+// written event by event with the telemetry protocol's own encoder, in the supervisor's launcher-event
+// format.
 #include "launch/run_model.h"
 #include "launch/run_replay.h"
 #include "protocol/telemetry.h"
@@ -8,8 +9,8 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonObject>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -29,8 +30,7 @@ public:
     nlohmann::json& add(const char* type, int rank, double dt, bool launcher = false) {
         m_events.push_back(protocol::makeEvent(type, rank));
         m_events.back()["t"] = kT0 + dt;
-        if (launcher)
-            m_events.back()["source"] = "launcher";
+        if (launcher) m_events.back()["source"] = "launcher";
         return m_events.back();
     }
     void close() {
@@ -64,7 +64,8 @@ void recordRestartedRun(const QString& dir) {
             s["attempt"] = attempt;
         }
         auto& proc = r.add("proc", -1, t + 0.05);
-        proc["processes"] = nlohmann::json::array({{{"pid", 1000 + 10 * attempt}, {"rank", 0}, {"rss_bytes", 123}}});
+        proc["processes"] =
+            nlohmann::json::array({{{"pid", 1000 + 10 * attempt}, {"rank", 0}, {"rss_bytes", 123}}});
         for (int rank : {0, 1}) {
             auto& h = r.add("hello", rank, t + 0.2);
             h["world_size"] = 2;
@@ -117,10 +118,17 @@ void recordRestartedRun(const QString& dir) {
     }
     r.add("run_end", -1, t + 0.3, true)["summary"] = {{"status", "ok"}};
     r.close();
-    writeSummary(dir, QJsonObject{{"status", "ok"}, {"world_size", 2}, {"workload", "autoencoder"}, {"steps", 10},
-                                  {"wall_s", 7.25}, {"samples_per_s", 64.0}, {"final_loss", 0.15},
-                                  {"test_accuracy", QJsonValue()}, {"failed_rank", QJsonValue()},
-                                  {"failure_reason", QJsonValue()}, {"failed_rank_stderr", QJsonArray()},
+    writeSummary(dir, QJsonObject{{"status", "ok"},
+                                  {"world_size", 2},
+                                  {"workload", "autoencoder"},
+                                  {"steps", 10},
+                                  {"wall_s", 7.25},
+                                  {"samples_per_s", 64.0},
+                                  {"final_loss", 0.15},
+                                  {"test_accuracy", QJsonValue()},
+                                  {"failed_rank", QJsonValue()},
+                                  {"failure_reason", QJsonValue()},
+                                  {"failed_rank_stderr", QJsonArray()},
                                   {"restarts", 1}});
 }
 
@@ -135,11 +143,9 @@ void appendLines(const QString& dir, const QList<QByteArray>& lines) {
 // Peak resident memory of this process so far (Linux), in KiB; -1 where unknown.
 qint64 peakRssKiB() {
     QFile f("/proc/self/status");
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
+    if (!f.open(QIODevice::ReadOnly)) return -1;
     for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
+        if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ').first().toLongLong();
     return -1;
 }
 
@@ -291,8 +297,7 @@ private slots:
             QVERIFY(f.size() > 100LL << 20);
         }
         const qint64 before = peakRssKiB();
-        if (before < 0)
-            QSKIP("no /proc/self/status here");
+        if (before < 0) QSKIP("no /proc/self/status here");
         launch::RunModel m;
         launch::ReplayStats stats;
         QString error;
@@ -317,8 +322,33 @@ private slots:
         QCOMPARE(m.rankCount(), 2);
         QCOMPARE(m.summary().status, QStringLiteral("ok"));
         QCOMPARE(m.summary().failureReason, QString());
-        // A finished replay leaves the model on the wall clock again; its elapsed time stays the recorded one.
+        // A finished replay leaves the model on the wall clock again; its elapsed time stays the recorded
+        // one.
         QVERIFY(m.elapsedS() < 60);
+    }
+
+    void diagnosisSurvivesTheSummaryFile() {
+        // History reopens a failed run with the same explanation and fix the live run showed.
+        launch::RunSummary s;
+        s.status = QStringLiteral("failed");
+        s.failedRank = 1;
+        launch::Diagnosis d;
+        d.code = "NCCL_UNAVAILABLE";
+        d.rank = 1;
+        d.message = "no NCCL";
+        d.fix = "use gloo";
+        d.matched = "Distributed package doesn't have NCCL built in";
+        d.firstFailedRank = 0;
+        s.diagnosis = d;
+        const launch::RunSummary back = launch::summaryFromJson(s.toJson({}));
+        QVERIFY(back.diagnosis);
+        QCOMPARE(back.diagnosis->code, d.code);
+        QCOMPARE(back.diagnosis->rank, 1);
+        QCOMPARE(back.diagnosis->message, d.message);
+        QCOMPARE(back.diagnosis->fix, d.fix);
+        QCOMPARE(back.diagnosis->matched, d.matched);
+        QCOMPARE(back.diagnosis->firstFailedRank, 0);
+        QVERIFY(!launch::summaryFromJson(launch::RunSummary().toJson({})).diagnosis);
     }
 
     void runWithoutSummaryEndsStopped() {

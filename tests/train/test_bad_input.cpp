@@ -1,129 +1,112 @@
 // Bad input never crashes or hangs the worker: each case ends quickly with one specific `error` event and the
 // documented exit code.
 
-#include "worker_harness.h"
+#include "worker_harness_std.h"
 
-#include <QTemporaryDir>
+#include <filesystem>
 
 using namespace ddpdesk;
 using namespace ddpdesk::traintest;
+using ddpdesk::testsupport::TempDir;
+using ddpdesk::testsupport::testRow;
 
-class TestBadInput : public QObject {
-    Q_OBJECT
+namespace {
 
-    QTemporaryDir m_dir;
+// A small IDX pair whose image file declares 50 images but holds 20.
+std::string makeTruncatedIdx(const TempDir& dir) {
+    const std::string folder = dir.filePath("truncated");
+    std::filesystem::create_directories(std::filesystem::u8path(folder));
+    const std::string imagesHeader("\x00\x00\x08\x03\x00\x00\x00\x32\x00\x00\x00\x1c\x00\x00\x00\x1c", 16);
+    const std::string labelsHeader("\x00\x00\x08\x01\x00\x00\x00\x32", 8);
+    writeFileBytes(folder + "/train-images-idx3-ubyte", imagesHeader + std::string(20 * 784, '\x01'));
+    writeFileBytes(folder + "/train-labels-idx1-ubyte", labelsHeader + std::string(50, '\x01'));
+    return folder;
+}
 
-    QString makeTruncatedIdx() {
-        // A small IDX pair whose image file declares 50 images but holds 20.
-        const QString folder = m_dir.filePath("truncated");
-        QDir().mkpath(folder);
-        auto write = [](const QString& path, QByteArray header, int bytes) {
-            QFile f(path);
-            f.open(QIODevice::WriteOnly);
-            f.write(header);
-            f.write(QByteArray(bytes, '\x01'));
-        };
-        write(folder + "/train-images-idx3-ubyte", QByteArray::fromHex("00000803000000320000001c0000001c"), 20 * 784);
-        write(folder + "/train-labels-idx1-ubyte", QByteArray::fromHex("0000080100000032"), 50);
-        return folder;
-    }
-
-private Q_SLOTS:
-    void rejected_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("envName");
-        QTest::addColumn<QString>("envValue");
-        QTest::addColumn<QString>("code");
-        QTest::addColumn<int>("exitCode");
-
-        const QString out = m_dir.filePath("out");
-        const QStringList ae{"--workload", "autoencoder", "--steps", "2", "--out", out};
-        const QStringList fm{"--workload", "fashion-mnist", "--steps", "2", "--out", out};
-        QFile notAFolder(m_dir.filePath("plain-file"));
-        notAFolder.open(QIODevice::WriteOnly);
-        notAFolder.write("x");
-        notAFolder.close();
-        QFile notTorchScript(m_dir.filePath("model.pt"));
-        notTorchScript.open(QIODevice::WriteOnly);
-        notTorchScript.write("print('I am Python source, not a TorchScript archive')\n");
-        notTorchScript.close();
-
-        QTest::newRow("rank >= world size") << ae + QStringList{"--rank", "2", "--world-size", "2"} << "" << ""
-                                            << "BAD_INPUT" << 2;
-        QTest::newRow("world size 0") << ae + QStringList{"--world-size", "0"} << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("WORLD_SIZE=0 in env") << ae << "WORLD_SIZE" << "0" << "BAD_INPUT" << 2;
-        QTest::newRow("RANK not a number") << ae << "RANK" << "one" << "BAD_INPUT" << 2;
-        QTest::newRow("unknown flag") << ae + QStringList{"--learning-rate", "1"} << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("unknown workload") << QStringList{"--workload", "resnet"} << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("world 2 without store") << ae + QStringList{"--rank", "0", "--world-size", "2"} << "" << ""
-                                               << "BAD_INPUT" << 2;
-        QTest::newRow("malformed store") << ae + QStringList{"--store", "redis://x"} << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("store port out of range") << ae + QStringList{"--store", "tcp://127.0.0.1:70000"} << "" << ""
-                                                 << "BAD_INPUT" << 2;
-        QTest::newRow("store folder missing")
-            << ae + QStringList{"--store", "file:" + m_dir.filePath("no/such/dir/store")} << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("global batch not divisible")
-            << ae + QStringList{"--global-batch", "3", "--rank", "0", "--world-size", "2", "--store",
-                                "file:" + m_dir.filePath("gb-store")}
-            << "" << "" << "BAD_INPUT" << 2;
-        QTest::newRow("missing dataset folder") << fm + QStringList{"--data", m_dir.filePath("nothing-here")} << ""
-                                                << "" << "DATA_MISSING" << 2;
-        QTest::newRow("truncated dataset") << fm + QStringList{"--data", makeTruncatedIdx()} << "" << ""
-                                           << "DATA_CORRUPT" << 2;
-        QTest::newRow("not TorchScript")
-            << QStringList{"--workload", "torchscript", "--model", m_dir.filePath("model.pt"), "--out", out} << "" << ""
-            << "MODEL_INVALID" << 2;
-        QTest::newRow("model file missing")
-            << QStringList{"--workload", "torchscript", "--model", m_dir.filePath("absent.pt"), "--out", out} << ""
-            << "" << "MODEL_INVALID" << 2;
-        QTest::newRow("unwritable output folder")
-            << QStringList{"--workload", "autoencoder", "--steps", "1", "--out", m_dir.filePath("plain-file/sub")}
-            << "" << "" << "OUTPUT_UNWRITABLE" << 2;
-        QTest::newRow("cuda on a CPU-only LibTorch") << ae + QStringList{"--device", "cuda"} << "CUDA_VISIBLE_DEVICES"
-                                                     << "" << "DEVICE_UNAVAILABLE" << 2;
-        QTest::newRow("NaN loss") << QStringList{"--workload", "fashion-mnist", "--lr", "1e12", "--limit-samples", "640",
-                                                 "--steps", "20", "--out", out}
-                                  << "" << "" << "NAN_LOSS" << 4;
-    }
-
-    void rejected() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, envName);
-        QFETCH(QString, envValue);
-        QFETCH(QString, code);
-        QFETCH(int, exitCode);
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"})
-            env.remove(name);
-        if (!envName.isEmpty())
-            env.insert(envName, envValue);
-        QElapsedTimer timer;
-        timer.start();
-        RankResult r = runWorker(args, 120000, env);
-        QVERIFY2(r.finished, "the worker hung");
-        QVERIFY2(r.exitCode == exitCode, qPrintable(r.describe()));
-        auto errors = r.ofType("error");
-        QCOMPARE(static_cast<int>(errors.size()), 1);
-        QCOMPARE(QString::fromStdString(errors.front().body["code"].get<std::string>()), code);
-        QVERIFY(!errors.front().body["message"].get<std::string>().empty());
-        QVERIFY(!r.last("done"));
-        // stdout carries telemetry only: every non-empty line parsed as an event.
-        int lines = 0;
-        for (const QByteArray& line : r.stdoutText.split('\n'))
-            lines += line.trimmed().isEmpty() ? 0 : 1;
-        QCOMPARE(lines, static_cast<int>(r.events.size()));
-    }
-
-    void helpAndVersion() {
-        RankResult help = runWorker({"--help"});
-        QCOMPARE(help.exitCode, 0);
-        QVERIFY(help.stdoutText.contains("--workload"));
-        RankResult version = runWorker({"--version"});
-        QCOMPARE(version.exitCode, 0);
-        QVERIFY(version.stdoutText.startsWith("ddpdesk-worker "));
-        QVERIFY(version.stdoutText.contains("LibTorch"));
-    }
+struct Row {
+    std::string name;
+    Args args;
+    std::string envName;
+    std::string envValue;
+    std::string code;
+    int exitCode;
 };
 
-QTEST_GUILESS_MAIN(TestBadInput)
-#include "test_bad_input.moc"
+} // namespace
+
+TEST_CASE(rejected) {
+    TempDir dir;
+    const std::string out = dir.filePath("out");
+    const Args ae{"--workload", "autoencoder", "--steps", "2", "--out", out};
+    const Args fm{"--workload", "fashion-mnist", "--steps", "2", "--out", out};
+    TEST_REQUIRE(writeFileBytes(dir.filePath("plain-file"), "x"));
+    TEST_REQUIRE(
+        writeFileBytes(dir.filePath("model.pt"), "print('I am Python source, not a TorchScript archive')\n"));
+
+    const std::vector<Row> rows = {
+        {"rank >= world size", ae + Args{"--rank", "2", "--world-size", "2"}, "", "", "BAD_INPUT", 2},
+        {"world size 0", ae + Args{"--world-size", "0"}, "", "", "BAD_INPUT", 2},
+        {"WORLD_SIZE=0 in env", ae, "WORLD_SIZE", "0", "BAD_INPUT", 2},
+        {"RANK not a number", ae, "RANK", "one", "BAD_INPUT", 2},
+        {"unknown flag", ae + Args{"--learning-rate", "1"}, "", "", "BAD_INPUT", 2},
+        {"unknown workload", Args{"--workload", "resnet"}, "", "", "BAD_INPUT", 2},
+        {"world 2 without store", ae + Args{"--rank", "0", "--world-size", "2"}, "", "", "BAD_INPUT", 2},
+        {"malformed store", ae + Args{"--store", "redis://x"}, "", "", "BAD_INPUT", 2},
+        {"store port out of range", ae + Args{"--store", "tcp://127.0.0.1:70000"}, "", "", "BAD_INPUT", 2},
+        {"store folder missing", ae + Args{"--store", "file:" + dir.filePath("no/such/dir/store")}, "", "",
+         "BAD_INPUT", 2},
+        {"global batch not divisible",
+         ae + Args{"--global-batch", "3", "--rank", "0", "--world-size", "2", "--store",
+                   "file:" + dir.filePath("gb-store")},
+         "", "", "BAD_INPUT", 2},
+        {"missing dataset folder", fm + Args{"--data", dir.filePath("nothing-here")}, "", "", "DATA_MISSING",
+         2},
+        {"truncated dataset", fm + Args{"--data", makeTruncatedIdx(dir)}, "", "", "DATA_CORRUPT", 2},
+        {"not TorchScript",
+         Args{"--workload", "torchscript", "--model", dir.filePath("model.pt"), "--out", out}, "", "",
+         "MODEL_INVALID", 2},
+        {"model file missing",
+         Args{"--workload", "torchscript", "--model", dir.filePath("absent.pt"), "--out", out}, "", "",
+         "MODEL_INVALID", 2},
+        {"unwritable output folder",
+         Args{"--workload", "autoencoder", "--steps", "1", "--out", dir.filePath("plain-file/sub")}, "", "",
+         "OUTPUT_UNWRITABLE", 2},
+        {"cuda on a CPU-only LibTorch", ae + Args{"--device", "cuda"}, "CUDA_VISIBLE_DEVICES", "",
+         "DEVICE_UNAVAILABLE", 2},
+        {"NaN loss",
+         Args{"--workload", "fashion-mnist", "--lr", "1e12", "--limit-samples", "640", "--steps", "20",
+              "--out", out},
+         "", "", "NAN_LOSS", 4},
+    };
+
+    for (const Row& row : rows)
+        testRow(row.name, [&] {
+            EnvChanges env = withoutRankVariables();
+            if (!row.envName.empty()) env.emplace_back(row.envName, row.envValue);
+            RankResult r = runWorker(row.args, 120000, env);
+            TEST_REQUIRE_MSG(r.finished, "the worker hung");
+            TEST_REQUIRE_MSG(r.exitCode == row.exitCode, r.describe());
+            auto errors = r.ofType("error");
+            TEST_REQUIRE_EQ(errors.size(), 1u);
+            TEST_REQUIRE_EQ(errors.front().body["code"].get<std::string>(), row.code);
+            TEST_REQUIRE(!errors.front().body["message"].get<std::string>().empty());
+            TEST_REQUIRE(!r.last("done"));
+            // stdout carries telemetry only: every non-empty line parsed as an event.
+            size_t lines = 0;
+            for (const std::string& line : splitLines(r.stdoutText))
+                lines += trimmed(line).empty() ? 0 : 1;
+            TEST_REQUIRE_EQ(lines, r.events.size());
+        });
+}
+
+TEST_CASE(helpAndVersion) {
+    RankResult help = runWorker({"--help"});
+    TEST_REQUIRE_EQ(help.exitCode, 0);
+    TEST_REQUIRE(contains(help.stdoutText, "--workload"));
+    RankResult version = runWorker({"--version"});
+    TEST_REQUIRE_EQ(version.exitCode, 0);
+    TEST_REQUIRE(version.stdoutText.rfind("ddpdesk-worker ", 0) == 0);
+    TEST_REQUIRE(contains(version.stdoutText, "LibTorch"));
+}
+
+DDPDESK_TEST_MAIN()

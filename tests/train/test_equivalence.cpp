@@ -1,99 +1,102 @@
-// DDP semantics, checked on real processes: N ranks x batch b must end with the same parameters as one rank with
-// batch N*b on the same samples (relative 1e-5), and the way gradients travel (overlapped buckets, many small
-// buckets, sync after backward, shared memory or Gloo, FileStore or TCPStore) must not change the result.
+// DDP semantics, checked on real processes: N ranks x batch b must end with the same parameters as one rank
+// with batch N*b on the same samples (relative 1e-5), and the way gradients travel (overlapped buckets, many
+// small buckets, sync after backward, shared memory or Gloo, FileStore or TCPStore) must not change the
+// result.
 
-#include "worker_harness.h"
-
-#include <QTemporaryDir>
+#include "worker_harness_std.h"
 
 using namespace ddpdesk;
 using namespace ddpdesk::traintest;
+using ddpdesk::testsupport::TempDir;
+using ddpdesk::testsupport::testRow;
 
 namespace {
 
 // Trains `world` ranks and returns the final parameters (model.pt written by rank 0).
-std::map<std::string, at::Tensor> trainRanks(const QString& workload, int world, int batch, const QStringList& extra,
-                                        bool* ok) {
+std::map<std::string, at::Tensor> trainRanks(const std::string& workload, int world, int batch,
+                                             const Args& extra, bool* ok) {
     *ok = false;
-    QTemporaryDir dir;
+    TempDir dir;
     WorkerSet set;
-    QStringList args{"--workload", workload, "--batch-size", QString::number(batch), "--seed", "7",
-                     "--out", dir.path(), "--telemetry-ms", "0"};
-    args += extra;
-    if (world > 1 && !extra.contains("--store"))
-        args += QStringList{"--store", "file:" + dir.filePath("store")};
+    Args args{"--workload", workload, "--batch-size", std::to_string(batch), "--seed",
+              "7",          "--out",  dir.str(),      "--telemetry-ms",      "0"};
+    args = args + extra;
+    if (world > 1 && !contains(extra, "--store"))
+        args = args + Args{"--store", "file:" + dir.filePath("store")};
     set.startRanks(world, args);
     auto results = set.waitAll(240000);
     for (const RankResult& r : results) {
         if (r.exitCode != 0) {
-            qWarning("%s", qPrintable(r.describe()));
+            std::cout << r.describe() << std::endl;
             return {};
         }
     }
     *ok = true;
-    return loadModelFile(workload.toStdString(), dir.filePath("model.pt"));
+    return loadModelFile(workload, dir.filePath("model.pt"));
 }
 
 } // namespace
 
-class TestEquivalence : public QObject {
-    Q_OBJECT
-private Q_SLOTS:
-    void ranksTimesBatchEqualsOneBigBatch_data() {
-        QTest::addColumn<QString>("workload");
-        QTest::addColumn<int>("world");
-        QTest::addColumn<int>("batch");
-        QTest::addColumn<QStringList>("common");
+TEST_CASE(ranksTimesBatchEqualsOneBigBatch) {
+    struct Row {
+        const char* name;
+        std::string workload;
+        int world, batch;
+        Args common;
+    };
+    const Row rows[] = {
         // 512 samples: divisible by every world size and batch used, so no padding or short batch differs.
-        QTest::newRow("fashion-mnist 2x16 vs 1x32")
-            << "fashion-mnist" << 2 << 16 << QStringList{"--limit-samples", "512", "--steps", "6"};
-        // RMSE (the autoencoder's default) is not a mean over samples, so sqrt(mean of a shard) averaged over ranks
+        {"fashion-mnist 2x16 vs 1x32", "fashion-mnist", 2, 16, {"--limit-samples", "512", "--steps", "6"}},
+        // RMSE (the autoencoder's default) is not a mean over samples, so sqrt(mean of a shard) averaged over
+        // ranks
         // is not sqrt(mean of the whole batch) -- in PyTorch's DDP as here. MSE is, and must match.
-        QTest::newRow("autoencoder (mse) 2x10 vs 1x20")
-            << "autoencoder" << 2 << 10 << QStringList{"--limit-samples", "400", "--steps", "6", "--loss", "mse"};
-        QTest::newRow("fashion-mnist 4x8 vs 1x32")
-            << "fashion-mnist" << 4 << 8 << QStringList{"--limit-samples", "512", "--steps", "4", "--threads", "1"};
-    }
-    void ranksTimesBatchEqualsOneBigBatch() {
-        QFETCH(QString, workload);
-        QFETCH(int, world);
-        QFETCH(int, batch);
-        QFETCH(QStringList, common);
-        bool ok = false;
-        auto many = trainRanks(workload, world, batch, common, &ok);
-        QVERIFY(ok);
-        auto one = trainRanks(workload, 1, world * batch, common, &ok);
-        QVERIFY(ok);
-        double diff = maxRelativeDifference(many, one);
-        qInfo("max relative parameter difference: %.3g", diff);
-        QVERIFY2(diff < 1e-5, qPrintable(QString::number(diff)));
-    }
+        {"autoencoder (mse) 2x10 vs 1x20",
+         "autoencoder",
+         2,
+         10,
+         {"--limit-samples", "400", "--steps", "6", "--loss", "mse"}},
+        {"fashion-mnist 4x8 vs 1x32",
+         "fashion-mnist",
+         4,
+         8,
+         {"--limit-samples", "512", "--steps", "4", "--threads", "1"}},
+    };
+    for (const Row& row : rows)
+        testRow(row.name, [&] {
+            bool ok = false;
+            auto many = trainRanks(row.workload, row.world, row.batch, row.common, &ok);
+            TEST_REQUIRE(ok);
+            auto one = trainRanks(row.workload, 1, row.world * row.batch, row.common, &ok);
+            TEST_REQUIRE(ok);
+            double diff = maxRelativeDifference(many, one);
+            std::cout << "max relative parameter difference: " << diff << std::endl;
+            TEST_REQUIRE_MSG(diff < 1e-5, std::to_string(diff));
+        });
+}
 
-    void transportDoesNotChangeTheResult() {
-        const QStringList common{"--limit-samples", "512", "--steps", "5"};
-        bool ok = false;
-        auto overlapped = trainRanks("fashion-mnist", 2, 16, common, &ok);
-        QVERIFY(ok);
-        auto afterBackward = trainRanks("fashion-mnist", 2, 16, common + QStringList{"--no-overlap"}, &ok);
-        QVERIFY(ok);
-        auto tinyBuckets = trainRanks("fashion-mnist", 2, 16, common + QStringList{"--bucket-mb", "0.01"}, &ok);
-        QVERIFY(ok);
-        auto tcp = trainRanks("fashion-mnist", 2, 16,
-                         common + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(freePort())}, &ok);
-        QVERIFY(ok);
-        auto gloo = trainRanks("fashion-mnist", 2, 16, common + QStringList{"--grad-transport", "gloo"}, &ok);
-        QVERIFY(ok);
-        QVERIFY(maxRelativeDifference(overlapped, gloo) < 1e-6);
-        QVERIFY(maxRelativeDifference(overlapped, afterBackward) < 1e-6);
-        QVERIFY(maxRelativeDifference(overlapped, tinyBuckets) < 1e-6);
-        QVERIFY(maxRelativeDifference(overlapped, tcp) < 1e-6);
-        // And training did move the parameters (a comparison of two untouched models would prove nothing).
-        bool ok2 = false;
-        auto shorter = trainRanks("fashion-mnist", 2, 16, QStringList{"--limit-samples", "512", "--steps", "1"}, &ok2);
-        QVERIFY(ok2);
-        QVERIFY(maxRelativeDifference(overlapped, shorter) > 1e-4);
-    }
-};
+TEST_CASE(transportDoesNotChangeTheResult) {
+    const Args common{"--limit-samples", "512", "--steps", "5"};
+    bool ok = false;
+    auto overlapped = trainRanks("fashion-mnist", 2, 16, common, &ok);
+    TEST_REQUIRE(ok);
+    auto afterBackward = trainRanks("fashion-mnist", 2, 16, common + Args{"--no-overlap"}, &ok);
+    TEST_REQUIRE(ok);
+    auto tinyBuckets = trainRanks("fashion-mnist", 2, 16, common + Args{"--bucket-mb", "0.01"}, &ok);
+    TEST_REQUIRE(ok);
+    auto tcp = trainRanks("fashion-mnist", 2, 16,
+                          common + Args{"--store", "tcp://127.0.0.1:" + std::to_string(freePort())}, &ok);
+    TEST_REQUIRE(ok);
+    auto gloo = trainRanks("fashion-mnist", 2, 16, common + Args{"--grad-transport", "gloo"}, &ok);
+    TEST_REQUIRE(ok);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, gloo) < 1e-6);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, afterBackward) < 1e-6);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, tinyBuckets) < 1e-6);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, tcp) < 1e-6);
+    // And training did move the parameters (a comparison of two untouched models would prove nothing).
+    bool ok2 = false;
+    auto shorter = trainRanks("fashion-mnist", 2, 16, Args{"--limit-samples", "512", "--steps", "1"}, &ok2);
+    TEST_REQUIRE(ok2);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, shorter) > 1e-4);
+}
 
-QTEST_GUILESS_MAIN(TestEquivalence)
-#include "test_equivalence.moc"
+DDPDESK_TEST_MAIN()

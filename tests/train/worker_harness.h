@@ -1,7 +1,8 @@
 #pragma once
 
-// Runs real ddpdesk-worker processes for the engine tests: one QProcess per rank, stdout parsed with the telemetry
-// protocol, every wait bounded. Paths come from CMake: DDPDESK_WORKER_PATH, DDPDESK_PYTHON, DDPDESK_TEST_DATA.
+// Runs real ddpdesk-worker processes for the engine tests: one QProcess per rank, stdout parsed with the
+// telemetry protocol, every wait bounded. Paths come from CMake: DDPDESK_WORKER_PATH, DDPDESK_PYTHON,
+// DDPDESK_TEST_DATA.
 
 #include "protocol/telemetry.h"
 #include "train/models.h"
@@ -25,15 +26,38 @@
 
 namespace ddpdesk::traintest {
 
-inline QString workerPath() { return QStringLiteral(DDPDESK_WORKER_PATH); }
-inline QString pythonPath() { return QStringLiteral(DDPDESK_PYTHON); }
-inline QString fashionDir() { return QStringLiteral(DDPDESK_FASHION_DIR); }
+// $DDPDESK_TEST_WORKER / $DDPDESK_TEST_PYTHON replace the build's worker and Python: the torch2 leg runs
+// these tests with a worker built against LibTorch 2.x and Python 2.x ranks (tests/CMakeLists.txt,
+// ddpdesk_torch2_test).
+inline QString workerPath() {
+    return qEnvironmentVariable("DDPDESK_TEST_WORKER", QStringLiteral(DDPDESK_WORKER_PATH));
+}
+inline QString pythonPath() {
+    return qEnvironmentVariable("DDPDESK_TEST_PYTHON", QStringLiteral(DDPDESK_PYTHON));
+}
+inline QString fashionDir() {
+    return QStringLiteral(DDPDESK_FASHION_DIR);
+}
+
+// The LibTorch version the worker under test was built with (its --version), as major * 100 + minor; 0 if
+// unknown. Behaviour that depends on LibTorch (e.g. a loopback-only TCPStore server from 2.3) is judged by
+// the worker's own version, since the torch2 leg runs a worker built against another LibTorch than this test.
+inline int workerTorchVersion() {
+    QProcess p;
+    p.start(workerPath(), {"--version"});
+    if (!p.waitForFinished(60000)) return 0;
+    for (const QByteArray& line : p.readAllStandardOutput().split('\n'))
+        if (line.startsWith("LibTorch: ")) {
+            const QList<QByteArray> parts = line.mid(10).trimmed().split('.');
+            if (parts.size() >= 2) return parts[0].toInt() * 100 + parts[1].toInt();
+        }
+    return 0;
+}
 
 // A port nobody listens on right now (bind to 0, read it, release it).
 inline quint16 freePort() {
     QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
+    if (!server.listen(QHostAddress::LocalHost, 0)) return 0;
     quint16 port = server.serverPort();
     server.close();
     return port;
@@ -49,14 +73,12 @@ struct RankResult {
     std::vector<protocol::Event> ofType(const char* type) const {
         std::vector<protocol::Event> out;
         for (const auto& e : events)
-            if (e.type == type)
-                out.push_back(e);
+            if (e.type == type) out.push_back(e);
         return out;
     }
     const protocol::Event* last(const char* type) const {
         for (auto it = events.rbegin(); it != events.rend(); ++it)
-            if (it->type == type)
-                return &*it;
+            if (it->type == type) return &*it;
         return nullptr;
     }
     QString describe() const {
@@ -78,7 +100,8 @@ public:
             }
     }
 
-    QProcess* start(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+    QProcess* start(const QStringList& args,
+                    const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
                     const QString& program = workerPath()) {
         auto p = std::make_unique<QProcess>();
         p->setProcessEnvironment(env);
@@ -90,8 +113,7 @@ public:
 
     // Starts `world` ranks with --rank/--world-size appended to `common`.
     void startRanks(int world, const QStringList& common, int firstRank = 0, int count = -1) {
-        if (count < 0)
-            count = world;
+        if (count < 0) count = world;
         for (int r = firstRank; r < firstRank + count; ++r)
             start(common + QStringList{"--rank", QString::number(r), "--world-size", QString::number(world)});
     }
@@ -104,7 +126,8 @@ public:
         for (auto& p : m_procs) {
             RankResult r;
             int left = std::max(1, timeoutMs - static_cast<int>(timer.elapsed()));
-            // A process that already ended (waited for elsewhere) counts as finished; one that never started does not.
+            // A process that already ended (waited for elsewhere) counts as finished; one that never started
+            // does not.
             r.finished = p->waitForFinished(left) ||
                          (p->state() == QProcess::NotRunning && p->error() != QProcess::FailedToStart);
             if (!r.finished) {
@@ -115,8 +138,7 @@ public:
             r.stdoutText = p->readAllStandardOutput();
             r.stderrText = p->readAllStandardError();
             for (const QByteArray& line : r.stdoutText.split('\n'))
-                if (auto e = protocol::parseLine(line.toStdString()))
-                    r.events.push_back(*e);
+                if (auto e = protocol::parseLine(line.toStdString())) r.events.push_back(*e);
             results.push_back(std::move(r));
         }
         return results;
@@ -146,8 +168,7 @@ inline QByteArray runPython(const QString& script, const QStringList& args = {},
         qWarning("python timed out");
         return {};
     }
-    if (p.exitCode() != 0)
-        qWarning("python failed: %s", p.readAllStandardError().constData());
+    if (p.exitCode() != 0) qWarning("python failed: %s", p.readAllStandardError().constData());
     return p.readAllStandardOutput();
 }
 
@@ -156,7 +177,8 @@ inline QByteArray runPython(const QString& script, const QStringList& args = {},
 namespace ddpdesk::traintest {
 
 // Reads a running worker's stdout until an event of `type` arrives (bounded); `buffer` keeps what was read.
-inline std::optional<protocol::Event> waitForEvent(QProcess* p, const char* type, int timeoutMs, QByteArray& buffer) {
+inline std::optional<protocol::Event> waitForEvent(QProcess* p, const char* type, int timeoutMs,
+                                                   QByteArray& buffer) {
     QElapsedTimer timer;
     timer.start();
     for (;;) {
@@ -165,12 +187,10 @@ inline std::optional<protocol::Event> waitForEvent(QProcess* p, const char* type
             QByteArray line = buffer.left(nl);
             buffer.remove(0, nl + 1);
             if (auto e = protocol::parseLine(line.toStdString()))
-                if (e->type == type)
-                    return e;
+                if (e->type == type) return e;
         }
         int left = timeoutMs - static_cast<int>(timer.elapsed());
-        if (left <= 0 || p->state() == QProcess::NotRunning)
-            return std::nullopt;
+        if (left <= 0 || p->state() == QProcess::NotRunning) return std::nullopt;
         p->waitForReadyRead(std::min(left, 500));
         buffer += p->readAllStandardOutput();
     }
@@ -190,13 +210,11 @@ inline std::map<std::string, at::Tensor> loadModelFile(const std::string& worklo
 // Largest relative difference ||a-b|| / ||b|| over all parameters (missing names count as infinite).
 inline double maxRelativeDifference(const std::map<std::string, at::Tensor>& a,
                                     const std::map<std::string, at::Tensor>& b) {
-    if (a.size() != b.size() || a.empty())
-        return std::numeric_limits<double>::infinity();
+    if (a.size() != b.size() || a.empty()) return std::numeric_limits<double>::infinity();
     double worst = 0;
     for (const auto& [name, t] : a) {
         auto it = b.find(name);
-        if (it == b.end() || it->second.sizes() != t.sizes())
-            return std::numeric_limits<double>::infinity();
+        if (it == b.end() || it->second.sizes() != t.sizes()) return std::numeric_limits<double>::infinity();
         double denom = it->second.norm().item<double>();
         double diff = (t - it->second).norm().item<double>();
         worst = std::max(worst, denom > 0 ? diff / denom : diff);

@@ -1,5 +1,5 @@
-// The Setup page validates while editing: Start is disabled and the reason names the field; a valid form enables
-// Start; profiles round-trip; "Copy as command" produces the scheduler's text.
+// The Setup page validates while editing: Start is disabled and the reason names the field; a valid form
+// enables Start; profiles round-trip; "Copy as command" produces the scheduler's text.
 
 #include "setup_panel.h"
 #include "ui_test_util.h"
@@ -21,16 +21,13 @@ class TestSetupValidation : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    QPushButton* startButton(SetupPanel& p)
-    {
+    QPushButton* startButton(SetupPanel& p) {
         for (QPushButton* b : p.findChildren<QPushButton*>())
-            if (b->text().contains(QLatin1String("Start")))
-                return b;
+            if (b->text().contains(QLatin1String("Start"))) return b;
         return nullptr;
     }
 
-    launch::RunConfig valid()
-    {
+    launch::RunConfig valid() {
         launch::RunConfig c;
         c.workload = QStringLiteral("autoencoder");
         c.nproc = 2;
@@ -41,8 +38,7 @@ class TestSetupValidation : public QObject {
 private slots:
     void initTestCase() { test::isolateSettings(m_dir); }
 
-    void validConfigEnablesStart()
-    {
+    void validConfigEnablesStart() {
         SetupPanel p;
         p.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         p.setConfig(valid());
@@ -58,8 +54,7 @@ private slots:
         QVERIFY(c.outDir.startsWith(m_dir.filePath(QStringLiteral("runs"))));
     }
 
-    void badFieldsDisableStartWithReason_data()
-    {
+    void badFieldsDisableStartWithReason_data() {
         QTest::addColumn<int>("nproc");
         QTest::addColumn<int>("nnodes");
         QTest::addColumn<int>("nodeRank");
@@ -67,11 +62,11 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::newRow("no workers") << 0 << 1 << 0 << QString() << "nproc";
         QTest::newRow("node rank >= nodes") << 2 << 2 << 2 << QString() << "node-rank";
-        QTest::newRow("port out of range") << 2 << 1 << 0 << QStringLiteral("tcp://127.0.0.1:70000") << "store";
+        QTest::newRow("port out of range")
+            << 2 << 1 << 0 << QStringLiteral("tcp://127.0.0.1:70000") << "store";
     }
 
-    void badFieldsDisableStartWithReason()
-    {
+    void badFieldsDisableStartWithReason() {
         QFETCH(int, nproc);
         QFETCH(int, nnodes);
         QFETCH(int, nodeRank);
@@ -95,8 +90,7 @@ private slots:
         QVERIFY(named);
     }
 
-    void editingRevalidates()
-    {
+    void editingRevalidates() {
         SetupPanel p;
         p.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         p.setConfig(valid());
@@ -107,8 +101,7 @@ private slots:
         blocker.close();
         QLineEdit* runs = nullptr;
         for (QLineEdit* e : p.findChildren<QLineEdit*>())
-            if (e->text() == QDir::toNativeSeparators(m_dir.filePath(QStringLiteral("runs"))))
-                runs = e;
+            if (e->text() == QDir::toNativeSeparators(m_dir.filePath(QStringLiteral("runs")))) runs = e;
         QVERIFY(runs);
         runs->setText(m_dir.filePath(QStringLiteral("plainfile/sub")));
         QTRY_VERIFY_WITH_TIMEOUT(!p.canStart(), 3000);
@@ -117,8 +110,34 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(p.canStart(), 3000);
     }
 
-    void profileRoundTrip()
-    {
+    void secondNodeNeedsTheRunSecret() {
+        // Node 1 of 2 without node 0's secret would be refused as FOREIGN_RANK: Start stays off and says so;
+        // the secret typed into its field is what the run gets (and only there: the field is off on node 0).
+        qunsetenv("DDPDESK_RUN_SECRET");
+        SetupPanel p;
+        p.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        launch::RunConfig c = valid();
+        c.nnodes = 2;
+        c.nodeRank = 1;
+        c.store = QStringLiteral("tcp://127.0.0.1:29500");
+        p.setConfig(c);
+        QVERIFY(!p.canStart());
+        QVERIFY2(p.problemText().contains(QLatin1String("--run-secret")), qPrintable(p.problemText()));
+        QLineEdit* secret = nullptr;
+        for (QLineEdit* e : p.findChildren<QLineEdit*>())
+            if (e->echoMode() == QLineEdit::PasswordEchoOnEdit) secret = e;
+        QVERIFY(secret && secret->isEnabled());
+        const QString hex(64, QLatin1Char('a'));
+        secret->setText(hex);
+        QTRY_VERIFY_WITH_TIMEOUT(p.canStart(), 3000);
+        QCOMPARE(p.config().runSecret, hex);
+        c.nodeRank = 0;
+        p.setConfig(c);
+        QVERIFY(!secret->isEnabled());
+        QVERIFY(p.config().runSecret.isEmpty());
+    }
+
+    void profileRoundTrip() {
         SetupPanel a;
         a.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         launch::RunConfig c = valid();
@@ -139,8 +158,7 @@ private slots:
         QVERIFY(!err.isEmpty());
     }
 
-    void copyAsCommand()
-    {
+    void copyAsCommand() {
         SetupPanel p;
         p.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         p.setConfig(valid());

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The PyTorch 2.x peer: a Debian 13 (trixie) root with python3-torch / libtorch-dev 2.6 beside this Debian 12 machine.
+# Users bring PyTorch 2.x; every test labelled `torch2` runs against it. Idempotent and cached: a finished root is
+# stamped with its package list and reused; only the mounts are (re)made.
+#
+#   bash installer/torch2-root.sh            make (or reuse) the root, print the path of its python3 wrapper
+#   DDPDESK_TORCH2_ROOT=/some/dir ...         root location (default /var/cache/ddpdesk/torch2-root)
+#
+# Wrappers (outside the root, beside it): ROOT.bin/torch2-run CMD... runs CMD inside the root in the current folder;
+# ROOT.bin/python3 is `torch2-run /usr/bin/python3`. Shared folders (/tmp, the folder above this checkout and the
+# datasets) are
+# bind-mounted at the same path inside, so FileStore paths, build trees and loopback sockets are the same both sides.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="${DDPDESK_TORCH2_ROOT:-/var/cache/ddpdesk/torch2-root}"
+BIN="${ROOT}.bin"
+MIRROR="${DDPDESK_TORCH2_MIRROR:-http://deb.debian.org/debian}"
+PACKAGES="python3-torch,libtorch-dev,libgloo-dev,cmake,g++,ninja-build,nlohmann-json3-dev,libcli11-dev,procps,iproute2"
+SHARED=("/tmp" "$(dirname "$here")")
+# Fashion-MNIST (Debian 12's dataset-fashion-mnist) for the engine tests' workers inside the root.
+[ -d /usr/share/datasets ] && SHARED+=("/usr/share/datasets")
+STAMP="$ROOT/.ddpdesk-torch2-ready"
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "torch2-root: needs root (mmdebstrap, chroot and bind mounts)" >&2
+  exit 2
+fi
+
+if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
+  command -v mmdebstrap >/dev/null || {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+  }
+  # A half-made root from an interrupted run is ours (its marker sits beside it); anything else there is not.
+  if [ -e "$ROOT" ] && [ ! -e "$ROOT.partial" ]; then
+    echo "torch2-root: $ROOT exists and was not made by this script; set DDPDESK_TORCH2_ROOT elsewhere" >&2
+    exit 2
+  fi
+  if [ -e "$ROOT" ]; then
+    for m in $(awk -v r="$ROOT/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r); do umount -l "$m"; done
+    rm -rf --one-file-system "$ROOT"
+  fi
+  mkdir -p "$(dirname "$ROOT")"
+  touch "$ROOT.partial"
+  start=$(date +%s)
+  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (about 75 s and 1.2 GB)"
+  mmdebstrap --quiet --variant=apt --include="$PACKAGES" \
+    trixie "$ROOT" "deb $MIRROR trixie main"
+  printf '%s' "$PACKAGES" >"$STAMP"
+  rm -f "$ROOT.partial"
+  echo "torch2-root: made in $(($(date +%s) - start)) s"
+fi
+
+mkdir -p "$BIN"
+cat >"$BIN/torch2-run" <<EOF
+#!/usr/bin/env bash
+# Runs a command inside the PyTorch 2.6 root (made by installer/torch2-root.sh), in the current folder.
+set -euo pipefail
+ROOT="$ROOT"
+SHARED=(${SHARED[*]})
+mounted() { awk -v p="\$1" '\$2 == p { f = 1 } END { exit !f }' /proc/mounts; }
+ensure_mounts() {
+  mounted "\$ROOT/proc" || mount -t proc proc "\$ROOT/proc"
+  mounted "\$ROOT/dev" || mount --rbind /dev "\$ROOT/dev"
+  for d in "\${SHARED[@]}"; do
+    mkdir -p "\$ROOT\$d"
+    mounted "\$ROOT\$d" || mount --rbind "\$d" "\$ROOT\$d"
+  done
+  # One network namespace, one answer for "what is my hostname's address" on both sides.
+  for f in /etc/hosts /etc/resolv.conf /etc/hostname; do
+    [ -f "\$f" ] || continue
+    touch "\$ROOT\$f"
+    mounted "\$ROOT\$f" || mount --bind "\$f" "\$ROOT\$f"
+  done
+}
+# Parallel tests start many wrappers at once: one makes the mounts, the others wait for it.
+exec 9>"\$ROOT.mount.lock"
+flock 9
+ensure_mounts
+flock -u 9
+exec 9>&-
+cd_to="\$PWD"
+exec chroot "\$ROOT" /usr/bin/env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
+  /bin/sh -c 'cd "\$1" 2>/dev/null || cd /; shift; exec "\$@"' sh "\$cd_to" "\$@"
+EOF
+cat >"$BIN/python3" <<EOF
+#!/usr/bin/env bash
+exec "$BIN/torch2-run" /usr/bin/python3 "\$@"
+EOF
+chmod 0755 "$BIN/torch2-run" "$BIN/python3"
+
+version=$("$BIN/python3" -c 'import torch; print(torch.__version__)')
+echo "torch2-root: torch $version ready" >&2
+echo "$BIN/python3"

@@ -1,0 +1,232 @@
+#pragma once
+
+// The Qt-free counterpart of worker_harness.h for the engine tests that build without Qt
+// (DDPDESK_WITH_QT=OFF): real ddpdesk-worker processes, one testsupport::Subprocess per rank, stdout parsed
+// with the telemetry protocol, every wait bounded. Paths come from CMake: DDPDESK_WORKER_PATH,
+// DDPDESK_PYTHON, DDPDESK_FASHION_DIR.
+
+#include "protocol/telemetry.h"
+#include "train/models.h"
+
+#include "mini_test.h"
+#include "subprocess.h"
+#include "temp_dir.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::traintest {
+
+using Args = std::vector<std::string>;
+using testsupport::EnvChanges;
+
+inline std::string envOr(const char* name, const char* fallback) {
+    const char* value = std::getenv(name);
+    return value && *value ? std::string(value) : std::string(fallback);
+}
+
+// $DDPDESK_TEST_WORKER / $DDPDESK_TEST_PYTHON replace the build's worker and Python: the torch2 leg runs
+// these tests with a worker built against LibTorch 2.x and Python 2.x ranks (tests/CMakeLists.txt,
+// ddpdesk_torch2_test).
+inline std::string workerPath() {
+    return envOr("DDPDESK_TEST_WORKER", DDPDESK_WORKER_PATH);
+}
+inline std::string pythonPath() {
+    return envOr("DDPDESK_TEST_PYTHON", DDPDESK_PYTHON);
+}
+inline std::string fashionDir() {
+    return DDPDESK_FASHION_DIR;
+}
+
+inline Args operator+(Args a, const Args& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+inline bool contains(const Args& args, const std::string& arg) {
+    return std::find(args.begin(), args.end(), arg) != args.end();
+}
+
+inline std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+inline std::string trimmed(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// The LibTorch version the worker under test was built with (its --version), as major * 100 + minor; 0 if
+// unknown. Behaviour that depends on LibTorch is judged by the worker's own version, since the torch2 leg
+// runs a worker built against another LibTorch than this test.
+inline int workerTorchVersion() {
+    const testsupport::ProgramResult r =
+        testsupport::runProgram(workerPath(), {"--version"}, std::chrono::seconds(60));
+    for (const std::string& line : splitLines(r.out))
+        if (line.rfind("LibTorch: ", 0) == 0) {
+            int major = 0, minor = 0;
+            if (std::sscanf(line.c_str() + 10, "%d.%d", &major, &minor) == 2) return major * 100 + minor;
+        }
+    return 0;
+}
+
+// A port nobody listens on right now (bind to 0, read it, release it).
+inline std::uint16_t freePort() {
+    return testsupport::freeLoopbackPort();
+}
+
+struct RankResult {
+    int exitCode = -1;
+    bool finished = false;
+    std::vector<protocol::Event> events;
+    std::string stderrText;
+    std::string stdoutText;
+
+    std::vector<protocol::Event> ofType(const char* type) const {
+        std::vector<protocol::Event> out;
+        for (const auto& e : events)
+            if (e.type == type) out.push_back(e);
+        return out;
+    }
+    const protocol::Event* last(const char* type) const {
+        for (auto it = events.rbegin(); it != events.rend(); ++it)
+            if (it->type == type) return &*it;
+        return nullptr;
+    }
+    std::string describe() const {
+        auto tail = [](const std::string& s) { return s.size() > 3000 ? s.substr(s.size() - 3000) : s; };
+        return "exit " + std::to_string(exitCode) + "; stdout:\n" + tail(stdoutText) + "\nstderr:\n" +
+               tail(stderrText);
+    }
+};
+
+// The variables a launcher would set for a rank: cleared so the tests' own flags decide.
+inline EnvChanges withoutRankVariables() {
+    EnvChanges env;
+    for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"})
+        env.emplace_back(name, std::nullopt);
+    return env;
+}
+
+// One or more worker processes started together; the destructor kills any still running.
+class WorkerSet {
+public:
+    testsupport::Subprocess* start(const Args& args, const EnvChanges& env = {},
+                                   const std::string& program = workerPath()) {
+        m_procs.push_back(std::make_unique<testsupport::Subprocess>());
+        testsupport::Subprocess* p = m_procs.back().get();
+        if (!p->start(program, args, env))
+            std::cout << "could not start " << program << ": " << p->startError() << std::endl;
+        return p;
+    }
+
+    // Starts `count` ranks (default: all `world`) with --rank/--world-size appended to `common`.
+    void startRanks(int world, const Args& common, int firstRank = 0, int count = -1) {
+        if (count < 0) count = world;
+        for (int r = firstRank; r < firstRank + count; ++r)
+            start(common + Args{"--rank", std::to_string(r), "--world-size", std::to_string(world)});
+    }
+
+    // Waits for every process (one shared deadline) and collects their output; one still running then is
+    // killed.
+    std::vector<RankResult> waitAll(int timeoutMs) {
+        const auto deadline = testsupport::Clock::now() + std::chrono::milliseconds(timeoutMs);
+        std::vector<RankResult> results;
+        for (auto& p : m_procs) {
+            RankResult r;
+            // One that never started does not count as finished.
+            r.finished = p->started() && p->waitUntil(deadline);
+            if (p->started() && !r.finished) p->kill();
+            r.exitCode = r.finished ? p->exitCode() : -1;
+            r.stdoutText = p->stdoutText();
+            r.stderrText = p->started() ? p->stderrText() : p->startError();
+            for (const std::string& line : splitLines(r.stdoutText))
+                if (auto e = protocol::parseLine(line)) r.events.push_back(*e);
+            results.push_back(std::move(r));
+        }
+        return results;
+    }
+
+    testsupport::Subprocess* process(int i) { return m_procs.at(static_cast<size_t>(i)).get(); }
+
+private:
+    std::vector<std::unique_ptr<testsupport::Subprocess>> m_procs;
+};
+
+// Runs one worker to completion.
+inline RankResult runWorker(const Args& args, int timeoutMs = 120000, const EnvChanges& env = {}) {
+    WorkerSet set;
+    set.start(args, env);
+    return set.waitAll(timeoutMs).front();
+}
+
+// Runs the test Python with a script; returns stdout. A timeout or a non-zero exit is a test failure
+// (recorded, the case goes on; what it then reads from the empty or partial output fails its own checks).
+inline std::string runPython(const std::string& script, const Args& args = {}, int timeoutMs = 120000) {
+    const testsupport::ProgramResult r = testsupport::runProgram(pythonPath(), Args{"-c", script} + args,
+                                                                 std::chrono::milliseconds(timeoutMs));
+    TEST_CHECK_MSG(r.started, r.startError);
+    TEST_CHECK_MSG(r.finished, "python timed out");
+    TEST_CHECK_MSG(!r.finished || r.exitCode == 0, "python failed: " + r.err);
+    return r.finished ? r.out : std::string();
+}
+
+// Parameters of a model.pt the worker wrote, by name.
+inline std::map<std::string, at::Tensor> loadModelFile(const std::string& workload, const std::string& path) {
+    std::map<std::string, at::Tensor> out;
+    auto model = train::makeModel(workload, "");
+    std::ifstream in(path, std::ios::binary);
+    model->load(in);
+    for (auto& [name, t] : model->namedParameters())
+        out[name] = t.detach().clone();
+    return out;
+}
+
+// Largest relative difference ||a-b|| / ||b|| over all parameters (missing names count as infinite).
+inline double maxRelativeDifference(const std::map<std::string, at::Tensor>& a,
+                                    const std::map<std::string, at::Tensor>& b) {
+    if (a.size() != b.size() || a.empty()) return std::numeric_limits<double>::infinity();
+    double worst = 0;
+    for (const auto& [name, t] : a) {
+        auto it = b.find(name);
+        if (it == b.end() || it->second.sizes() != t.sizes()) return std::numeric_limits<double>::infinity();
+        double denom = it->second.norm().item<double>();
+        double diff = (t - it->second).norm().item<double>();
+        worst = std::max(worst, denom > 0 ? diff / denom : diff);
+    }
+    return worst;
+}
+
+// A whole file's bytes ("" when it cannot be read).
+inline std::string fileBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Writes `bytes` to `path` (replacing it); false when it cannot.
+inline bool writeFileBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(out);
+}
+
+} // namespace ddpdesk::traintest

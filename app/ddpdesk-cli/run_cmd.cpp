@@ -191,6 +191,9 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_option("--workdir", f.workdir, "folder the script's ranks run in (default: the current folder)");
     sub->add_flag("--use-local-rank-arg", c.useLocalRankArg,
                   "pass --local-rank=N to the script (scripts written for torch.distributed.launch)");
+    sub->add_flag(
+        "--no-instrument{false}", c.instrument,
+        "do not load DDP Desk's progress reporter into the script (steps then come from loss lines)");
     sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }

@@ -29,10 +29,13 @@ struct RunConfig {
     QStringList scriptArgs;                           // after `--`
     QString python;    // --python; empty: /usr/bin/python3 for *.py (python on Windows)
     QString lossRegex; // --loss-regex; empty: defaultLossRegex()
-    QString
-        workDir; // --workdir: where script ranks run (torchrun's way); empty: the folder the run started in
-    bool useLocalRankArg =
-        false; // --use-local-rank-arg: append --local-rank=N (torch.distributed.launch scripts)
+    // --workdir: where script ranks run (torchrun's way); empty: the folder the run started in.
+    QString workDir;
+    // --use-local-rank-arg: append --local-rank=N (scripts written for torch.distributed.launch).
+    bool useLocalRankArg = false;
+    // Script runs: report steps, loss and samples through the instrumentation module (script_instrument.h);
+    // --no-instrument turns it off.
+    bool instrument = true;
 
     // Where it runs.
     int nproc = 1; // local workers on this node

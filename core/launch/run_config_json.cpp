@@ -21,6 +21,7 @@ QJsonObject RunConfig::toJson() const {
     o["loss_regex"] = lossRegex;
     o["workdir"] = workDir;
     o["use_local_rank_arg"] = useLocalRankArg;
+    o["instrument"] = instrument;
     o["nproc"] = nproc;
     o["devices"] = devices;
     o["nnodes"] = nnodes;
@@ -74,6 +75,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     str("loss_regex", c.lossRegex);
     str("workdir", c.workDir);
     flag("use_local_rank_arg", c.useLocalRankArg);
+    flag("instrument", c.instrument);
     num("nproc", c.nproc);
     str("devices", c.devices);
     num("nnodes", c.nnodes);

@@ -3,6 +3,7 @@
 #include "launch/json_bridge.h"
 #include "launch/metrics_log.h"
 #include "launch/process_control.h"
+#include "launch/script_instrument.h"
 #include "launch/script_output.h"
 #include "launch/supervisor_impl.h"
 #include "protocol/run_auth.h"
@@ -161,6 +162,15 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     }
     QString secret;
     if (found.isEmpty()) secret = runSecretFor(config, &found);
+    QString instrumentDir;
+    if (found.isEmpty() && instrumentsScript(config)) {
+        QString why;
+        instrumentDir = writeInstrumentModule(config.outDir, &why);
+        if (instrumentDir.isEmpty()) {
+            found.push_back({QStringLiteral("instrument"), why});
+            d->store.release();
+        }
+    }
     if (found.isEmpty()) {
         QString why;
         if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
@@ -175,6 +185,7 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     m_restarts = 0;
     d->program = program;
     d->scriptPort = (config.isScript() && !config.storeIsTcp()) ? freeLocalPort() : 0;
+    d->instrumentDir = instrumentDir;
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
@@ -220,6 +231,11 @@ void Supervisor::spawnWorker(int index) {
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
         env.insert(it.key(), it.value());
     env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_restarts));
+    if (!d->instrumentDir.isEmpty()) {
+        const QString path = env.value(QStringLiteral("PYTHONPATH"));
+        env.insert(QStringLiteral("PYTHONPATH"),
+                   path.isEmpty() ? d->instrumentDir : d->instrumentDir + QDir::listSeparator() + path);
+    }
     // The secret travels in the environment, never on a command line (ps shows those); scripts have no use
     // for it.
     if (m_config.isScript())
@@ -231,7 +247,10 @@ void Supervisor::spawnWorker(int index) {
         const QString interp = m_config.interpreter();
         p->setProgram(interp.isEmpty() ? m_config.scriptFile : interp);
         const QStringList args = m_config.scriptArguments(index);
-        p->setArguments(interp.isEmpty() ? args : QStringList{m_config.scriptFile} + args);
+        if (!d->instrumentDir.isEmpty()) // only with an interpreter (instrumentsScript)
+            p->setArguments(instrumentedArguments(m_config, index));
+        else
+            p->setArguments(interp.isEmpty() ? args : QStringList{m_config.scriptFile} + args);
     } else {
         p->setProgram(d->program);
         QStringList args = m_config.workerArgs(index);
@@ -289,8 +308,14 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     QByteArray line = raw.size() > kMaxLine ? raw.left(kMaxLine) + " [line cut at 64 KiB]" : raw;
     if (line.endsWith('\r')) line.chop(1);
     const int rank = m_config.globalRank(index);
-    if (!isStderr && !m_config.isScript()) {
-        if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
+    if (!isStderr && (!m_config.isScript() || !d->instrumentDir.isEmpty())) {
+        auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())));
+        // A script's stdout is its own text; only the instrumentation module's events are taken as events
+        // there.
+        if (e && m_config.isScript() && e->body.value("source", std::string()) != kInstrumentSourceTag)
+            e.reset();
+        if (e && m_config.isScript()) d->workers[index].instrumented = true;
+        if (e) {
             if (e->rank < 0) e->body["rank"] = rank;
             d->log.write(e->body);
             m_model.applyEvent(index, *e);
@@ -307,7 +332,7 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     else
         m_model.applyLine(index, line);
     // A script's loss may be on stdout or stderr (logging writes to stderr).
-    if (d->workers[index].parser) {
+    if (d->workers[index].parser && !d->workers[index].instrumented) {
         if (auto step = d->workers[index].parser->parse(rank, text)) {
             d->log.write(*step);
             if (auto e = protocol::parseLine(protocol::encodeLine(*step))) m_model.applyEvent(index, *e);

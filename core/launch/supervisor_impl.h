@@ -24,12 +24,14 @@ struct StallDoctorLink;
 void abandonStallDoctor(const std::shared_ptr<StallDoctorLink>& link);
 
 struct Supervisor::Worker {
-    QProcess* process = nullptr; // owned by the Supervisor (QObject parent)
-    QByteArray outBuf, errBuf;   // partial lines
+    QProcess* process = nullptr;                   // owned by the Supervisor (QObject parent)
+    QByteArray outBuf, errBuf;                     // partial lines
     bool outSkipping = false, errSkipping = false; // inside an over-long line
     bool exited = false;
-    int signalled = 0;           // 0 none, 1 terminate sent, 2 kill sent
+    int signalled = 0; // 0 none, 1 terminate sent, 2 kill sent
     std::unique_ptr<ScriptOutputParser> parser;
+    bool instrumented =
+        false; // the instrumentation module's steps arrived: loss lines are then only log text
 };
 
 struct Failure {
@@ -46,7 +48,8 @@ struct Supervisor::Impl {
     int exited = 0;
     QString program;
     int scriptPort = 0;
-    QString runSecret; // hex, handed to workers through the environment only (protocol/run_auth.h)
+    QString instrumentDir; // holds ddpdesk_instrument.py for script ranks; empty: not instrumented
+    QString runSecret;     // hex, handed to workers through the environment only (protocol/run_auth.h)
     RunStore store; // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)
     QVector<Failure> failures;
     bool stopping = false;
@@ -55,8 +58,8 @@ struct Supervisor::Impl {
     QString stopReason;
     QTimer stallTimer, killTimer;
     bool stallReported = false;
-    // The stall watch's doctor runs on a detached thread; this link is how its answer finds the Supervisor, and
-    // the destructor cuts it instead of waiting for the diagnosis (supervisor_stall.cpp).
+    // The stall watch's doctor runs on a detached thread; this link is how its answer finds the Supervisor,
+    // and the destructor cuts it instead of waiting for the diagnosis (supervisor_stall.cpp).
     std::shared_ptr<StallDoctorLink> doctorLink;
     std::atomic<bool> doctorBusy{false};
     std::unique_ptr<monitor::MonitorSampler> sampler; // supervisor_monitor.cpp
@@ -64,8 +67,7 @@ struct Supervisor::Impl {
     // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
     const Failure& pickCulprit() const {
         for (const Failure& f : failures)
-            if (!f.peerLost)
-                return f;
+            if (!f.peerLost) return f;
         return failures.front();
     }
 };

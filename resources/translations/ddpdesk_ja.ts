@@ -372,6 +372,17 @@
     </message>
 </context>
 <context>
+    <name>ddpdesk::launch::ScriptInstrument</name>
+    <message>
+        <source>%1 is in the way of DDP Desk&apos;s instrumentation module (%2); move it, or run with --no-instrument</source>
+        <translation>%1 が DDP Desk の計測モジュール（%2）の置き場所をふさいでいます。移動するか、--no-instrument で実行してください</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 に書き込めません: %2</translation>
+    </message>
+</context>
+<context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
         <source>ddpdesk-worker not found next to this program (%1); reinstall DDP Desk or set DDPDESK_WORKER to its path</source>

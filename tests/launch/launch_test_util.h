@@ -27,9 +27,12 @@ struct CliResult {
 
 inline QString envPath(const char* name) { return qEnvironmentVariable(name); }
 
+// `workDir`: the folder the CLI is started in (empty: this test's).
 inline CliResult runCli(const QStringList& args, int timeoutMs, const QMap<QString, QString>& extraEnv = {},
-                        const QString& program = envPath("DDPDESK_CLI")) {
+                        const QString& program = envPath("DDPDESK_CLI"), const QString& workDir = {}) {
     QProcess p;
+    if (!workDir.isEmpty())
+        p.setWorkingDirectory(workDir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (auto it = extraEnv.begin(); it != extraEnv.end(); ++it)
         env.insert(it.key(), it.value());

@@ -21,20 +21,9 @@ bool copyProject(const QString& to) {
 }
 
 launchtest::CliResult runIn(const QString& cwd, const QStringList& args) {
-    QProcess p;
-    p.setWorkingDirectory(cwd);
-    p.start(launchtest::envPath("DDPDESK_CLI"), args);
-    launchtest::CliResult r;
-    if (!p.waitForStarted(10000)) return r;
-    r.finished = p.waitForFinished(200000);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    // Every optimizer step reported (no 100 ms throttle), so even this short run shows a rate.
+    return launchtest::runCli(args, 200000, {{"DDPDESK_INSTRUMENT_MS", "0"}},
+                              launchtest::envPath("DDPDESK_CLI"), cwd);
 }
 
 } // namespace
@@ -65,8 +54,32 @@ private slots:
               "ROLE_WORLD_SIZE=2", "TORCHELASTIC_RESTART_COUNT=0", "MASTER_ADDR=127.0.0.1"})
             QVERIFY2(lines.value(1).split(' ').contains(QString::fromLatin1(kv)), qPrintable(lines.value(1)));
         QCOMPARE(lines.value(2), QStringLiteral("local_rank_arg=0"));
+        // The script prints nothing: steps, loss and samples come from DDP Desk's instrumentation module
+        // (2 epochs of 128 samples per rank in batches of 16: 16 optimizer steps).
         const QJsonObject s = launchtest::readJsonFile(project + "/runs/a/summary.json");
         QCOMPARE(s["status"].toString(), QStringLiteral("ok"));
+        QCOMPARE(s["steps"].toInt(), 16);
+        QVERIFY2(s["final_loss"].isDouble() && s["final_loss"].toDouble() > 0, qPrintable(r.out));
+        QVERIFY2(s["samples_per_s"].toDouble() > 0, qPrintable(r.out));
+        int lastSamples = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(project + "/runs/a/metrics.jsonl"))
+            if (e["event"] == "step" && e["source"] == "instrument" && e["rank"].toInt() == 0)
+                lastSamples = e["samples"].toInt();
+        QCOMPARE(lastSamples, 256);
+    }
+
+    void noInstrumentLeavesTheScriptAlone() {
+        QTemporaryDir tmp;
+        const QString project = tmp.filePath("myproject");
+        QVERIFY(copyProject(project));
+        const auto r =
+            runIn(project, {"run", "--script", "train.py", "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                            "--nproc", "2", "--out", "runs/b", "--no-instrument"});
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QJsonObject s = launchtest::readJsonFile(project + "/runs/b/summary.json");
+        QCOMPARE(s["steps"].toInt(), 0); // no loss lines, no module: nothing to count
+        QVERIFY(!QFileInfo::exists(project + "/runs/b/.ddpdesk-python"));
     }
 
     void workdirFlagMovesTheRanks() {
@@ -80,6 +93,27 @@ private slots:
         QVERIFY(r.finished);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY(QFileInfo::exists(elsewhere + "/snapshot.pt"));
+        QVERIFY(!QFileInfo::exists(project + "/snapshot.pt"));
+    }
+
+    void foreignModuleFileIsNotReplaced() {
+        // Something at the module's path that DDP Desk did not write stays as it is, and the run says why.
+        QTemporaryDir tmp;
+        const QString project = tmp.filePath("myproject");
+        QVERIFY(copyProject(project));
+        const QString out = tmp.filePath("out");
+        QVERIFY(QDir().mkpath(out + "/.ddpdesk-python"));
+        QFile mine(out + "/.ddpdesk-python/ddpdesk_instrument.py");
+        QVERIFY(mine.open(QIODevice::WriteOnly));
+        mine.write("print('the user wrote this')\n");
+        mine.close();
+        const auto r = runIn(project, {"run", "--script", "train.py", "--python",
+                                       launchtest::envPath("DDPDESK_PYTHON"), "--out", out});
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2((r.err + r.out).contains("--no-instrument"), qPrintable(r.err + r.out));
+        QVERIFY(mine.open(QIODevice::ReadOnly));
+        QCOMPARE(mine.readAll(), QByteArray("print('the user wrote this')\n"));
         QVERIFY(!QFileInfo::exists(project + "/snapshot.pt"));
     }
 

@@ -196,30 +196,4 @@ inline std::optional<protocol::Event> waitForEvent(QProcess* p, const char* type
     }
 }
 
-// Parameters of a model.pt the worker wrote, by name.
-inline std::map<std::string, at::Tensor> loadModelFile(const std::string& workload, const QString& path) {
-    std::map<std::string, at::Tensor> out;
-    auto model = train::makeModel(workload, "");
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    model->load(in);
-    for (auto& [name, t] : model->namedParameters())
-        out[name] = t.detach().clone();
-    return out;
-}
-
-// Largest relative difference ||a-b|| / ||b|| over all parameters (missing names count as infinite).
-inline double maxRelativeDifference(const std::map<std::string, at::Tensor>& a,
-                                    const std::map<std::string, at::Tensor>& b) {
-    if (a.size() != b.size() || a.empty()) return std::numeric_limits<double>::infinity();
-    double worst = 0;
-    for (const auto& [name, t] : a) {
-        auto it = b.find(name);
-        if (it == b.end() || it->second.sizes() != t.sizes()) return std::numeric_limits<double>::infinity();
-        double denom = it->second.norm().item<double>();
-        double diff = (t - it->second).norm().item<double>();
-        worst = std::max(worst, denom > 0 ? diff / denom : diff);
-    }
-    return worst;
-}
-
 } // namespace ddpdesk::traintest

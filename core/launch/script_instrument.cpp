@@ -1,0 +1,59 @@
+#include "launch/script_instrument.h"
+
+#include "ddpdesk/instrument_source.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace ddpdesk::launch {
+
+namespace {
+const char* const kModuleFile = "ddpdesk_instrument.py";
+}
+
+bool instrumentsScript(const RunConfig& config) {
+    return config.isScript() && config.instrument && !config.interpreter().isEmpty();
+}
+
+QString writeInstrumentModule(const QString& outDir, QString* why) {
+    const QString folder = QDir(outDir).filePath(QStringLiteral(".ddpdesk-python"));
+    const QString path = QDir(folder).filePath(QString::fromLatin1(kModuleFile));
+    const QByteArray source(kInstrumentModuleSource);
+    auto refuse = [&](const QString& what) {
+        *why = QCoreApplication::translate(
+                   "ddpdesk::launch::ScriptInstrument",
+                   "%1 is in the way of DDP Desk's instrumentation module (%2); move it, or "
+                   "run with --no-instrument")
+                   .arg(QDir::toNativeSeparators(what), path);
+        return QString();
+    };
+    const QFileInfo dir(folder);
+    if (dir.exists() && (dir.isSymLink() || !dir.isDir())) return refuse(folder);
+    if (!QDir().mkpath(folder)) return refuse(folder);
+    const QFileInfo file(path);
+    if (file.exists() || file.isSymLink()) {
+        QFile existing(path);
+        // Ours from an earlier attempt or run in this folder: the same bytes, or an older version of the
+        // module.
+        if (file.isSymLink() || !file.isFile() || !existing.open(QIODevice::ReadOnly) ||
+            !existing.read(4096).contains("DDP Desk's progress reporter"))
+            return refuse(path);
+        existing.close();
+    }
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(source) != source.size()) {
+        *why = QCoreApplication::translate("ddpdesk::launch::ScriptInstrument", "cannot write %1: %2")
+                   .arg(QDir::toNativeSeparators(path), out.errorString());
+        return QString();
+    }
+    return folder;
+}
+
+QStringList instrumentedArguments(const RunConfig& config, int localRank) {
+    return QStringList{QStringLiteral("-m"), QStringLiteral("ddpdesk_instrument"), config.scriptFile} +
+           config.scriptArguments(localRank);
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,28 @@
+#pragma once
+
+// Progress from a user's script without changing it: the launcher writes DDP Desk's instrumentation module
+// (resources/python/ddpdesk_instrument.py) into the run folder and starts each rank as
+// `python -m ddpdesk_instrument SCRIPT ARGS`, with that folder on PYTHONPATH. The module prints `step` events
+// marked "source": "instrument"; `--no-instrument` turns it off.
+
+#include "launch/run_config.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace ddpdesk::launch {
+
+inline constexpr const char* kInstrumentSourceTag = "instrument"; // the events' "source"
+
+// Whether this run's ranks get the module: a script run through an interpreter, not switched off.
+bool instrumentsScript(const RunConfig& config);
+
+// Writes the module to OUT/.ddpdesk-python/ddpdesk_instrument.py and returns that folder; empty with `why`
+// when the path holds something DDP Desk did not write (a link, a folder, another file), which is left as it
+// is.
+QString writeInstrumentModule(const QString& outDir, QString* why);
+
+// The interpreter's arguments for one rank: -m ddpdesk_instrument SCRIPT ARGS.
+QStringList instrumentedArguments(const RunConfig& config, int localRank);
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,147 @@
+"""DDP Desk's progress reporter for a user's own training script, loaded before it and changing nothing it computes.
+
+    python -m ddpdesk_instrument SCRIPT [ARGS...]
+
+runs SCRIPT as `python SCRIPT ARGS` would (sys.argv, sys.path[0] and __main__ the same) after hooking three
+places that every DDP script passes through, and prints the telemetry protocol's `step` events (one JSON line,
+"source": "instrument") on stdout, where DDP Desk's launcher reads them:
+  * each optimizer step (torch.optim.Optimizer.step) is a step;
+  * the loss is the scalar that backward() was last called on (read only when an event is printed, so a CUDA loss
+    costs one synchronisation per event, not per step);
+  * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension).
+Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
+Works with PyTorch 1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file.
+"""
+import atexit
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+import types
+
+_lock = threading.Lock()
+_state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
+          "step_ms": 0.0, "n_ms": 0}
+_interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
+_rank = int(os.environ.get("RANK", "0") or 0)
+_out = sys.stdout
+
+
+def _emit(force=False):
+    now = time.time()
+    if not force and now - _state["last_emit"] < _interval:
+        return
+    if _state["step"] == _state["emitted"]:
+        return
+    loss = _state["loss"]
+    value = None
+    if loss is not None:
+        try:
+            value = float(loss)
+            if value != value or value in (float("inf"), float("-inf")):
+                value = None
+        except Exception:  # a loss that cannot be read (freed storage) is simply not reported
+            value = None
+    event = {"v": 1, "event": "step", "rank": _rank, "t": now, "step": _state["step"], "loss": value,
+             "samples": _state["samples"], "source": "instrument"}
+    if _state["n_ms"]:
+        event["step_ms"] = _state["step_ms"] / _state["n_ms"]
+    _state["step_ms"], _state["n_ms"] = 0.0, 0
+    _state["last_emit"] = now
+    _state["emitted"] = _state["step"]
+    try:
+        _out.write(json.dumps(event) + "\n")
+        _out.flush()
+    except Exception:  # a closed stdout must not break the user's training
+        pass
+
+
+def _on_step():
+    with _lock:
+        now = time.perf_counter()
+        if _state["t_step"] is not None:
+            _state["step_ms"] += (now - _state["t_step"]) * 1000.0
+            _state["n_ms"] += 1
+        _state["t_step"] = now
+        _state["step"] += 1
+        _state["samples"] += _state["pending"]
+        _state["pending"] = 0
+        _emit()
+
+
+def _first_batch_size(args, kwargs):
+    import torch
+    for value in list(args) + list(kwargs.values()):
+        if isinstance(value, torch.Tensor):
+            return int(value.shape[0]) if value.dim() > 0 else 1
+        if isinstance(value, (list, tuple)) and value and isinstance(value[0], torch.Tensor):
+            return int(value[0].shape[0]) if value[0].dim() > 0 else 1
+        if isinstance(value, dict):
+            for v in value.values():
+                if isinstance(v, torch.Tensor) and v.dim() > 0:
+                    return int(v.shape[0])
+    return 0
+
+
+def _install():
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+
+    backward = torch.Tensor.backward
+
+    def counted_backward(self, *args, **kwargs):
+        if self.numel() == 1:
+            _state["loss"] = self.detach()
+        return backward(self, *args, **kwargs)
+
+    torch.Tensor.backward = counted_backward
+
+    forward = DistributedDataParallel.forward
+
+    def counted_forward(self, *args, **kwargs):
+        _state["pending"] += _first_batch_size(args, kwargs)
+        return forward(self, *args, **kwargs)
+
+    DistributedDataParallel.forward = counted_forward
+
+    register = getattr(getattr(torch.optim, "optimizer", None), "register_optimizer_step_post_hook", None)
+    if register is not None:  # PyTorch 2.x: a global hook after every optimizer's step
+        register(lambda optimizer, args, kwargs: _on_step())
+        return
+    # PyTorch 1.13: wrap each optimizer's step as a bound method, so LR schedulers (which wrap it again and read
+    # __self__ / __func__) keep working.
+    init = torch.optim.Optimizer.__init__
+
+    def hooked_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        step = type(self).step
+
+        def counted_step(opt, *a, **k):
+            result = step(opt, *a, **k)
+            _on_step()
+            return result
+
+        self.step = types.MethodType(counted_step, self)
+
+    torch.optim.Optimizer.__init__ = hooked_init
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.stderr.write("usage: python -m ddpdesk_instrument SCRIPT [ARGS...]\n")
+        sys.exit(2)
+    script = sys.argv[1]
+    sys.argv = sys.argv[1:]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    try:
+        _install()
+    except Exception as e:  # no torch, or an unexpected one: run the script unobserved rather than not at all
+        sys.stderr.write(f"ddpdesk_instrument: progress reporting off ({e})\n")
+    atexit.register(lambda: _emit(force=True))
+    runpy.run_path(script, run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()

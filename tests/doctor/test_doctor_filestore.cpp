@@ -412,11 +412,11 @@ void TestDoctorFileStore::renameNeverOverwrites() {
     QVERIFY(writeStore(path, kTwoRanks));
     age(path, 3600);
     const QByteArray before = bytes(path);
-    // Occupy this second's name and the next two (the rename may happen a second later): one a file, one a
-    // dangling symlink, so neither overwriting nor following a link can go unnoticed.
+    // Occupy this second's name and the next 29 (a loaded machine may take seconds to get to the rename): files,
+    // and one dangling symlink, so neither overwriting nor following a link can go unnoticed.
     const QDateTime now = QDateTime::currentDateTime();
     QStringList blockers;
-    for (int s = 0; s < 3; ++s)
+    for (int s = 0; s < 30; ++s)
         blockers << path + ".stale-" + now.addSecs(s).toString(QStringLiteral("yyyyMMdd-HHmmss"));
     for (int i = 0; i < blockers.size(); ++i) {
         if (i == 1) {

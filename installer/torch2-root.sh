@@ -31,19 +31,25 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
   command -v mmdebstrap >/dev/null || {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
   }
-  # A half-made root from an interrupted run is ours (its marker sits beside it); anything else there is not.
-  if [ -e "$ROOT" ] && [ ! -e "$ROOT.partial" ]; then
+  # Ours to replace: a half-made root (its marker sits beside it) or one stamped with another package list.
+  # Anything else at that path is not.
+  if [ -e "$ROOT" ] && [ ! -e "$ROOT.partial" ] && [ ! -f "$STAMP" ]; then
     echo "torch2-root: $ROOT exists and was not made by this script; set DDPDESK_TORCH2_ROOT elsewhere" >&2
     exit 2
   fi
   if [ -e "$ROOT" ]; then
+    # The shared folders are bind-mounted inside: every mount goes before anything is removed, or nothing is.
     for m in $(awk -v r="$ROOT/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r); do umount -l "$m"; done
+    if awk -v r="$ROOT/" 'index($2, r) == 1 { f = 1 } END { exit !f }' /proc/mounts; then
+      echo "torch2-root: something is still mounted inside $ROOT; not removing it" >&2
+      exit 2
+    fi
     rm -rf --one-file-system "$ROOT"
   fi
   mkdir -p "$(dirname "$ROOT")"
   touch "$ROOT.partial"
   start=$(date +%s)
-  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (about 75 s and 1.2 GB)"
+  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (2 to 4 minutes, 1.2 GB)"
   mmdebstrap --quiet --variant=apt --include="$PACKAGES" \
     trixie "$ROOT" "deb $MIRROR trixie main"
   printf '%s' "$PACKAGES" >"$STAMP"

@@ -170,17 +170,22 @@ void TestDoctorCli::slowResolverIsBounded() {
     // /etc/resolv.conf (a bind mount in its own mount namespace, so only root can set it up).
     if (QProcess::execute("unshare", {"-m", "true"}) != 0)
         QSKIP("needs root for a private /etc/resolv.conf (unshare -m)");
+    // resolv.conf takes no port, so the server needs 53: an address of its own in 127/8 keeps parallel runs
+    // of this test (doctor.cli beside torch2.doctor.cli) apart.
+    const QString address = QStringLiteral("127.0.%1.9").arg(QCoreApplication::applicationPid() % 250 + 1);
     const QString blackHole = QStringLiteral("import socket, sys\n"
                                              "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
-                                             "s.bind(('127.0.0.9', 53))\n"
+                                             "s.bind(('%1', 53))\n"
                                              "print('ready', flush=True)\n"
-                                             "while True: s.recvfrom(4096)\n");
+                                             "while True: s.recvfrom(4096)\n")
+                                  .arg(address);
     Fault dns;
     QVERIFY2(dns.start(python(), {"-c", blackHole}), qPrintable(dns.error()));
     QTemporaryDir tmp;
     QFile conf(tmp.filePath("resolv.conf"));
     QVERIFY(conf.open(QIODevice::WriteOnly));
-    conf.write("nameserver 127.0.0.9\noptions timeout:30 attempts:2\n"); // glibc waits a minute per lookup
+    conf.write(
+        ("nameserver " + address + "\noptions timeout:30 attempts:2\n").toUtf8()); // a minute per lookup
     conf.close();
     const QString host = "ddpdesk-slow-resolver.example";
     const QString mount = "mount --bind '" + conf.fileName() + "' /etc/resolv.conf && exec ";

@@ -412,11 +412,16 @@ void TestDoctorFileStore::renameNeverOverwrites() {
     QVERIFY(writeStore(path, kTwoRanks));
     age(path, 3600);
     const QByteArray before = bytes(path);
-    // Occupy this second's name and the next 29 (a loaded machine may take seconds to get to the rename): files,
-    // and one dangling symlink, so neither overwriting nor following a link can go unnoticed.
+    // Occupy the names of this second and of 30 before and after it (a loaded machine may take seconds to get
+    // to the rename, and a sandbox's clock was seen to step): files, and one dangling symlink, so neither
+    // overwriting nor following a link can go unnoticed.
     const QDateTime now = QDateTime::currentDateTime();
     QStringList blockers;
-    for (int s = 0; s < 30; ++s)
+    QList<int> offsets{0, 1, 2};
+    for (int s = 3; s <= 30; ++s)
+        offsets << s << -s;
+    offsets << -1 << -2;
+    for (int s : offsets)
         blockers << path + ".stale-" + now.addSecs(s).toString(QStringLiteral("yyyyMMdd-HHmmss"));
     for (int i = 0; i < blockers.size(); ++i) {
         if (i == 1) {

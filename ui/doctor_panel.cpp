@@ -26,34 +26,32 @@ namespace ddpdesk::ui {
 
 namespace {
 
-QIcon severityIcon(doctor::Severity s)
-{
+QIcon severityIcon(doctor::Severity s) {
     switch (s) {
-    case doctor::Severity::Error: return icon(IconId::Error);
-    case doctor::Severity::Warning: return icon(IconId::Warning);
-    default: return icon(IconId::Info);
+    case doctor::Severity::Error:
+        return icon(IconId::Error);
+    case doctor::Severity::Warning:
+        return icon(IconId::Warning);
+    default:
+        return icon(IconId::Info);
     }
 }
 
-QString jsonValueText(const nlohmann::json& v)
-{
-    if (v.is_string())
-        return QString::fromStdString(v.get<std::string>());
+QString jsonValueText(const nlohmann::json& v) {
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
     return QString::fromStdString(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 } // namespace
 
-DoctorPanel::DoctorPanel(QWidget* parent) : QWidget(parent)
-{
+DoctorPanel::DoctorPanel(QWidget* parent) : QWidget(parent) {
     build();
     retranslate();
 }
 
 DoctorPanel::~DoctorPanel() = default;
 
-void DoctorPanel::build()
-{
+void DoctorPanel::build() {
     m_storeLabel = new QLabel;
     m_store = new QLineEdit;
     m_worldLabel = new QLabel;
@@ -107,13 +105,11 @@ void DoctorPanel::build()
     connect(m_list, &QTreeWidget::currentItemChanged, this, &DoctorPanel::showDetails);
     connect(m_fix, &QPushButton::clicked, this, [this] {
         const QTreeWidgetItem* item = m_list->currentItem();
-        if (item)
-            applyFix(item->data(0, Qt::UserRole).toInt());
+        if (item) applyFix(item->data(0, Qt::UserRole).toInt());
     });
 }
 
-void DoctorPanel::retranslate()
-{
+void DoctorPanel::retranslate() {
     m_storeLabel->setText(tr("Store:"));
     m_store->setPlaceholderText(tr("file:C:\\shared\\store or tcp://host:29500"));
     m_worldLabel->setText(tr("World size:"));
@@ -123,31 +119,26 @@ void DoctorPanel::retranslate()
     m_list->setHeaderLabels({tr("Severity"), tr("Code"), tr("Finding")});
     m_fix->setText(tr("Apply fix"));
     if (!m_busy && !m_ranOnce)
-        m_state->setText(tr("The doctor checks the rendezvous store, the port and the network before a run starts, "
-                            "when a run stalls, and whenever you press Diagnose."));
-    if (m_ranOnce && !m_busy)
-        showFindings(m_findings);
+        m_state->setText(
+            tr("The doctor checks the rendezvous store, the port and the network before a run starts, "
+               "when a run stalls, and whenever you press Diagnose."));
+    if (m_ranOnce && !m_busy) showFindings(m_findings);
 }
 
-void DoctorPanel::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void DoctorPanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(e);
 }
 
-void DoctorPanel::runFromInputs()
-{
+void DoctorPanel::runFromInputs() {
     doctor::DoctorRequest r = m_lastRequest;
     r.store = m_store->text().trimmed().toStdString();
     r.worldSize = m_worldSize->value();
     diagnose(r);
 }
 
-void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
-{
-    if (m_busy)
-        return;
+void DoctorPanel::diagnose(const doctor::DoctorRequest& request) {
+    if (m_busy) return;
     m_busy = true;
     m_lastRequest = request;
     m_store->setText(QString::fromStdString(request.store));
@@ -155,8 +146,9 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
     m_run->setEnabled(false);
     m_state->setText(tr("Diagnosing %1 ...").arg(QString::fromStdString(request.store)));
     // Probes block on sockets; keep them off the UI thread. The thread is never waited for (quitting does not
-    // wait on a diagnosis, which ends by its deadline anyway): its answer is posted under the link's lock, which
-    // the panel's destruction clears, and Qt drops an event posted to an object destroyed before it runs.
+    // wait on a diagnosis, which ends by its deadline anyway): its answer is posted under the link's lock,
+    // which the panel's destruction clears, and Qt drops an event posted to an object destroyed before it
+    // runs.
     struct Link {
         std::mutex mutex;
         DoctorPanel* panel = nullptr;
@@ -176,18 +168,21 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request)
         }
         std::lock_guard<std::mutex> lock(link->mutex);
         if (DoctorPanel* panel = link->panel)
-            QMetaObject::invokeMethod(panel, [panel, found] { panel->showFindings(found); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                panel, [panel, found] { panel->showFindings(found); }, Qt::QueuedConnection);
     });
-    connect(this, &QObject::destroyed, thread, [link] {
-        std::lock_guard<std::mutex> lock(link->mutex);
-        link->panel = nullptr;
-    }, Qt::DirectConnection);
+    connect(
+        this, &QObject::destroyed, thread,
+        [link] {
+            std::lock_guard<std::mutex> lock(link->mutex);
+            link->panel = nullptr;
+        },
+        Qt::DirectConnection);
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     thread->start();
 }
 
-void DoctorPanel::showFindings(const std::vector<doctor::Finding>& findings)
-{
+void DoctorPanel::showFindings(const std::vector<doctor::Finding>& findings) {
     const bool fresh = m_busy;
     m_busy = false;
     m_ranOnce = true;
@@ -208,25 +203,22 @@ void DoctorPanel::showFindings(const std::vector<doctor::Finding>& findings)
         item->setData(0, Qt::UserRole, int(i));
         item->setToolTip(2, text);
     }
-    m_state->setText(errors ? tr("%n problem(s) found that stop the run.", nullptr, errors)
+    m_state->setText(errors     ? tr("%n problem(s) found that stop the run.", nullptr, errors)
                      : warnings ? tr("No blocking problem; %n warning(s).", nullptr, warnings)
                                 : tr("No problem found."));
     if (!findings.empty())
         m_list->setCurrentItem(m_list->topLevelItem(0));
     else
         showDetails();
-    if (fresh)
-        emit diagnosed(errors, warnings);
+    if (fresh) emit diagnosed(errors, warnings);
 }
 
-void DoctorPanel::selectFinding(int index)
-{
+void DoctorPanel::selectFinding(int index) {
     if (index >= 0 && index < m_list->topLevelItemCount())
         m_list->setCurrentItem(m_list->topLevelItem(index));
 }
 
-void DoctorPanel::showDetails()
-{
+void DoctorPanel::showDetails() {
     const QTreeWidgetItem* item = m_list->currentItem();
     m_result->clear();
     if (!item) {
@@ -240,33 +232,35 @@ void DoctorPanel::showDetails()
         html += QStringLiteral("<p><b>%1</b></p><table cellspacing=2>").arg(tr("Evidence").toHtmlEscaped());
         for (auto it = f.evidence.begin(); it != f.evidence.end(); ++it)
             html += QStringLiteral("<tr><td><tt>%1</tt></td><td>%2</td></tr>")
-                        .arg(QString::fromStdString(it.key()).toHtmlEscaped(), jsonValueText(it.value()).toHtmlEscaped());
+                        .arg(QString::fromStdString(it.key()).toHtmlEscaped(),
+                             jsonValueText(it.value()).toHtmlEscaped());
         html += QStringLiteral("</table>");
     }
     if (!f.fix.empty())
-        html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("How to fix:").toHtmlEscaped(),
-                                                           findingFix(f).toHtmlEscaped());
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("How to fix:").toHtmlEscaped(), findingFix(f).toHtmlEscaped());
     m_details->setHtml(html);
     const QString label = fixLabel(f);
     m_fix->setEnabled(!label.isEmpty());
     m_fix->setText(label.isEmpty() ? tr("Apply fix") : label);
 }
 
-QString DoctorPanel::fixLabel(const doctor::Finding& finding)
-{
+QString DoctorPanel::fixLabel(const doctor::Finding& finding) {
     switch (safeFixFor(finding)) {
-    case SafeFix::RenameStaleStore: return tr("Rename the stale store file aside");
-    case SafeFix::PickFreePort: return tr("Pick a free port");
-    case SafeFix::None: break;
+    case SafeFix::RenameStaleStore:
+        return tr("Rename the stale store file aside");
+    case SafeFix::PickFreePort:
+        return tr("Pick a free port");
+    case SafeFix::None:
+        break;
     }
     return QString();
 }
 
-bool DoctorPanel::applyFix(int index)
-{
-    if (index < 0 || size_t(index) >= m_findings.size())
-        return false;
-    const doctor::Finding finding = m_findings[size_t(index)]; // the list may be refreshed while the question waits
+bool DoctorPanel::applyFix(int index) {
+    if (index < 0 || size_t(index) >= m_findings.size()) return false;
+    const doctor::Finding finding =
+        m_findings[size_t(index)]; // the list may be refreshed while the question waits
     const QString question = fixConfirmation(finding);
     if (!question.isEmpty()) {
         const bool yes = m_confirm ? m_confirm(question)
@@ -283,10 +277,8 @@ bool DoctorPanel::applyFix(int index)
     if (out.ok) {
         m_result->setText(out.message);
         m_result->setStyleSheet(QStringLiteral("color: #107c10;"));
-        if (out.port > 0)
-            emit portChosen(out.port);
-        if (!out.renamedPath.isEmpty())
-            emit storeFileRenamed(out.renamedPath, out.newPath);
+        if (out.port > 0) emit portChosen(out.port);
+        if (!out.renamedPath.isEmpty()) emit storeFileRenamed(out.renamedPath, out.newPath);
         m_fix->setEnabled(false);
     } else {
         m_result->setText(out.message);
@@ -296,6 +288,8 @@ bool DoctorPanel::applyFix(int index)
     return out.ok;
 }
 
-QString DoctorPanel::resultText() const { return m_result->text(); }
+QString DoctorPanel::resultText() const {
+    return m_result->text();
+}
 
 } // namespace ddpdesk::ui

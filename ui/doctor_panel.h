@@ -30,12 +30,14 @@ public:
     bool isBusy() const { return m_busy; }
     const std::vector<doctor::Finding>& findings() const { return m_findings; }
 
-    // Safe fixes: renaming a stale FileStore file aside, picking a free port. Empty when the finding has none.
+    // Safe fixes: renaming a stale FileStore file aside, picking a free port. Empty when the finding has
+    // none.
     static QString fixLabel(const doctor::Finding& finding);
-    // A fix that changes a file is asked first (see setConfirmation). True when the fix was applied; the outcome
-    // is also shown on the page.
+    // A fix that changes a file is asked first (see setConfirmation). True when the fix was applied; the
+    // outcome is also shown on the page.
     bool applyFix(int index);
-    // How applyFix asks: true to go ahead. Default: a QMessageBox (Yes/No, No by default). Tests inject an answer.
+    // How applyFix asks: true to go ahead. Default: a QMessageBox (Yes/No, No by default). Tests inject an
+    // answer.
     using Confirmation = std::function<bool(const QString& question)>;
     void setConfirmation(Confirmation ask) { m_confirm = std::move(ask); }
     QString resultText() const;
@@ -43,7 +45,7 @@ public:
 
 signals:
     void diagnosed(int errorCount, int warningCount);
-    void portChosen(int port);          // the "pick a free port" fix: Setup takes it
+    void portChosen(int port); // the "pick a free port" fix: Setup takes it
     void storeFileRenamed(const QString& path, const QString& newPath); // the stale-store fix moved it aside
     void message(const QString& text);
 

@@ -80,16 +80,18 @@ const FindingText kTexts[] = {
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
     {"RANKS_MISSING/counted_barrier",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others "
-                       "wait in rendezvous."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others "
+         "wait in rendezvous."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
     {"RANKS_MISSING/counted_clients",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. "
-                       "The others wait in rendezvous."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. "
+         "The others wait in rendezvous."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
@@ -138,43 +140,52 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Restart the job; rename the store file aside first (it holds the old run's keys).")},
     {"FILESTORE_STALE/expired",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer "
-                       "than ranks wait in rendezvous (%5)); new ranks would mix with its keys and hang or "
-                       "miscount."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
-                       "new path.")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer "
+         "than ranks wait in rendezvous (%5)); new ranks would mix with its keys and hang or "
+         "miscount."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
+         "new path.")},
     {"FILESTORE_STALE/complete",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none "
-                       "is running here); new ranks would mix with its keys and hang or miscount."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
-                       "new path.")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none "
+         "is running here); new ranks would mix with its keys and hang or miscount."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
+         "new path.")},
     {"FILESTORE_MAYBE_LIVE/other_node",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "No process here is seen using the store file, but it is not stale: this is node %1: ranks "
-                       "on another node that shares this folder may still be waiting on the store, and this node "
-                       "cannot see them; only node 0 (or --force) calls it stale."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store "
-                       "path.")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "No process here is seen using the store file, but it is not stale: this is node %1: ranks "
+         "on another node that shares this folder may still be waiting on the store, and this node "
+         "cannot see them; only node 0 (or --force) calls it stale."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store "
+         "path.")},
     {"FILESTORE_MAYBE_LIVE/waiting",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "No process here is seen using the store file, but it is not stale: %1 of %2 ranks "
                        "arrived, last write %3 s ago; ranks may wait up to %4: not stale yet."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
-                       "no rank waits, pass a shorter --rendezvous-timeout).")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
+         "no rank waits, pass a shorter --rendezvous-timeout).")},
     {"FILESTORE_MAYBE_LIVE/world_unknown",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, "
-                       "last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale "
-                       "yet."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
-                       "no rank waits, pass a shorter --rendezvous-timeout).")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, "
+         "last write %2 s ago, and the world size is unknown; ranks may wait up to %3: not stale "
+         "yet."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
+         "no rank waits, pass a shorter --rendezvous-timeout).")},
     {"FILESTORE_LOCKED",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Another live process holds the store file: %1."),
      QT_TRANSLATE_NOOP(
@@ -229,35 +240,41 @@ const FindingText kTexts[] = {
     {"STORE_REACHABLE",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "A TCPStore answers at %1:%2 (%3 keys)."), nullptr},
     {"DEADLINE_REACHED",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it "
-                       "learned until then."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli "
-                       "doctor --deadline SEC).")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it "
+         "learned until then."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli "
+         "doctor --deadline SEC).")},
     {"STORE_EXPOSED",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The store on port %1 listens on %2: anyone who can reach this machine can join as a "
                        "rank, read the store's keys or change them, and so stall or take over the run."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Allow port %1 in the firewall only from the training nodes. Single-node runs need no "
-                       "network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) "
-                       "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
-                       "1.x's TCPStore listens on every interface whatever host it is given.")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Allow port %1 in the firewall only from the training nodes. Single-node runs need no "
+         "network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) "
+         "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
+         "1.x's TCPStore listens on every interface whatever host it is given.")},
     {"STORE_VALUE_TOO_LARGE",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes "
-                       "per value and stopped reading it. Rank records are small: something other than the job "
-                       "writes to this store. Not all ranks probed."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes "
+         "per value and stopped reading it. Rank records are small: something other than the job "
+         "writes to this store. Not all ranks probed."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Check which program uses this store and port; give the job a store of its own.")},
     {"FILESTORE_NOT_ANSWERING",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "The store path %1 does not answer: looking it up took longer than %2 ms, as on a network "
-                       "share whose server is down or unreachable. Ranks would hang on it."),
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Check the share (its server, the network, the mount); or use a store path on a disk that "
-                       "answers.")},
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "The store path %1 does not answer: looking it up took longer than %2 ms, as on a network "
+         "share whose server is down or unreachable. Ranks would hang on it."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Check the share (its server, the network, the mount); or use a store path on a disk that "
+         "answers.")},
     {"NOT_A_STORE",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Something listens at %1:%2 but does not answer like a c10d TCPStore: %3."),
@@ -299,54 +316,57 @@ const FindingText kFixResults[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Renamed the stale store file %1 to %2 (nothing was deleted)."),
      nullptr},
-    {"NOT_A_FILE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Nothing to rename: %1 is not an existing file."),
+    {"NOT_A_FILE",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Nothing to rename: %1 is not an existing file."),
      nullptr},
     {"SYMLINK",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its "
-                       "target is changed."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its "
+         "target is changed."),
      nullptr},
-    {"NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is left as it is."), nullptr},
-    {"IN_USE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: the store is in use (%1). End that run first."),
+    {"NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is left as it is."),
+     nullptr},
+    {"IN_USE",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: the store is in use (%1). End that run first."),
      nullptr},
     {"NOT_STALE/other_node",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Refused: this is node %1: ranks on another node that shares this folder may still be "
-                       "waiting on the store, and this node cannot see them; only node 0 (or --force) calls it "
-                       "stale."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Refused: this is node %1: ranks on another node that shares this folder may still be "
+         "waiting on the store, and this node cannot see them; only node 0 (or --force) calls it "
+         "stale."),
      nullptr},
     {"NOT_STALE/waiting",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale "
-                       "yet."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale "
+         "yet."),
      nullptr},
     {"NOT_STALE/world_unknown",
-     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may "
-                       "wait up to %3: not stale yet."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may "
+         "wait up to %3: not stale yet."),
      nullptr},
     {"RENAME_FAILED", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Could not rename %1: %2"), nullptr},
 };
 
-const FindingText* lookup(const doctor::Finding& f)
-{
+const FindingText* lookup(const doctor::Finding& f) {
     const std::string key = f.variant.empty() ? f.code : f.code + "/" + f.variant;
     for (const FindingText& t : kTexts)
-        if (key == t.key)
-            return &t;
+        if (key == t.key) return &t;
     return nullptr;
 }
 
-QStringList toQt(const std::vector<std::string>& values)
-{
+QStringList toQt(const std::vector<std::string>& values) {
     QStringList out;
     for (const std::string& v : values)
         out << QString::fromStdString(v);
     return out;
 }
 
-QStringList argsOf(const doctor::Finding& f)
-{
+QStringList argsOf(const doctor::Finding& f) {
     QStringList args = toQt(f.args);
     // The doctor leaves the holder empty when the OS did not name it.
     if (f.code == "PORT_IN_USE" && args.size() > 1 && args[1].isEmpty())
@@ -355,29 +375,24 @@ QStringList argsOf(const doctor::Finding& f)
 }
 
 // The translated wording when there is one; otherwise the doctor's own text, so English is exactly the CLI's.
-QString render(const QStringList& args, const char* source, const std::string& english)
-{
-    if (!source)
-        return QString::fromStdString(english);
+QString render(const QStringList& args, const char* source, const std::string& english) {
+    if (!source) return QString::fromStdString(english);
     const QString pattern = QCoreApplication::translate("ddpdesk::ui::DoctorTexts", source);
-    if (pattern == QLatin1String(source))
-        return QString::fromStdString(english);
+    if (pattern == QLatin1String(source)) return QString::fromStdString(english);
     const QString filled = fillArgs(pattern, args);
     return filled.isNull() ? QString::fromStdString(english) : filled;
 }
 
 } // namespace
 
-QString fillArgs(const QString& pattern, const QStringList& args)
-{
+QString fillArgs(const QString& pattern, const QStringList& args) {
     QString out = QLatin1String(""); // not null: null means "an argument is missing"
     for (int i = 0; i < pattern.size(); ++i) {
         const QChar c = pattern.at(i);
         if (c == QLatin1Char('%') && i + 1 < pattern.size() && pattern.at(i + 1) >= QLatin1Char('1') &&
             pattern.at(i + 1) <= QLatin1Char('9')) {
             const int n = pattern.at(i + 1).digitValue();
-            if (n > args.size())
-                return QString();
+            if (n > args.size()) return QString();
             out += args.at(n - 1);
             ++i;
         } else {
@@ -387,25 +402,20 @@ QString fillArgs(const QString& pattern, const QStringList& args)
     return out;
 }
 
-QString findingMessage(const doctor::Finding& finding)
-{
+QString findingMessage(const doctor::Finding& finding) {
     const FindingText* t = lookup(finding);
     return render(argsOf(finding), t ? t->message : nullptr, finding.message);
 }
 
-QString findingFix(const doctor::Finding& finding)
-{
-    if (finding.fix.empty())
-        return QString();
+QString findingFix(const doctor::Finding& finding) {
+    if (finding.fix.empty()) return QString();
     const FindingText* t = lookup(finding);
     return render(argsOf(finding), t ? t->fix : nullptr, finding.fix);
 }
 
-QString fixResultMessage(const doctor::FixResult& result)
-{
+QString fixResultMessage(const doctor::FixResult& result) {
     for (const FindingText& t : kFixResults)
-        if (result.code == t.key)
-            return render(toQt(result.args), t.message, result.message);
+        if (result.code == t.key) return render(toQt(result.args), t.message, result.message);
     return QString::fromStdString(result.message);
 }
 

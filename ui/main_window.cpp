@@ -1,5 +1,5 @@
-// MainWindow itself: the navigation, the stacked pages, the status bar and the GPU poll (menus, settings and run
-// control are in main_window_menus.cpp, main_window_settings.cpp and main_window_runs.cpp).
+// MainWindow itself: the navigation, the stacked pages, the status bar and the GPU poll (menus, settings and
+// run control are in main_window_menus.cpp, main_window_settings.cpp and main_window_runs.cpp).
 #include "main_window.h"
 
 #include "compare_panel.h"
@@ -32,8 +32,7 @@ namespace {
 constexpr int kGpuPollMs = 2000;
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
-{
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(icon(IconId::App));
     setObjectName(QStringLiteral("MainWindow"));
     m_loader = new RunLoader(this);
@@ -47,21 +46,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_gpuTimer->setInterval(kGpuPollMs);
     connect(m_gpuTimer, &QTimer::timeout, this, &MainWindow::pollGpus);
     pollGpus();
-    if (m_gpus->deviceCount() > 0)
-        m_gpuTimer->start(); // without a driver there is nothing to refresh
+    if (m_gpus->deviceCount() > 0) m_gpuTimer->start(); // without a driver there is nothing to refresh
 }
 
-MainWindow::~MainWindow()
-{
-    if (m_supervisor)
-        m_supervisor->stop(tr("the application closed"));
+MainWindow::~MainWindow() {
+    if (m_supervisor) m_supervisor->stop(tr("the application closed"));
     // m_replay goes before the child widgets do; the Run page must not be left pointing at it.
-    if (m_replay && m_run->model() == m_replay.get())
-        m_run->showModel(nullptr, QString());
+    if (m_replay && m_run->model() == m_replay.get()) m_run->showModel(nullptr, QString());
 }
 
-QString MainWindow::defaultRunsFolder()
-{
+QString MainWindow::defaultRunsFolder() {
     // Qt appends organization and application name; DDP Desk uses the same name for both, and
     // ".../DDP Desk/DDP Desk/runs" reads like a mistake: one level is enough.
     QDir base(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
@@ -71,8 +65,7 @@ QString MainWindow::defaultRunsFolder()
     return base.filePath(QStringLiteral("runs"));
 }
 
-void MainWindow::buildUi()
-{
+void MainWindow::buildUi() {
     m_nav = new QListWidget;
     m_nav->setObjectName(QStringLiteral("navigation"));
     m_nav->setIconSize(QSize(24, 24));
@@ -115,10 +108,10 @@ void MainWindow::buildUi()
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     connect(m_setup, &SetupPanel::startRequested, this, &MainWindow::startRun);
     connect(m_setup, &SetupPanel::demoRequested, this, &MainWindow::startDemo);
-    connect(m_setup, &SetupPanel::message, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
-    connect(m_setup, &SetupPanel::configChanged, this, [this] {
-        m_run->setStartEnabled(m_setup->canStart(), m_setup->problemText());
-    });
+    connect(m_setup, &SetupPanel::message, this,
+            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_setup, &SetupPanel::configChanged, this,
+            [this] { m_run->setStartEnabled(m_setup->canStart(), m_setup->problemText()); });
     connect(m_run, &RunPanel::startRequested, this, [this] {
         m_setup->revalidate();
         if (m_setup->canStart())
@@ -129,10 +122,10 @@ void MainWindow::buildUi()
     connect(m_run, &RunPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_run, &RunPanel::diagnoseRequested, this, &MainWindow::diagnose);
     connect(m_doctor, &DoctorPanel::portChosen, m_setup, &SetupPanel::setTcpPort);
-    connect(m_doctor, &DoctorPanel::message, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_doctor, &DoctorPanel::message, this,
+            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     connect(m_doctor, &DoctorPanel::diagnosed, this, [this](int errors, int) {
-        if (!m_preflightPending)
-            return;
+        if (!m_preflightPending) return;
         m_preflightPending = false;
         if (errors > 0) {
             showPage(DoctorPage);
@@ -146,34 +139,38 @@ void MainWindow::buildUi()
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
     connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);
     connect(m_loader, &RunLoader::loaded, this, &MainWindow::showReplay);
-    connect(m_loader, &RunLoader::notice, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_loader, &RunLoader::notice, this,
+            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     connect(m_loader, &RunLoader::failed, this, [this](const QString&, const QString& error) {
         statusBar()->clearMessage();
         QMessageBox::warning(this, tr("Cannot reopen run"), error);
     });
-    connect(m_compare, &ComparePanel::message, this, [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_compare, &ComparePanel::message, this,
+            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
     m_nav->setCurrentRow(SetupPage);
 }
 
-MainWindow::Page MainWindow::currentPage() const { return Page(m_stack->currentIndex()); }
+MainWindow::Page MainWindow::currentPage() const {
+    return Page(m_stack->currentIndex());
+}
 
-void MainWindow::showRecordedRun(const QString& folder, const QString& name)
-{
+void MainWindow::showRecordedRun(const QString& folder, const QString& name) {
     // The Run page belongs to a live run while one is going; reopening must not hide it.
     if (m_supervisor && m_supervisor->isRunning()) {
-        statusBar()->showMessage(tr("A run is in progress; reopen %1 when it has finished.").arg(name), kStatusMs);
+        statusBar()->showMessage(tr("A run is in progress; reopen %1 when it has finished.").arg(name),
+                                 kStatusMs);
         return;
     }
     if (m_loader->isLoading()) {
-        statusBar()->showMessage(tr("Still opening the previous run; try %1 again in a moment.").arg(name), kStatusMs);
+        statusBar()->showMessage(tr("Still opening the previous run; try %1 again in a moment.").arg(name),
+                                 kStatusMs);
         return;
     }
     statusBar()->showMessage(tr("Opening %1...").arg(name));
     m_loader->load(folder, name);
 }
 
-void MainWindow::showReplay(std::shared_ptr<launch::RunModel> model, const QString& name)
-{
+void MainWindow::showReplay(std::shared_ptr<launch::RunModel> model, const QString& name) {
     statusBar()->clearMessage();
     if (m_supervisor && m_supervisor->isRunning())
         return; // a run started while the recording was read: its page wins
@@ -182,18 +179,14 @@ void MainWindow::showReplay(std::shared_ptr<launch::RunModel> model, const QStri
     showPage(RunPage);
 }
 
-void MainWindow::showPage(int page)
-{
-    if (page >= 0 && page < PageCount)
-        m_nav->setCurrentRow(page);
+void MainWindow::showPage(int page) {
+    if (page >= 0 && page < PageCount) m_nav->setCurrentRow(page);
 }
 
-void MainWindow::pollGpus()
-{
+void MainWindow::pollGpus() {
     QVector<GpuChoice> gpus;
     for (const monitor::GpuSample& s : m_gpus->sample()) {
-        if (s.lost)
-            continue;
+        if (s.lost) continue;
         GpuChoice g;
         g.index = s.index;
         g.name = QString::fromStdString(s.name);

@@ -1,8 +1,8 @@
 #pragma once
 
 // The application window: a left navigation (Setup, Run, Doctor, Compare, History) over stacked pages, menus
-// with Windows-style shortcuts, a status bar, and everything that must survive a restart (geometry, dock state,
-// language, runs folder, the last configuration) kept in QSettings.
+// with Windows-style shortcuts, a status bar, and everything that must survive a restart (geometry, dock
+// state, language, runs folder, the last configuration) kept in QSettings.
 
 #include "launch/run_config.h"
 #include "launch/supervisor.h"

@@ -9,18 +9,15 @@ namespace ddpdesk::ui {
 
 RunLoader::RunLoader(QObject* parent) : QObject(parent) {}
 
-RunLoader::~RunLoader()
-{
+RunLoader::~RunLoader() {
     if (m_thread) {
         m_thread->wait();
         delete m_thread;
     }
 }
 
-void RunLoader::load(const QString& folder, const QString& name)
-{
-    if (m_thread)
-        return;
+void RunLoader::load(const QString& folder, const QString& name) {
+    if (m_thread) return;
     QThread* home = thread();
     m_thread = QThread::create([this, home, folder, name] {
         auto model = std::make_shared<launch::RunModel>();
@@ -38,16 +35,14 @@ void RunLoader::load(const QString& folder, const QString& name)
                     emit loaded(model, name);
                 else
                     emit failed(name, error);
-                if (ok && !skipped.isEmpty())
-                    emit notice(QStringLiteral("%1: %2").arg(name, skipped));
+                if (ok && !skipped.isEmpty()) emit notice(QStringLiteral("%1: %2").arg(name, skipped));
             },
             Qt::QueuedConnection);
     });
     m_thread->start();
 }
 
-void RunLoader::finish()
-{
+void RunLoader::finish() {
     m_thread->wait();
     delete m_thread;
     m_thread = nullptr;

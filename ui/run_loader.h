@@ -1,7 +1,7 @@
 #pragma once
 
-// Reopens a recorded run off the UI thread: replaying a long recording (100,000 steps of 8 ranks) takes seconds, and
-// the window must keep painting and answering meanwhile.
+// Reopens a recorded run off the UI thread: replaying a long recording (100,000 steps of 8 ranks) takes
+// seconds, and the window must keep painting and answering meanwhile.
 
 #include <QObject>
 #include <QString>

@@ -19,8 +19,9 @@ struct CommandFlags {
 
 void addCommandCommand(CLI::App& app, CliContext& ctx) {
     auto flags = std::make_shared<CommandFlags>();
-    CLI::App* sub = app.add_subcommand("command", "print the equivalent cluster launch (torchrun, mpirun, slurm, "
-                                                  "hpcpack) for the run flags");
+    CLI::App* sub =
+        app.add_subcommand("command", "print the equivalent cluster launch (torchrun, mpirun, slurm, "
+                                      "hpcpack) for the run flags");
     addRunFlags(sub, flags->run, false);
     sub->add_option("--format", flags->format, "torchrun|mpirun|slurm|hpcpack")->required();
     sub->add_option("--worker-path", flags->worker, "how the cluster nodes call ddpdesk-worker")
@@ -38,13 +39,13 @@ void addCommandCommand(CLI::App& app, CliContext& ctx) {
         for (const launch::ConfigProblem& p : config.validateValues())
             if (p.field != QLatin1String("out")) // the output folder lives on the cluster, not here
                 problems.push_back(p);
-        if (format)
-            problems += launch::commandProblems(config, *format);
+        if (format) problems += launch::commandProblems(config, *format);
         if (!problems.isEmpty()) {
             ctx.exitCode = refuse(problems);
             return;
         }
-        std::cout << launch::formatCommand(config, *format, QString::fromStdString(flags->worker)).toStdString();
+        std::cout
+            << launch::formatCommand(config, *format, QString::fromStdString(flags->worker)).toStdString();
         ctx.exitCode = 0;
     });
 }

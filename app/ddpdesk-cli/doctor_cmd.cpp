@@ -23,7 +23,8 @@ struct DoctorOptions {
 void addDoctorCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<DoctorOptions>();
     CLI::App* cmd = app.add_subcommand(
-        "doctor", "Explain why a DDP rendezvous will not start or hangs: store, ports, hosts and which ranks arrived");
+        "doctor",
+        "Explain why a DDP rendezvous will not start or hangs: store, ports, hosts and which ranks arrived");
     cmd->add_option("--store", opts->request.store, "file:PATH or tcp://HOST:PORT")->required();
     cmd->add_option("--world-size", opts->request.worldSize, "total number of ranks (0: unknown)")
         ->check(CLI::Range(0, 1 << 20));
@@ -32,7 +33,8 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(0, 1 << 20));
     cmd->add_option("--rank", opts->request.rank, "a rank to check against the world size and the store")
         ->check(CLI::Range(0, 1 << 20));
-    cmd->add_option("--timeout", opts->request.probeTimeoutSec, "seconds each network probe may take (default 2)")
+    cmd->add_option("--timeout", opts->request.probeTimeoutSec,
+                    "seconds each network probe may take (default 2)")
         ->check(CLI::Range(0.05, 60.0));
     cmd->add_option("--deadline", opts->request.deadlineSec,
                     "seconds the whole diagnosis may take (default 10); then it reports what it learned and "
@@ -41,16 +43,18 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_flag("--running", opts->request.jobRunning,
                   "the job using this store is running or hung: diagnose it instead of a new launch");
     cmd->add_flag("--json", opts->json, "print {\"findings\":[...]} instead of text");
-    cmd->add_option("--rendezvous-timeout", opts->request.rendezvousTimeoutSec,
-                    "seconds ranks may wait in rendezvous (default 1800): a younger store with ranks missing may "
-                    "still be waited on, so it is not called stale")
+    cmd->add_option(
+           "--rendezvous-timeout", opts->request.rendezvousTimeoutSec,
+           "seconds ranks may wait in rendezvous (default 1800): a younger store with ranks missing may "
+           "still be waited on, so it is not called stale")
         ->check(CLI::Range(1.0, 1e7));
     cmd->add_flag("--force", opts->request.force,
                   "on a node whose node rank is above 0, still judge whether the shared store is stale");
     // --delete-stale-store is the old name; it renames too (nothing is deleted).
-    cmd->add_flag("--rename-stale-store,--delete-stale-store", opts->renameStale,
-                  "apply the FILESTORE_STALE fix: rename the store file aside to NAME.stale-YYYYmmdd-HHMMSS when "
-                  "no rank can still be waiting on it");
+    cmd->add_flag(
+        "--rename-stale-store,--delete-stale-store", opts->renameStale,
+        "apply the FILESTORE_STALE fix: rename the store file aside to NAME.stale-YYYYmmdd-HHMMSS when "
+        "no rank can still be waiting on it");
 
     cmd->callback([opts, &ctx] {
         if (opts->renameStale) {
@@ -63,8 +67,10 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
         }
         const auto findings = doctor::diagnose(opts->request);
         if (opts->json)
-            // The findings are valid UTF-8 already; `replace` keeps one stray byte from costing the whole report.
-            std::cout << doctor::toJson(findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            // The findings are valid UTF-8 already; `replace` keeps one stray byte from costing the whole
+            // report.
+            std::cout << doctor::toJson(findings).dump(2, ' ', false,
+                                                       nlohmann::json::error_handler_t::replace)
                       << "\n";
         else
             std::cout << doctor::toText(findings);

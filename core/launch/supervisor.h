@@ -1,9 +1,9 @@
 #pragma once
 
-// Runs one RunConfig: spawns one process per local rank, feeds their output into a RunModel, stops everyone on the
-// first failure (terminate, then kill after a grace period; 5 s in all), restarts from the last checkpoint up to
-// maxRestarts times, watches for stalls (names the lagging ranks, runs the doctor), writes metrics.jsonl and
-// summary.json into the out dir. Asynchronous: drive it from a Qt event loop.
+// Runs one RunConfig: spawns one process per local rank, feeds their output into a RunModel, stops everyone
+// on the first failure (terminate, then kill after a grace period; 5 s in all), restarts from the last
+// checkpoint up to maxRestarts times, watches for stalls (names the lagging ranks, runs the doctor), writes
+// metrics.jsonl and summary.json into the out dir. Asynchronous: drive it from a Qt event loop.
 
 #include "launch/run_config.h"
 #include "launch/run_model.h"
@@ -20,19 +20,21 @@ namespace ddpdesk::launch {
 class Supervisor : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kStopGraceMs = 3000; // terminate -> kill; everything is gone within 5 s
+    static constexpr int kStopGraceMs = 3000;     // terminate -> kill; everything is gone within 5 s
     static constexpr int kLeftoverGraceMs = 1000; // children left by exited ranks: terminate -> kill
 
     explicit Supervisor(QObject* parent = nullptr);
     ~Supervisor() override; // kills whatever still runs, never leaves a process behind
 
-    // The worker executable: $DDPDESK_WORKER, else ddpdesk-worker next to the running executable. Empty + error
-    // when not found.
+    // The worker executable: $DDPDESK_WORKER, else ddpdesk-worker next to the running executable. Empty +
+    // error when not found.
     static QString findWorker(QString* error);
 
-    // Validates and starts; false (with the problems) when the configuration cannot start. Nothing is spawned then.
+    // Validates and starts; false (with the problems) when the configuration cannot start. Nothing is spawned
+    // then.
     bool start(const RunConfig& config, QVector<ConfigProblem>* problems = nullptr);
-    // Clean stop (Ctrl-C / the GUI's Stop): workers are terminated, then killed after kStopGraceMs; checkpoints stay.
+    // Clean stop (Ctrl-C / the GUI's Stop): workers are terminated, then killed after kStopGraceMs;
+    // checkpoints stay.
     void stop(const QString& reason = QStringLiteral("stopped by the user"));
     bool isRunning() const { return m_running; }
 
@@ -43,17 +45,17 @@ public:
     QString metricsPath() const; // <out>/metrics.jsonl
     QString summaryPath() const; // <out>/summary.json
 
-    // The launcher's own sampling (GPU + worker CPU/RAM, core/monitor) every intervalMs while running; 0 disables.
-    // Call before start().
+    // The launcher's own sampling (GPU + worker CPU/RAM, core/monitor) every intervalMs while running; 0
+    // disables. Call before start().
     void setMonitorIntervalMs(int intervalMs) { m_monitorMs = intervalMs; }
 
 signals:
     void started();
-    void attemptStarted(int attempt);              // 0 first, 1.. restarts
+    void attemptStarted(int attempt);                 // 0 first, 1.. restarts
     void rankFailed(int rank, const QString& reason); // first failure of an attempt
-    void stallDetected(const QString& report);     // lagging ranks + the doctor's findings, as text
-    void message(const QString& text);             // launcher notes for the log view / terminal
-    void finished(bool ok);                        // after summary.json is written
+    void stallDetected(const QString& report);        // lagging ranks + the doctor's findings, as text
+    void message(const QString& text);                // launcher notes for the log view / terminal
+    void finished(bool ok);                           // after summary.json is written
 
 private:
     struct Impl;

@@ -1,5 +1,5 @@
-// Stall watch: when ranks stop making progress, say which ones are behind (by their step counters) and ask the
-// doctor about the store, instead of letting the run hang silently until the worker's own timeout.
+// Stall watch: when ranks stop making progress, say which ones are behind (by their step counters) and ask
+// the doctor about the store, instead of letting the run hang silently until the worker's own timeout.
 #include "launch/supervisor_impl.h"
 
 #include "doctor/doctor.h"
@@ -20,23 +20,20 @@ struct StallDoctorLink {
 };
 
 void abandonStallDoctor(const std::shared_ptr<StallDoctorLink>& link) {
-    if (!link)
-        return;
+    if (!link) return;
     std::lock_guard<std::mutex> lock(link->mutex);
     link->target = nullptr;
 }
 
 void Supervisor::checkStall() {
-    if (!m_running || d->stopping || d->restartPending || m_config.stallTimeoutSec <= 0)
-        return;
+    if (!m_running || d->stopping || d->restartPending || m_config.stallTimeoutSec <= 0) return;
     const double now = protocol::nowSeconds();
     const QVector<int> behind = m_model.laggingRanks(now, m_config.stallTimeoutSec);
     if (behind.isEmpty()) {
         d->stallReported = false; // progress resumed: a later stall is reported again
         return;
     }
-    if (d->stallReported || d->doctorBusy)
-        return;
+    if (d->stallReported || d->doctorBusy) return;
     d->stallReported = true;
 
     QStringList counters;
@@ -50,7 +47,9 @@ void Supervisor::checkStall() {
                                                  ? QString()
                                                  : QStringLiteral(" (%1)").arg(r.rendezvousPhase));
         counters << tr("rank %1: %2").arg(r.rank).arg(where);
-        perRank.push_back(QJsonObject{{"rank", r.rank}, {"step", double(r.step)}, {"state", rankStateName(r.state)},
+        perRank.push_back(QJsonObject{{"rank", r.rank},
+                                      {"step", double(r.step)},
+                                      {"state", rankStateName(r.state)},
                                       {"phase", r.rendezvousPhase}});
     }
     QStringList names;
@@ -60,7 +59,8 @@ void Supervisor::checkStall() {
     for (const RankStatus& r : m_model.ranks())
         maxStep = qMax(maxStep, r.step);
     const RankStatus& first = m_model.rank(m_model.indexOfRank(behind.first()));
-    // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the store).
+    // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the
+    // store).
     const QString what = first.step < maxStep
                              ? tr("rank(s) behind: %1").arg(names.join(", "))
                              : tr("rank(s) %1 all stuck at the same point").arg(names.join(", "));
@@ -69,9 +69,11 @@ void Supervisor::checkStall() {
     QJsonArray behindJson;
     for (int r : behind)
         behindJson.push_back(r);
-    QJsonObject event{{"behind", behindJson}, {"ranks", perRank}, {"stall_timeout_s", m_config.stallTimeoutSec}};
+    QJsonObject event{
+        {"behind", behindJson}, {"ranks", perRank}, {"stall_timeout_s", m_config.stallTimeoutSec}};
 
-    // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep going.
+    // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep
+    // going.
     ddpdesk::doctor::DoctorRequest req;
     req.store = m_config.effectiveStore().toStdString();
     req.worldSize = m_config.worldSize();
@@ -82,15 +84,16 @@ void Supervisor::checkStall() {
         d->doctorLink->target = this;
     }
     d->doctorBusy = true;
-    // Detached: quitting never waits for a diagnosis (it ends by its own deadline anyway); the answer is posted
-    // under the link's lock, so the Supervisor cannot be destroyed in between, and Qt drops an event posted to
-    // an object destroyed before it runs.
+    // Detached: quitting never waits for a diagnosis (it ends by its own deadline anyway); the answer is
+    // posted under the link's lock, so the Supervisor cannot be destroyed in between, and Qt drops an event
+    // posted to an object destroyed before it runs.
     std::thread([link = d->doctorLink, req, report, event] {
         QString fullReport = report;
         QJsonObject ev = event;
         try {
             const auto findings = ddpdesk::doctor::diagnose(req);
-            fullReport += QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
+            fullReport +=
+                QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
             ev["doctor"] = toQtJson(ddpdesk::doctor::toJson(findings));
         } catch (const std::exception& e) {
             fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(QString::fromUtf8(e.what()));

@@ -51,8 +51,7 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
             }
             ids << QString::number(id);
         }
-        if (!ids.isEmpty())
-            sizes.push_back({int(ids.size()), ids.join(QLatin1Char(','))});
+        if (!ids.isEmpty()) sizes.push_back({int(ids.size()), ids.join(QLatin1Char(','))});
     }
     if (sizes.isEmpty() && error)
         *error = QCoreApplication::translate("ddpdesk::launch::SweepRunner",
@@ -63,8 +62,7 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
 void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
     const SweepRow* base = nullptr;
     for (const SweepRow& r : rows)
-        if (r.ok && r.samplesPerS > 0 && (!base || r.size.nproc < base->size.nproc))
-            base = &r;
+        if (r.ok && r.samplesPerS > 0 && (!base || r.size.nproc < base->size.nproc)) base = &r;
     double target = targetLoss;
     if (!(target > 0)) {
         target = qQNaN();
@@ -88,7 +86,9 @@ void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
 }
 
 namespace {
-QString cell(double v, int prec = 4) { return std::isfinite(v) ? QString::number(v, 'g', prec + 2) : QString(); }
+QString cell(double v, int prec = 4) {
+    return std::isfinite(v) ? QString::number(v, 'g', prec + 2) : QString();
+}
 } // namespace
 
 QString sweepCsv(const QVector<SweepRow>& rows) {
@@ -105,15 +105,29 @@ QString sweepCsv(const QVector<SweepRow>& rows) {
 }
 
 QString sweepTable(const QVector<SweepRow>& rows) {
-    auto f = [](double v, int prec) { return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-"); };
+    auto f = [](double v, int prec) {
+        return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-");
+    };
     QString out = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
-                      .arg("nproc", 5).arg("samples/s", 10).arg("speedup", 8).arg("effic.", 7).arg("t_target", 9)
-                      .arg("loss", 9).arg("test_acc", 8).arg("comm", 6).arg("status");
+                      .arg("nproc", 5)
+                      .arg("samples/s", 10)
+                      .arg("speedup", 8)
+                      .arg("effic.", 7)
+                      .arg("t_target", 9)
+                      .arg("loss", 9)
+                      .arg("test_acc", 8)
+                      .arg("comm", 6)
+                      .arg("status");
     for (const SweepRow& r : rows) {
         out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
-                   .arg(r.size.nproc, 5).arg(f(r.samplesPerS, 1), 10).arg(f(r.speedup, 2), 8)
-                   .arg(f(r.efficiency, 2), 7).arg(r.timeToTargetS >= 0 ? f(r.timeToTargetS, 1) : "-", 9)
-                   .arg(f(r.finalLoss, 4), 9).arg(f(r.testAccuracy, 3), 8).arg(f(r.commWaitShare, 2), 6)
+                   .arg(r.size.nproc, 5)
+                   .arg(f(r.samplesPerS, 1), 10)
+                   .arg(f(r.speedup, 2), 8)
+                   .arg(f(r.efficiency, 2), 7)
+                   .arg(r.timeToTargetS >= 0 ? f(r.timeToTargetS, 1) : "-", 9)
+                   .arg(f(r.finalLoss, 4), 9)
+                   .arg(f(r.testAccuracy, 3), 8)
+                   .arg(f(r.commWaitShare, 2), 6)
                    .arg(r.status);
     }
     return out;
@@ -122,24 +136,29 @@ QString sweepTable(const QVector<SweepRow>& rows) {
 SweepRunner::SweepRunner(QObject* parent) : QObject(parent) {}
 SweepRunner::~SweepRunner() = default;
 
-QString SweepRunner::csvPath() const { return QDir(m_base.outDir).filePath(QStringLiteral("sweep.csv")); }
-QString SweepRunner::pngPath() const { return QDir(m_base.outDir).filePath(QStringLiteral("sweep.png")); }
-
-static QString sizeDirName(const SweepSize& s) {
-    return s.devices == QLatin1String("cpu") ? QStringLiteral("n%1").arg(s.nproc)
-                                               : QStringLiteral("gpus-%1").arg(QString(s.devices).replace(',', '-'));
+QString SweepRunner::csvPath() const {
+    return QDir(m_base.outDir).filePath(QStringLiteral("sweep.csv"));
+}
+QString SweepRunner::pngPath() const {
+    return QDir(m_base.outDir).filePath(QStringLiteral("sweep.png"));
 }
 
-bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, QVector<ConfigProblem>* problems,
-                        double targetLoss) {
+static QString sizeDirName(const SweepSize& s) {
+    return s.devices == QLatin1String("cpu")
+               ? QStringLiteral("n%1").arg(s.nproc)
+               : QStringLiteral("gpus-%1").arg(QString(s.devices).replace(',', '-'));
+}
+
+bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
+                        QVector<ConfigProblem>* problems, double targetLoss) {
     QVector<ConfigProblem> found;
     if (sizes.isEmpty())
         found.push_back({QStringLiteral("nproc-list"), tr("no sizes to run; use --nproc-list 1,2,4")});
-    // The sweep only adds folders and files under --out and removes none; what it rewrites must be its own files.
+    // The sweep only adds folders and files under --out and removes none; what it rewrites must be its own
+    // files.
     for (const QString& name : {QStringLiteral("sweep.csv"), QStringLiteral("sweep.png")}) {
         const QString why = foreignOutputProblem(QDir(base.outDir).filePath(name));
-        if (!why.isEmpty())
-            found.push_back({QStringLiteral("out"), why});
+        if (!why.isEmpty()) found.push_back({QStringLiteral("out"), why});
     }
     // Check every size up front, so a bad one is refused before the first run spends minutes.
     for (const SweepSize& s : sizes) {
@@ -147,23 +166,22 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, 
         c.nproc = s.nproc;
         c.devices = s.devices;
         c.outDir = QDir(base.outDir).filePath(sizeDirName(s));
-        // The sweep names these folders itself: a link there would send a run's files into someone else's folder.
+        // The sweep names these folders itself: a link there would send a run's files into someone else's
+        // folder.
         const QFileInfo sizeDir(c.outDir);
         if (sizeDir.isSymLink() || sizeDir.isJunction()) {
-            found.push_back({QStringLiteral("out"),
-                             tr("'%1' is a link; the sweep keeps each size's run in a plain folder of its own and "
-                                "never writes through a link: move it away or choose another --out")
-                                 .arg(c.outDir)});
+            found.push_back(
+                {QStringLiteral("out"),
+                 tr("'%1' is a link; the sweep keeps each size's run in a plain folder of its own and "
+                    "never writes through a link: move it away or choose another --out")
+                     .arg(c.outDir)});
             continue;
         }
         for (const ConfigProblem& p : c.validate())
-            if (!found.contains(p))
-                found.push_back(p);
+            if (!found.contains(p)) found.push_back(p);
     }
-    if (problems)
-        *problems = found;
-    if (!found.isEmpty())
-        return false;
+    if (problems) *problems = found;
+    if (!found.isEmpty()) return false;
     m_base = base;
     m_sizes = sizes;
     m_rows.clear();
@@ -176,8 +194,7 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes, 
 
 void SweepRunner::stop() {
     m_stopped = true;
-    if (m_current)
-        m_current->stop(tr("sweep stopped by the user"));
+    if (m_current) m_current->stop(tr("sweep stopped by the user"));
 }
 
 void SweepRunner::runNext() {
@@ -194,8 +211,7 @@ void SweepRunner::runNext() {
             allOk = false;
         }
         QString why;
-        if (!drawSweepPng(m_rows, pngPath(), &why))
-            allOk = false;
+        if (!drawSweepPng(m_rows, pngPath(), &why)) allOk = false;
         emit finished(allOk);
         return;
     }

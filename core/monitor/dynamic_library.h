@@ -17,9 +17,9 @@ public:
     DynamicLibrary& operator=(DynamicLibrary&& other) noexcept;
 
     // Loads `nameOrPath` (UTF-8): a bare file name is searched the platform's way, a path is used as is. On
-    // Windows only a full path is accepted (a bare name would search the current folder and PATH: DLL planting).
-    // Closes whatever this object held before. On failure returns false and puts the loader's own message in
-    // *error.
+    // Windows only a full path is accepted (a bare name would search the current folder and PATH: DLL
+    // planting). Closes whatever this object held before. On failure returns false and puts the loader's own
+    // message in *error.
     bool open(const std::string& nameOrPath, std::string* error);
     void close();
     bool isOpen() const { return m_handle != nullptr; }

@@ -38,8 +38,7 @@ LineCheck checkLine(std::string_view line) {
         } else if (c == '"') {
             inString = true;
         } else if (c == '{' || c == '[') {
-            if (++depth > kMaxDepth)
-                return LineCheck::TooDeep;
+            if (++depth > kMaxDepth) return LineCheck::TooDeep;
         } else if (c == '}' || c == ']') {
             --depth;
         }
@@ -48,22 +47,17 @@ LineCheck checkLine(std::string_view line) {
 }
 
 std::optional<Event> parseLine(std::string_view line) {
-    if (checkLine(line) != LineCheck::Ok)
-        return std::nullopt;
+    if (checkLine(line) != LineCheck::Ok) return std::nullopt;
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
         line.remove_suffix(1);
     size_t first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || line[first] != '{')
-        return std::nullopt;
+    if (first == std::string_view::npos || line[first] != '{') return std::nullopt;
     nlohmann::json j = nlohmann::json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object())
-        return std::nullopt;
+    if (!j.is_object()) return std::nullopt;
     auto type = j.find("event");
-    if (type == j.end() || !type->is_string())
-        return std::nullopt;
+    if (type == j.end() || !type->is_string()) return std::nullopt;
     auto v = j.find("v");
-    if (v != j.end() && (!v->is_number_integer() || v->get<int>() != kVersion))
-        return std::nullopt;
+    if (v != j.end() && (!v->is_number_integer() || v->get<int>() != kVersion)) return std::nullopt;
     Event e;
     e.type = type->get<std::string>();
     auto r = j.find("rank");

@@ -2,8 +2,10 @@
 
 // The telemetry protocol: the one contract between a worker (or any rank process) and the launcher.
 // JSON Lines on stdout, one object per line. Every event carries
-//   "v": protocol version, "event": type, "rank": global rank (-1 when not known yet), "t": unix time in seconds.
-// The README's "Telemetry protocol" section documents every event's fields; this file parses them in one place.
+//   "v": protocol version, "event": type, "rank": global rank (-1 when not known yet), "t": unix time in
+//   seconds.
+// The README's "Telemetry protocol" section documents every event's fields; this file parses them in one
+// place.
 
 #include <nlohmann/json.hpp>
 
@@ -18,9 +20,11 @@ constexpr int kVersion = 1;
 
 // Event type names; keep in sync with the README.
 namespace ev {
-constexpr const char* Hello = "hello";           // rank, world_size, local_rank, device, pid, host, versions
-constexpr const char* Rendezvous = "rendezvous"; // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
-constexpr const char* Step = "step";             // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms, bytes_allreduced
+constexpr const char* Hello = "hello"; // rank, world_size, local_rank, device, pid, host, versions
+constexpr const char* Rendezvous =
+    "rendezvous"; // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
+constexpr const char* Step =
+    "step"; // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms, bytes_allreduced
 constexpr const char* Epoch = "epoch";           // epoch, train_loss, test_accuracy (null when none)
 constexpr const char* Checkpoint = "checkpoint"; // path, step, epoch
 constexpr const char* Error = "error";           // code (stable), message, waiting_for (optional object)
@@ -46,8 +50,9 @@ nlohmann::json makeEvent(std::string_view type, int rank);
 // One line of JSON, no trailing newline; never throws (invalid UTF-8 is replaced).
 std::string encodeLine(const nlohmann::json& event);
 
-// Limits on one line: no event comes near them, and a longer or deeper line would cost unbounded memory or, nested
-// 100,000 deep, overflow the stack of the recursive code that walks parsed values (dump, conversion to Qt).
+// Limits on one line: no event comes near them, and a longer or deeper line would cost unbounded memory or,
+// nested 100,000 deep, overflow the stack of the recursive code that walks parsed values (dump, conversion to
+// Qt).
 constexpr std::size_t kMaxLineBytes = 64 * 1024;
 constexpr int kMaxDepth = 64;
 
@@ -56,8 +61,8 @@ enum class LineCheck { Ok, TooLong, TooDeep };
 LineCheck checkLine(std::string_view line);
 
 // Parses one output line. Returns nothing for anything that is not a telemetry event of a known major version
-// (plain log text, truncated JSON, JSON without "event", a line checkLine refuses): such lines are log text, never an
-// error.
+// (plain log text, truncated JSON, JSON without "event", a line checkLine refuses): such lines are log text,
+// never an error.
 std::optional<Event> parseLine(std::string_view line);
 
 } // namespace ddpdesk::protocol

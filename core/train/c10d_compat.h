@@ -1,8 +1,8 @@
 #pragma once
 
-// The only place that touches c10d (stores, ProcessGroupGloo, Work). c10d's C++ API is not stable across LibTorch
-// releases (1.13 -> 2.x moved ProcessGroupGloo under Backend, TCPStore grew libuv), so every call sits here behind
-// version guards and the rest of the engine sees these small types only.
+// The only place that touches c10d (stores, ProcessGroupGloo, Work). c10d's C++ API is not stable across
+// LibTorch releases (1.13 -> 2.x moved ProcessGroupGloo under Backend, TCPStore grew libuv), so every call
+// sits here behind version guards and the rest of the engine sees these small types only.
 
 #include <ATen/Tensor.h>
 
@@ -73,12 +73,14 @@ public:
 };
 
 struct GlooDeviceSpec {
-    std::string iface;    // --iface / GLOO_SOCKET_IFNAME
-    std::string hostname; // an address to bind (e.g. 127.0.0.1 for single-node jobs); used when iface is empty
+    std::string iface; // --iface / GLOO_SOCKET_IFNAME
+    std::string
+        hostname; // an address to bind (e.g. 127.0.0.1 for single-node jobs); used when iface is empty
     std::string describe() const;
 };
 
-// A Gloo process group. Creation blocks until every rank connected (bounded by the caller, see rendezvous.cpp).
+// A Gloo process group. Creation blocks until every rank connected (bounded by the caller, see
+// rendezvous.cpp).
 class GlooGroup {
 public:
     static std::unique_ptr<GlooGroup> create(const std::shared_ptr<KvStore>& store, const std::string& prefix,

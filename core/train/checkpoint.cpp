@@ -50,16 +50,18 @@ std::string firstLine(const std::exception& e) {
 
 namespace {
 
-// A link or folder where DDP Desk writes a file is the user's: refused, never followed or replaced. Empty when the
-// path is free or a regular file.
+// A link or folder where DDP Desk writes a file is the user's: refused, never followed or replaced. Empty
+// when the path is free or a regular file.
 std::string foreignTargetProblem(const fs::path& path) {
     std::error_code ec;
     const fs::file_status st = fs::symlink_status(path, ec);
-    if (ec || !fs::exists(st) || fs::is_regular_file(st))
-        return std::string();
-    const char* what = fs::is_symlink(st) ? "a symbolic link" : fs::is_directory(st) ? "a folder" : "not a regular file";
+    if (ec || !fs::exists(st) || fs::is_regular_file(st)) return std::string();
+    const char* what = fs::is_symlink(st)     ? "a symbolic link"
+                       : fs::is_directory(st) ? "a folder"
+                                              : "not a regular file";
     return path.string() + " is " + what +
-           "; DDP Desk writes this file itself and never writes through a link or over a folder: move it away or "
+           "; DDP Desk writes this file itself and never writes through a link or over a folder: move it "
+           "away or "
            "choose another --out";
 }
 
@@ -68,35 +70,32 @@ std::string foreignTargetProblem(const fs::path& path) {
 void checkCheckpointTargets(const fs::path& outDir) {
     for (const char* name : {"checkpoint.pt", "model.pt"}) {
         const std::string why = foreignTargetProblem(outDir / name);
-        if (!why.empty())
-            throw TrainError(error_code::OutputUnwritable, why, exit_code::BadInput);
+        if (!why.empty()) throw TrainError(error_code::OutputUnwritable, why, exit_code::BadInput);
     }
 }
 
 void writeFileAtomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
     const std::string foreign = foreignTargetProblem(path);
-    if (!foreign.empty())
-        throw std::runtime_error(foreign);
+    if (!foreign.empty()) throw std::runtime_error(foreign);
     std::ostringstream buffer(std::ios::binary);
     write(buffer);
-    if (!buffer)
-        throw std::runtime_error("serialising " + path.string() + " failed");
+    if (!buffer) throw std::runtime_error("serialising " + path.string() + " failed");
     const std::string bytes = buffer.str();
-    // A left-over temporary of a crashed writer with a reused pid (or anything else at that name) is not reused.
+    // A left-over temporary of a crashed writer with a reused pid (or anything else at that name) is not
+    // reused.
     for (int attempt = 0;; ++attempt) {
         fs::path tmp = path;
-        tmp += ".tmp-" + std::to_string(processId()) + (attempt ? "-" + std::to_string(attempt) : std::string());
+        tmp +=
+            ".tmp-" + std::to_string(processId()) + (attempt ? "-" + std::to_string(attempt) : std::string());
         bool taken = false;
         const std::string why = replaceFileDurably(tmp, path, bytes.data(), bytes.size(), &taken);
-        if (why.empty())
-            return;
-        if (!taken || attempt >= 8)
-            throw std::runtime_error(why);
+        if (why.empty()) return;
+        if (!taken || attempt >= 8) throw std::runtime_error(why);
     }
 }
 
-std::vector<char> encodeCheckpoint(TrainModel& model, torch::optim::Optimizer& optimizer, const TrainPosition& pos,
-                                   const CheckpointIdentity& identity) {
+std::vector<char> encodeCheckpoint(TrainModel& model, torch::optim::Optimizer& optimizer,
+                                   const TrainPosition& pos, const CheckpointIdentity& identity) {
     torch::serialize::OutputArchive archive;
     archive.write("format", c10::IValue(std::string(kFormat)));
     archive.write("identity", c10::IValue(identityJson(identity).dump()));
@@ -160,8 +159,7 @@ TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string
 
     nlohmann::json want = identityJson(identity);
     nlohmann::json have = nlohmann::json::parse(storedIdentity.toStringRef(), nullptr, false);
-    if (!have.is_object())
-        corrupt(source, "unreadable identity record");
+    if (!have.is_object()) corrupt(source, "unreadable identity record");
     for (auto it = want.begin(); it != want.end(); ++it)
         if (have.value(it.key(), nlohmann::json()) != it.value())
             mismatch(source, it.key() + " was " + have.value(it.key(), nlohmann::json()).dump() + ", now " +
@@ -183,7 +181,8 @@ TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string
                 weights.read(prefix + std::to_string(i), t, isBuffer);
                 if (t.sizes() != list[i].second.sizes())
                     mismatch(source, "tensor " + list[i].first + " has shape " + c10::str(t.sizes()) +
-                                         " in the checkpoint, " + c10::str(list[i].second.sizes()) + " in the model");
+                                         " in the checkpoint, " + c10::str(list[i].second.sizes()) +
+                                         " in the model");
                 list[i].second.copy_(t);
             }
         };
@@ -200,8 +199,7 @@ TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string
     }
     auto p = position.accessor<std::int64_t, 1>();
     TrainPosition pos{p[0], p[1], p[2], p[3]};
-    if (pos.epoch < 0 || pos.stepInEpoch < 0 || pos.globalStep < 0)
-        corrupt(source, "negative position");
+    if (pos.epoch < 0 || pos.stepInEpoch < 0 || pos.globalStep < 0) corrupt(source, "negative position");
     return pos;
 }
 

@@ -30,9 +30,9 @@ struct CheckpointIdentity {
     std::int64_t datasetSize = 0;
 };
 
-// Writes through a temporary file in the same folder (created exclusively, flushed to the disk) and renames it over
-// `path`, so a crash mid-write leaves the previous file intact. A symbolic link or folder at `path` is refused, not
-// followed or replaced. Throws std::runtime_error with the reason.
+// Writes through a temporary file in the same folder (created exclusively, flushed to the disk) and renames
+// it over `path`, so a crash mid-write leaves the previous file intact. A symbolic link or folder at `path`
+// is refused, not followed or replaced. Throws std::runtime_error with the reason.
 void writeFileAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 // Before training: refuses (TrainError OUTPUT_UNWRITABLE, exit 2) when OUT/checkpoint.pt or OUT/model.pt is a
@@ -40,11 +40,12 @@ void writeFileAtomically(const std::filesystem::path& path, const std::function<
 void checkCheckpointTargets(const std::filesystem::path& outDir);
 
 // Serialises model parameters and buffers, optimizer state, position, the CPU RNG state and the identity.
-std::vector<char> encodeCheckpoint(TrainModel& model, torch::optim::Optimizer& optimizer, const TrainPosition& pos,
-                                   const CheckpointIdentity& identity);
+std::vector<char> encodeCheckpoint(TrainModel& model, torch::optim::Optimizer& optimizer,
+                                   const TrainPosition& pos, const CheckpointIdentity& identity);
 
-// Restores everything encodeCheckpoint wrote. Throws TrainError CHECKPOINT_CORRUPT (unreadable, truncated, not a
-// DDP Desk checkpoint) or CHECKPOINT_MISMATCH (another workload, model shape, world size, batch or seed).
+// Restores everything encodeCheckpoint wrote. Throws TrainError CHECKPOINT_CORRUPT (unreadable, truncated,
+// not a DDP Desk checkpoint) or CHECKPOINT_MISMATCH (another workload, model shape, world size, batch or
+// seed).
 TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string& source, TrainModel& model,
                                torch::optim::Optimizer& optimizer, const CheckpointIdentity& identity);
 

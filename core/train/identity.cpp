@@ -13,8 +13,7 @@ namespace ddpdesk::train {
 
 std::optional<std::string> envValue(const char* name) {
     const char* v = std::getenv(name);
-    if (!v || !*v)
-        return std::nullopt;
+    if (!v || !*v) return std::nullopt;
     return std::string(v);
 }
 
@@ -29,8 +28,7 @@ int parseInt(const std::string& text, const std::string& what) {
     try {
         size_t used = 0;
         long long v = std::stoll(text, &used);
-        if (used != text.size() || v < -1 || v > 1000000)
-            throw std::invalid_argument(text);
+        if (used != text.size() || v < -1 || v > 1000000) throw std::invalid_argument(text);
         return static_cast<int>(v);
     } catch (const std::exception&) {
         throw badInput(what + " is not a whole number: '" + text + "'");
@@ -39,13 +37,11 @@ int parseInt(const std::string& text, const std::string& what) {
 
 // Flag first, then each environment family in the documented order.
 Lookup lookup(const std::optional<int>& flag, const char* torchrun, const char* ompi, const char* slurm) {
-    if (flag)
-        return {flag, "flags"};
+    if (flag) return {flag, "flags"};
     const std::pair<const char*, const char*> env[] = {
         {torchrun, "torchrun env"}, {ompi, "Open MPI env"}, {slurm, "Slurm env"}};
     for (const auto& [name, family] : env) {
-        if (!name)
-            continue;
+        if (!name) continue;
         if (auto v = envValue(name))
             return {parseInt(*v, std::string("environment variable ") + name), family};
     }
@@ -69,16 +65,16 @@ Identity resolveIdentity(const WorkerOptions& o) {
         throw badInput("world size must be at least 1 (got " + std::to_string(id.worldSize) + " from " +
                        world.source + ")");
     if (id.rank < 0 || id.rank >= id.worldSize)
-        throw badInput("rank " + std::to_string(id.rank) + " (from " + rank.source + ") is not valid for world size " +
-                       std::to_string(id.worldSize) + " (from " + world.source + "): ranks are 0.." +
-                       std::to_string(id.worldSize - 1));
+        throw badInput("rank " + std::to_string(id.rank) + " (from " + rank.source +
+                       ") is not valid for world size " + std::to_string(id.worldSize) + " (from " +
+                       world.source + "): ranks are 0.." + std::to_string(id.worldSize - 1));
     // Without node-local facts, assume every rank shares this node: the safe guess for thread counts.
     id.localWorldSize = localWorld.value.value_or(id.worldSize);
     id.localWorldKnown = localWorld.value.has_value();
     id.localRank = localRank.value.value_or(id.localWorldSize == id.worldSize ? id.rank : 0);
     if (id.localWorldSize < 1 || id.localWorldSize > id.worldSize)
-        throw badInput("local world size " + std::to_string(id.localWorldSize) + " must be between 1 and the world size " +
-                       std::to_string(id.worldSize));
+        throw badInput("local world size " + std::to_string(id.localWorldSize) +
+                       " must be between 1 and the world size " + std::to_string(id.worldSize));
     if (id.localRank < 0 || id.localRank >= id.localWorldSize)
         throw badInput("local rank " + std::to_string(id.localRank) + " is not valid for local world size " +
                        std::to_string(id.localWorldSize));

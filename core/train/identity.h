@@ -29,17 +29,18 @@ Identity resolveIdentity(const WorkerOptions& options);
 struct StoreAddress {
     enum class Kind { None, File, Tcp };
     Kind kind = Kind::None;
-    std::string path;      // File
-    std::string host;      // Tcp
+    std::string path;       // File
+    std::string host;       // Tcp
     std::uint16_t port = 0; // Tcp
-    std::string display;   // as the user would write it: file:PATH or tcp://HOST:PORT
+    std::string display;    // as the user would write it: file:PATH or tcp://HOST:PORT
 };
 
 // --store, else tcp://$MASTER_ADDR:$MASTER_PORT, else Kind::None. Throws BAD_INPUT for a malformed spec.
 StoreAddress resolveStore(const WorkerOptions& options);
 
-// The run secret's raw bytes from --run-secret-file, else $DDPDESK_RUN_SECRET (protocol/run_auth.h); empty when
-// neither is given (a worker started by hand: no rank proof). Throws BAD_INPUT naming the flag or variable.
+// The run secret's raw bytes from --run-secret-file, else $DDPDESK_RUN_SECRET (protocol/run_auth.h); empty
+// when neither is given (a worker started by hand: no rank proof). Throws BAD_INPUT naming the flag or
+// variable.
 std::string resolveRunSecret(const WorkerOptions& options);
 
 // Reads an environment variable; empty optional when unset or empty.

@@ -32,8 +32,7 @@ void checkValues(const WorkerOptions& o) {
         throw badInput("--timeout must be a positive number of seconds");
     if (o.collectiveTimeoutSec && (!(*o.collectiveTimeoutSec > 0) || !std::isfinite(*o.collectiveTimeoutSec)))
         throw badInput("--collective-timeout must be a positive number of seconds");
-    if (o.epochs && o.steps)
-        throw badInput("give either --epochs or --steps, not both");
+    if (o.epochs && o.steps) throw badInput("give either --epochs or --steps, not both");
     requirePositive(o.epochs, "--epochs");
     requirePositive(o.steps, "--steps");
     if (o.batchSize && o.globalBatch)
@@ -41,10 +40,8 @@ void checkValues(const WorkerOptions& o) {
     requirePositive(o.batchSize, "--batch-size");
     requirePositive(o.globalBatch, "--global-batch");
     requirePositive(o.limitSamples, "--limit-samples");
-    if (o.lr && !(*o.lr > 0 && std::isfinite(*o.lr)))
-        throw badInput("--lr must be a positive number");
-    if (o.threads && *o.threads < 1)
-        throw badInput("--threads must be at least 1");
+    if (o.lr && !(*o.lr > 0 && std::isfinite(*o.lr))) throw badInput("--lr must be a positive number");
+    if (o.threads && *o.threads < 1) throw badInput("--threads must be at least 1");
     if (!(o.bucketMb > 0) || !std::isfinite(o.bucketMb))
         throw badInput("--bucket-mb must be a positive number of MiB");
     if (o.checkpointEvery < 0)
@@ -71,15 +68,19 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--workload", o.workload, "autoencoder | fashion-mnist | torchscript")
         ->check(CLI::IsMember({"autoencoder", "fashion-mnist", "torchscript"}));
     app.add_option("--model", o.modelPath, "TorchScript module file (torchscript workload)");
-    app.add_option("--data", o.dataPath,
-                   "IDX folder (default $DDPDESK_DATA or /usr/share/datasets/fashion-mnist), or a .pt tensor file "
-                   "(torchscript workload)");
+    app.add_option(
+        "--data", o.dataPath,
+        "IDX folder (default $DDPDESK_DATA or /usr/share/datasets/fashion-mnist), or a .pt tensor file "
+        "(torchscript workload)");
     app.add_option("--loss", o.loss, "mse | rmse | cross-entropy")
         ->check(CLI::IsMember({"mse", "rmse", "cross-entropy"}));
 
-    app.add_option("--rank", o.rank, "Global rank (else RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID; default 0)");
-    app.add_option("--world-size", o.worldSize, "Number of ranks (else WORLD_SIZE, OMPI_COMM_WORLD_SIZE, SLURM_NTASKS)");
-    app.add_option("--local-rank", o.localRank, "Rank on this node (else LOCAL_RANK, OMPI_..._LOCAL_RANK, SLURM_LOCALID)");
+    app.add_option("--rank", o.rank,
+                   "Global rank (else RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID; default 0)");
+    app.add_option("--world-size", o.worldSize,
+                   "Number of ranks (else WORLD_SIZE, OMPI_COMM_WORLD_SIZE, SLURM_NTASKS)");
+    app.add_option("--local-rank", o.localRank,
+                   "Rank on this node (else LOCAL_RANK, OMPI_..._LOCAL_RANK, SLURM_LOCALID)");
     app.add_option("--local-world-size", o.localWorldSize, "Ranks on this node (else LOCAL_WORLD_SIZE, ...)");
 
     app.add_option("--store", o.store, "file:PATH or tcp://HOST:PORT (else tcp://$MASTER_ADDR:$MASTER_PORT)");
@@ -103,19 +104,23 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--threads", o.threads, "Intra-op threads per worker (default cores / local workers)");
     app.add_option("--bucket-mb", o.bucketMb, "Gradient bucket size in MiB (default 25)");
     app.add_flag("--no-overlap", o.noOverlap, "Allreduce after backward instead of during it");
-    app.add_option("--grad-transport", o.gradTransport,
-                   "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | shm | "
-                   "gloo")
+    app.add_option(
+           "--grad-transport", o.gradTransport,
+           "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | shm | "
+           "gloo")
         ->check(CLI::IsMember({"auto", "shm", "gloo"}));
     app.add_option("--device", o.device, "cpu | cuda")->check(CLI::IsMember({"cpu", "cuda"}));
 
     app.add_option("--out", o.outDir, "Folder for checkpoint.pt and model.pt (default: current folder)");
-    app.add_option("--checkpoint-every", o.checkpointEvery, "Write a checkpoint every N steps (and at the end)");
+    app.add_option("--checkpoint-every", o.checkpointEvery,
+                   "Write a checkpoint every N steps (and at the end)");
     app.add_flag("--resume", o.resume, "Continue from OUT/checkpoint.pt when present");
-    app.add_option("--telemetry-ms", o.telemetryMs, "Minimum milliseconds between step events (0 = every step)");
+    app.add_option("--telemetry-ms", o.telemetryMs,
+                   "Minimum milliseconds between step events (0 = every step)");
     app.add_option("--limit-samples", o.limitSamples, "Use only the first N training (and test) samples");
 
-    app.add_flag("--inspect-store", o.inspectStore, "Read keys from --store as a client and print one JSON line");
+    app.add_flag("--inspect-store", o.inspectStore,
+                 "Read keys from --store as a client and print one JSON line");
     app.add_option("--keys", o.keys, "Keys for --inspect-store, comma separated")->delimiter(',');
     app.add_flag("--version", o.version, "Print versions and exit");
 

@@ -14,11 +14,12 @@ std::int64_t processId();
 int logicalCores();
 // Keeps freed memory in the process for reuse instead of returning it to the OS after each step.
 void keepFreedMemory();
-// Writes `size` bytes into `tmp` - created exclusively: any entry already there, a symbolic link included, is an
-// error, so nothing is followed - flushes them to the disk, renames `tmp` over `target` and flushes the folder,
-// so after a crash `target` is the old file or the complete new one. Removes `tmp` on failure. Returns "" or the
-// reason naming the path; *tmpTaken is set when `tmp` already existed (the caller may try another name).
-std::string replaceFileDurably(const std::filesystem::path& tmp, const std::filesystem::path& target, const char* data,
-                               std::size_t size, bool* tmpTaken);
+// Writes `size` bytes into `tmp` - created exclusively: any entry already there, a symbolic link included, is
+// an error, so nothing is followed - flushes them to the disk, renames `tmp` over `target` and flushes the
+// folder, so after a crash `target` is the old file or the complete new one. Removes `tmp` on failure.
+// Returns "" or the reason naming the path; *tmpTaken is set when `tmp` already existed (the caller may try
+// another name).
+std::string replaceFileDurably(const std::filesystem::path& tmp, const std::filesystem::path& target,
+                               const char* data, std::size_t size, bool* tmpTaken);
 
 } // namespace ddpdesk::train

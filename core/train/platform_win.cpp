@@ -3,19 +3,20 @@
 #include <algorithm>
 #include <thread>
 
+// winsock2.h must come before windows.h (which would pull in the old winsock.h).
 #include <winsock2.h>
+
 #include <windows.h>
 
 namespace ddpdesk::train {
 
 namespace {
 
-// The wide API, converted to UTF-8: the ANSI one returns the name in the local code page, which is not UTF-8 for
-// a non-ASCII name and would make every JSON record carrying the host invalid.
+// The wide API, converted to UTF-8: the ANSI one returns the name in the local code page, which is not UTF-8
+// for a non-ASCII name and would make every JSON record carrying the host invalid.
 std::string utf8(const wchar_t* w, int length) {
     const int n = WideCharToMultiByte(CP_UTF8, 0, w, length, nullptr, 0, nullptr, nullptr);
-    if (n <= 0)
-        return std::string();
+    if (n <= 0) return std::string();
     std::string out(static_cast<size_t>(n), '\0');
     WideCharToMultiByte(CP_UTF8, 0, w, length, out.data(), n, nullptr, nullptr);
     return out;
@@ -33,13 +34,14 @@ std::string hostName() {
     if (host.empty()) {
         wchar_t netbios[MAX_COMPUTERNAME_LENGTH + 1] = {};
         DWORD n = MAX_COMPUTERNAME_LENGTH + 1;
-        if (GetComputerNameW(netbios, &n) && n > 0)
-            host = utf8(netbios, static_cast<int>(n));
+        if (GetComputerNameW(netbios, &n) && n > 0) host = utf8(netbios, static_cast<int>(n));
     }
     return host.empty() ? std::string("localhost") : host;
 }
 
-std::int64_t processId() { return static_cast<std::int64_t>(GetCurrentProcessId()); }
+std::int64_t processId() {
+    return static_cast<std::int64_t>(GetCurrentProcessId());
+}
 
 int logicalCores() {
     unsigned n = std::thread::hardware_concurrency();
@@ -49,16 +51,15 @@ int logicalCores() {
 // The Windows heap keeps freed blocks of the process for reuse by itself; nothing to tune.
 void keepFreedMemory() {}
 
-std::string replaceFileDurably(const std::filesystem::path& tmp, const std::filesystem::path& target, const char* data,
-                               std::size_t size, bool* tmpTaken) {
-    if (tmpTaken)
-        *tmpTaken = false;
+std::string replaceFileDurably(const std::filesystem::path& tmp, const std::filesystem::path& target,
+                               const char* data, std::size_t size, bool* tmpTaken) {
+    if (tmpTaken) *tmpTaken = false;
     // CREATE_NEW fails on any existing name, a symbolic link or junction included.
-    HANDLE h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE h =
+        CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = GetLastError();
-        if (tmpTaken)
-            *tmpTaken = err == ERROR_FILE_EXISTS || err == ERROR_ALREADY_EXISTS;
+        if (tmpTaken) *tmpTaken = err == ERROR_FILE_EXISTS || err == ERROR_ALREADY_EXISTS;
         return "cannot create " + tmp.u8string() + " (Windows error " + std::to_string(err) + ")";
     }
     std::string why;
@@ -66,19 +67,20 @@ std::string replaceFileDurably(const std::filesystem::path& tmp, const std::file
         const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(size - done, 1u << 30));
         DWORD written = 0;
         if (!WriteFile(h, data + done, chunk, &written, nullptr) || written == 0)
-            why = "writing " + tmp.u8string() + " failed (Windows error " + std::to_string(GetLastError()) + ")";
+            why = "writing " + tmp.u8string() + " failed (Windows error " + std::to_string(GetLastError()) +
+                  ")";
         done += written;
     }
     if (why.empty() && !FlushFileBuffers(h))
-        why = "flushing " + tmp.u8string() + " to the disk failed (Windows error " + std::to_string(GetLastError()) +
-              ")";
+        why = "flushing " + tmp.u8string() + " to the disk failed (Windows error " +
+              std::to_string(GetLastError()) + ")";
     CloseHandle(h);
     // WRITE_THROUGH: returns once the rename itself is on the disk (the folder flush of POSIX).
     if (why.empty() &&
         !MoveFileExW(tmp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-        why = "cannot replace " + target.u8string() + " (Windows error " + std::to_string(GetLastError()) + ")";
-    if (!why.empty())
-        DeleteFileW(tmp.c_str());
+        why =
+            "cannot replace " + target.u8string() + " (Windows error " + std::to_string(GetLastError()) + ")";
+    if (!why.empty()) DeleteFileW(tmp.c_str());
     return why;
 }
 

@@ -16,7 +16,9 @@ namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
-std::string arrivedKey(int rank) { return "ddpdesk/arrived/" + std::to_string(rank); }
+std::string arrivedKey(int rank) {
+    return "ddpdesk/arrived/" + std::to_string(rank);
+}
 
 namespace {
 
@@ -45,13 +47,14 @@ GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress
 
 namespace {
 
-double secondsOf(milliseconds ms) { return ms.count() / 1000.0; }
+double secondsOf(milliseconds ms) {
+    return ms.count() / 1000.0;
+}
 
 std::string secondsText(milliseconds ms) {
     std::string s = std::to_string(secondsOf(ms));
     s.erase(s.find_last_not_of('0') + 1);
-    if (!s.empty() && s.back() == '.')
-        s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
     return s + " s";
 }
 
@@ -61,8 +64,7 @@ void phase(const char* name, const RendezvousConfig& c, Clock::time_point start,
     e["phase"] = name;
     e["store"] = c.address.display;
     e["elapsed_ms"] = std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
-    if (extra.is_object())
-        e.update(extra);
+    if (extra.is_object()) e.update(extra);
     tm.emit(e);
 }
 
@@ -82,11 +84,13 @@ void checkFileStorePath(const std::string& path) {
                              " does not exist (create it, or choose a path in an existing shared folder)",
                          exit_code::BadInput);
     if (fs::is_directory(p, ec))
-        throw TrainError(error_code::BadInput, "--store file:" + path + " is a folder; give a file path inside it",
+        throw TrainError(error_code::BadInput,
+                         "--store file:" + path + " is a folder; give a file path inside it",
                          exit_code::BadInput);
     std::ofstream probe(p, std::ios::binary | std::ios::app);
     if (!probe)
-        throw TrainError(error_code::BadInput, "--store file:" + path + ": cannot create or open the file for writing",
+        throw TrainError(error_code::BadInput,
+                         "--store file:" + path + ": cannot create or open the file for writing",
                          exit_code::BadInput);
 }
 
@@ -99,8 +103,7 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
     spec.hostServer = !spec.isFile && c.identity.rank == 0 && !c.externalStore;
     spec.worldSize = c.identity.worldSize;
     spec.timeout = c.timeout;
-    if (spec.isFile)
-        checkFileStorePath(spec.path);
+    if (spec.isFile) checkFileStorePath(spec.path);
 
     // Abandoned calls outlive this frame: they write only into shared holders they own a share of.
     auto holder = std::make_shared<std::shared_ptr<KvStore>>();
@@ -115,10 +118,12 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
         failure = failure.substr(0, failure.find('\n'));
         finished = true;
     }
-    nlohmann::json waiting{{"what", "store"}, {"store", c.address.display}, {"timeout_s", secondsOf(c.timeout)}};
+    nlohmann::json waiting{
+        {"what", "store"}, {"store", c.address.display}, {"timeout_s", secondsOf(c.timeout)}};
     if (!finished)
         throw TrainError(error_code::StoreUnreachable,
-                         "no answer from the store " + c.address.display + " within " + secondsText(c.timeout) +
+                         "no answer from the store " + c.address.display + " within " +
+                             secondsText(c.timeout) +
                              (spec.hostServer || spec.isFile ? "" : " (is rank 0 running and reachable?)"),
                          exit_code::Timeout, waiting);
     if (!failure.empty()) {
@@ -131,7 +136,8 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
             throw TrainError(error_code::PortInUse,
                              "rank 0 cannot host the TCPStore on port " + std::to_string(spec.port) +
                                  ": the port is in use by another process (another job on the same port?). "
-                                 "Choose a free port. (" + failure + ")",
+                                 "Choose a free port. (" +
+                                 failure + ")",
                              exit_code::Timeout, waiting);
         throw TrainError(error_code::StoreUnreachable,
                          "cannot " + std::string(spec.hostServer ? "host" : "reach") + " the store " +
@@ -158,8 +164,8 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
                       {"why", why}});
 }
 
-// Called once every arrival key exists: a genuine rank writes its proof before its arrival, so a missing proof
-// means the arrival came from outside this run.
+// Called once every arrival key exists: a genuine rank writes its proof before its arrival, so a missing
+// proof means the arrival came from outside this run.
 void verifyRankProofs(const RendezvousConfig& c, KvStore& store) {
     const std::string context = protocol::authContext(c.identity.worldSize);
     for (int r = 0; r < c.identity.worldSize; ++r) {
@@ -194,14 +200,16 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
             previous = store.get(mine);
         } catch (const std::exception&) {
         }
-        throw TrainError(error_code::RendezvousFailed,
-                         "the store " + c.address.display + " already holds an arrival for rank " +
-                             std::to_string(id.rank) + " (" + previous +
-                             "): a stale store left by an earlier run that did not finish, or two processes started "
-                             "as rank " + std::to_string(id.rank) +
-                             ". Delete the store file / use a fresh store, and check the launch.",
-                         exit_code::Timeout,
-                         {{"what", "ranks"}, {"store", c.address.display}, {"duplicate_rank", id.rank}});
+        throw TrainError(
+            error_code::RendezvousFailed,
+            "the store " + c.address.display + " already holds an arrival for rank " +
+                std::to_string(id.rank) + " (" + previous +
+                "): a stale store left by an earlier run that did not finish, or two processes started "
+                "as rank " +
+                std::to_string(id.rank) +
+                ". Delete the store file / use a fresh store, and check the launch.",
+            exit_code::Timeout,
+            {{"what", "ranks"}, {"store", c.address.display}, {"duplicate_rank", id.rank}});
     }
     if (!c.secret.empty())
         store.set(protocol::authKey(id.rank), protocol::makeAuthRecord(c.secret, id.rank, id.host, id.pid,
@@ -212,8 +220,7 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
     for (int r = 0; r < id.worldSize; ++r)
         keys.push_back(arrivedKey(r));
     if (store.waitFor(keys, remaining(deadline))) {
-        if (!c.secret.empty())
-            verifyRankProofs(c, store);
+        if (!c.secret.empty()) verifyRankProofs(c, store);
         return;
     }
 
@@ -221,9 +228,9 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
     for (int r = 0; r < id.worldSize; ++r)
         (store.check(arrivedKey(r)) ? arrived : missing).push_back(r);
     throw TrainError(error_code::RendezvousTimeout,
-                     "timed out after " + secondsText(c.timeout) + " waiting at the store " + c.address.display +
-                         " for all " + std::to_string(id.worldSize) + " ranks: arrived " + arrived.dump() +
-                         ", missing " + missing.dump() +
+                     "timed out after " + secondsText(c.timeout) + " waiting at the store " +
+                         c.address.display + " for all " + std::to_string(id.worldSize) + " ranks: arrived " +
+                         arrived.dump() + ", missing " + missing.dump() +
                          " (did every rank start, with the same store and world size?)",
                      exit_code::Timeout,
                      {{"what", "ranks"},
@@ -260,15 +267,19 @@ std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::sha
                            {"world_size", c.identity.worldSize},
                            {"timeout_s", secondsOf(limit)}};
     if (!finished)
-        throw TrainError(error_code::RendezvousTimeout,
-                         "all ranks arrived at " + c.address.display + ", but the Gloo connections between them did "
-                             "not complete within " + secondsText(limit) + " (Gloo device: " + c.device.describe() +
-                             "). A rank may advertise an unreachable address (hostname resolving to 127.0.1.1, "
-                             "firewall): set --iface / GLOO_SOCKET_IFNAME.",
-                         exit_code::Timeout, waiting);
+        throw TrainError(
+            error_code::RendezvousTimeout,
+            "all ranks arrived at " + c.address.display +
+                ", but the Gloo connections between them did "
+                "not complete within " +
+                secondsText(limit) + " (Gloo device: " + c.device.describe() +
+                "). A rank may advertise an unreachable address (hostname resolving to 127.0.1.1, "
+                "firewall): set --iface / GLOO_SOCKET_IFNAME.",
+            exit_code::Timeout, waiting);
     if (!failure.empty())
         throw TrainError(error_code::RendezvousFailed,
-                         "creating the Gloo process group failed (device: " + c.device.describe() + "): " + failure,
+                         "creating the Gloo process group failed (device: " + c.device.describe() +
+                             "): " + failure,
                          exit_code::Timeout, waiting);
     return std::move(*holder);
 }

@@ -12,7 +12,7 @@ struct RendezvousConfig {
     StoreAddress address;
     bool externalStore = false;
     Identity identity;
-    std::chrono::milliseconds timeout{60000};           // store connect + arrivals + process-group creation
+    std::chrono::milliseconds timeout{60000};            // store connect + arrivals + process-group creation
     std::chrono::milliseconds collectiveTimeout{300000}; // each collective afterwards
     GlooDeviceSpec device;
     std::string secret; // raw run secret (resolveRunSecret); empty: no rank proof, as under torchrun by hand
@@ -24,8 +24,8 @@ struct RendezvousResult {
 };
 
 // Store key each rank sets before the process group is created; value is JSON {"host","pid","t"}. With a run
-// secret, each rank first writes its proof under protocol::authKey(rank) and, once all have arrived, verifies every
-// rank's proof: FOREIGN_RANK (naming the rank's host and pid) when one is missing or does not verify.
+// secret, each rank first writes its proof under protocol::authKey(rank) and, once all have arrived, verifies
+// every rank's proof: FOREIGN_RANK (naming the rank's host and pid) when one is missing or does not verify.
 std::string arrivedKey(int rank);
 
 // Connects to (or hosts) the store, records this rank's arrival, waits for every rank, then creates the Gloo
@@ -34,8 +34,9 @@ std::string arrivedKey(int rank);
 // timeout a library call may still be running on an abandoned thread: the caller must exit with std::_Exit.
 RendezvousResult rendezvous(const RendezvousConfig& config);
 
-// The Gloo device to use: --iface, else GLOO_SOCKET_IFNAME, else loopback when the store is on loopback or every
-// rank is on this machine (identity.allRanksLocal()), else the hostname's address.
-GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store, const Identity& identity);
+// The Gloo device to use: --iface, else GLOO_SOCKET_IFNAME, else loopback when the store is on loopback or
+// every rank is on this machine (identity.allRanksLocal()), else the hostname's address.
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store,
+                                const Identity& identity);
 
 } // namespace ddpdesk::train

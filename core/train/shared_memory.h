@@ -25,8 +25,8 @@ public:
 
     // Removes the name once every process has mapped the block, so nothing is left behind when a process
     // crashes (POSIX; Windows mappings vanish with their last handle anyway). Until then a SIGTERM, SIGINT or
-    // SIGHUP removes the name too (a handler installed by create(), which then lets the signal take its course);
-    // only SIGKILL in that window can leave it behind.
+    // SIGHUP removes the name too (a handler installed by create(), which then lets the signal take its
+    // course); only SIGKILL in that window can leave it behind.
     void removeName();
 
     struct Impl;

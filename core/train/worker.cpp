@@ -35,13 +35,14 @@ namespace {
 }
 
 c10::Device chooseDevice(const WorkerOptions& o, const Identity& id) {
-    if (o.device == "cpu")
-        return c10::Device(c10::kCPU);
+    if (o.device == "cpu") return c10::Device(c10::kCPU);
     if (!torch::cuda::is_available()) {
-        std::string why = DDPDESK_TORCH_HAS_CUDA
-                              ? "no CUDA device is visible (driver missing, or CUDA_VISIBLE_DEVICES hides every GPU)"
-                              : "this ddpdesk-worker was built with a CPU-only LibTorch";
-        throw TrainError(error_code::DeviceUnavailable, "--device cuda is not available: " + why + "; use --device cpu",
+        std::string why =
+            DDPDESK_TORCH_HAS_CUDA
+                ? "no CUDA device is visible (driver missing, or CUDA_VISIBLE_DEVICES hides every GPU)"
+                : "this ddpdesk-worker was built with a CPU-only LibTorch";
+        throw TrainError(error_code::DeviceUnavailable,
+                         "--device cuda is not available: " + why + "; use --device cpu",
                          exit_code::BadInput);
     }
     // One GPU per local rank, counting among the GPUs CUDA_VISIBLE_DEVICES leaves visible.
@@ -50,12 +51,10 @@ c10::Device chooseDevice(const WorkerOptions& o, const Identity& id) {
 }
 
 Dataset loadData(const WorkerOptions& o) {
-    if (o.workload == "autoencoder")
-        return makeLinspaceDataset();
+    if (o.workload == "autoencoder") return makeLinspaceDataset();
     std::string path = o.dataPath.empty() ? defaultDataDir() : o.dataPath;
     std::error_code ec;
-    if (o.workload == "torchscript" && fs::is_regular_file(fs::path(path), ec))
-        return loadTensorFile(path);
+    if (o.workload == "torchscript" && fs::is_regular_file(fs::path(path), ec)) return loadTensorFile(path);
     return loadIdxDataset(path);
 }
 
@@ -73,7 +72,8 @@ void checkOutputFolder(const fs::path& dir, const Identity& id) {
         out << "ok";
         if (!out)
             throw TrainError(error_code::OutputUnwritable,
-                             "--out " + dir.string() + " is not writable (checkpoint.pt and model.pt go there)",
+                             "--out " + dir.string() +
+                                 " is not writable (checkpoint.pt and model.pt go there)",
                              exit_code::BadInput);
     }
     fs::remove(probe, ec);
@@ -113,19 +113,22 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads, const St
     e["workload"] = o.workload;
     e["threads"] = threads;
     e["store"] = store.display.empty() ? nlohmann::json(nullptr) : nlohmann::json(store.display);
-    e["versions"] = {{"ddpdesk", DDPDESK_VERSION}, {"torch", DDPDESK_TORCH_VERSION}, {"protocol", protocol::kVersion}};
+    e["versions"] = {
+        {"ddpdesk", DDPDESK_VERSION}, {"torch", DDPDESK_TORCH_VERSION}, {"protocol", protocol::kVersion}};
     tm.emit(e);
 }
 
-TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data, c10::Device device) {
+TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data,
+                         c10::Device device) {
     TrainerConfig c;
     c.identity = id;
     c.workload = o.workload;
     std::int64_t defaultBatch = o.workload == "autoencoder" ? 50 : 64;
     if (o.globalBatch) {
         if (*o.globalBatch % id.worldSize != 0)
-            throw badInput("--global-batch " + std::to_string(*o.globalBatch) + " does not split evenly over " +
-                           std::to_string(id.worldSize) + " ranks; use a multiple of the world size");
+            throw badInput("--global-batch " + std::to_string(*o.globalBatch) +
+                           " does not split evenly over " + std::to_string(id.worldSize) +
+                           " ranks; use a multiple of the world size");
         c.batchSize = *o.globalBatch / id.worldSize;
     } else {
         c.batchSize = o.batchSize.value_or(defaultBatch);
@@ -142,8 +145,7 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     c.lr = o.lr.value_or(o.workload == "autoencoder" ? 1e-4 : 0.01);
     c.epochs = o.epochs;
     c.steps = o.steps;
-    if (!c.epochs && !c.steps)
-        c.epochs = 1;
+    if (!c.epochs && !c.steps) c.epochs = 1;
     c.seed = o.seed;
     c.bucketBytes = static_cast<std::int64_t>(o.bucketMb * 1024.0 * 1024.0);
     c.overlap = !o.noOverlap;
@@ -168,8 +170,9 @@ int train(const WorkerOptions& o) {
     int threads = o.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
     emitHello(o, id, threads, store);
     if (store.kind == StoreAddress::Kind::None && id.worldSize > 1)
-        throw badInput("world size " + std::to_string(id.worldSize) +
-                       " needs a rendezvous store: --store file:PATH or tcp://HOST:PORT (or MASTER_ADDR/MASTER_PORT)");
+        throw badInput(
+            "world size " + std::to_string(id.worldSize) +
+            " needs a rendezvous store: --store file:PATH or tcp://HOST:PORT (or MASTER_ADDR/MASTER_PORT)");
     if (o.externalStore && store.kind != StoreAddress::Kind::Tcp)
         throw badInput("--external-store only applies to a tcp:// store");
 
@@ -177,8 +180,7 @@ int train(const WorkerOptions& o) {
     keepFreedMemory();
     c10::Device device = chooseDevice(o, id);
     Dataset data = loadData(o);
-    if (o.limitSamples)
-        limitSamples(data, *o.limitSamples);
+    if (o.limitSamples) limitSamples(data, *o.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device);
     torch::manual_seed(o.seed);
     std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
@@ -211,17 +213,16 @@ int runWorker(int argc, const char* const* argv) {
     auto& tm = TelemetryEmitter::instance();
     try {
         ParsedCommandLine cl = parseCommandLine(argc, argv);
-        if (cl.exitNow)
-            return cl.exitCode;
-        if (cl.options.inspectStore)
-            return inspectStore(cl.options);
+        if (cl.exitNow) return cl.exitCode;
+        if (cl.options.inspectStore) return inspectStore(cl.options);
         return train(cl.options);
     } catch (const TrainError& e) {
         tm.emitError(e);
         finish(e.exitCode());
     } catch (const std::exception& e) {
         std::string what = e.what();
-        tm.emitError(TrainError(error_code::TrainingFailed, what.substr(0, what.find('\n')), exit_code::TrainingFailure));
+        tm.emitError(TrainError(error_code::TrainingFailed, what.substr(0, what.find('\n')),
+                                exit_code::TrainingFailure));
         finish(exit_code::TrainingFailure);
     }
 }

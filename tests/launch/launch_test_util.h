@@ -25,14 +25,15 @@ struct CliResult {
     QString out, err;
 };
 
-inline QString envPath(const char* name) { return qEnvironmentVariable(name); }
+inline QString envPath(const char* name) {
+    return qEnvironmentVariable(name);
+}
 
 // `workDir`: the folder the CLI is started in (empty: this test's).
 inline CliResult runCli(const QStringList& args, int timeoutMs, const QMap<QString, QString>& extraEnv = {},
                         const QString& program = envPath("DDPDESK_CLI"), const QString& workDir = {}) {
     QProcess p;
-    if (!workDir.isEmpty())
-        p.setWorkingDirectory(workDir);
+    if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (auto it = extraEnv.begin(); it != extraEnv.end(); ++it)
         env.insert(it.key(), it.value());
@@ -56,20 +57,17 @@ inline CliResult runCli(const QStringList& args, int timeoutMs, const QMap<QStri
 
 inline QJsonObject readJsonFile(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
+    if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 inline QVector<QJsonObject> readJsonLines(const QString& path) {
     QVector<QJsonObject> events;
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return events;
+    if (!f.open(QIODevice::ReadOnly)) return events;
     while (!f.atEnd()) {
         const QByteArray line = f.readLine().trimmed();
-        if (!line.isEmpty())
-            events.push_back(QJsonDocument::fromJson(line).object());
+        if (!line.isEmpty()) events.push_back(QJsonDocument::fromJson(line).object());
     }
     return events;
 }
@@ -78,8 +76,7 @@ inline QVector<QJsonObject> readJsonLines(const QString& path) {
 inline QVector<qint64> workerPids(const QString& metricsPath) {
     QVector<qint64> pids;
     for (const QJsonObject& e : readJsonLines(metricsPath))
-        if (e["event"].toString() == QLatin1String("rank_start"))
-            pids.push_back(qint64(e["pid"].toDouble()));
+        if (e["event"].toString() == QLatin1String("rank_start")) pids.push_back(qint64(e["pid"].toDouble()));
     return pids;
 }
 
@@ -89,10 +86,8 @@ inline QVector<qint64> leftovers(const QVector<qint64>& pids, int graceMs = 2000
     for (int waited = 0;; waited += 100) {
         alive.clear();
         for (qint64 pid : pids)
-            if (ddpdesk::launch::processAlive(pid))
-                alive.push_back(pid);
-        if (alive.isEmpty() || waited >= graceMs)
-            return alive;
+            if (ddpdesk::launch::processAlive(pid)) alive.push_back(pid);
+        if (alive.isEmpty() || waited >= graceMs) return alive;
         QThread::msleep(100);
     }
 }

@@ -1,6 +1,6 @@
-// ddpdesk-cli's contract for bad input and `command`: refusals name the flag, exit 2 and start nothing (also 0 or a
-// negative number for a positive-only flag, which must not quietly mean the default); the four cluster formats
-// print their launch lines.
+// ddpdesk-cli's contract for bad input and `command`: refusals name the flag, exit 2 and start nothing (also
+// 0 or a negative number for a positive-only flag, which must not quietly mean the default); the four cluster
+// formats print their launch lines.
 #include "launch_test_util.h"
 
 #include <QTemporaryDir>
@@ -15,7 +15,8 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
         const QString out = m_dir.filePath("out");
-        QTest::newRow("nproc 0") << QStringList{"run", "--nproc", "0", "--out", out} << "--nproc: 0 workers is not valid";
+        QTest::newRow("nproc 0") << QStringList{"run", "--nproc", "0", "--out", out}
+                                 << "--nproc: 0 workers is not valid";
         QTest::newRow("port 0") << QStringList{"run", "--store", "tcp://127.0.0.1:0", "--out", out}
                                 << "--store: port in 'tcp://127.0.0.1:0' must be 1..65535";
         QTest::newRow("port 70000") << QStringList{"run", "--store", "tcp://127.0.0.1:70000", "--out", out}
@@ -23,17 +24,19 @@ private slots:
         QTest::newRow("unknown workload") << QStringList{"run", "--workload", "resnet", "--out", out}
                                           << "--workload: unknown workload 'resnet'; valid: autoencoder";
         QTest::newRow("rank >= world size")
-            << QStringList{"run", "--nnodes", "2", "--node-rank", "2", "--store", "tcp://10.0.0.1:29500", "--out", out}
+            << QStringList{"run",   "--nnodes", "2", "--node-rank", "2", "--store", "tcp://10.0.0.1:29500",
+                           "--out", out}
             << "--node-rank: node rank 2 is out of range";
-        QTest::newRow("unwritable out") << QStringList{"run", "--out", m_dir.filePath("file/sub")}
-                                        << "--out: cannot create folder";
+        QTest::newRow("unwritable out")
+            << QStringList{"run", "--out", m_dir.filePath("file/sub")} << "--out: cannot create folder";
         QTest::newRow("missing out") << QStringList{"run", "--nproc", "2"} << "--out is required";
         QTest::newRow("not a number") << QStringList{"run", "--nproc", "two", "--out", out} << "--nproc";
         QTest::newRow("sweep without sizes") << QStringList{"sweep", "--out", out} << "--nproc-list";
         QTest::newRow("sweep bad list") << QStringList{"sweep", "--nproc-list", "1,x", "--out", out}
                                         << "--nproc-list: 'x' is not a worker count";
-        QTest::newRow("command bad format") << QStringList{"command", "--format", "k8s"}
-                                            << "--format: unknown format 'k8s'; valid: torchrun, mpirun, slurm, hpcpack";
+        QTest::newRow("command bad format")
+            << QStringList{"command", "--format", "k8s"}
+            << "--format: unknown format 'k8s'; valid: torchrun, mpirun, slurm, hpcpack";
         // 0 and negatives must not silently mean "the default": every positive-only flag refuses them by
         // name.
         const QStringList sweep = {"sweep", "--nproc-list", "1,2"};
@@ -92,20 +95,25 @@ private slots:
     void commandFormats_data() {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("torchrun") << "torchrun" << "torchrun --nnodes=2 --nproc_per_node=4 --node_rank=0 "
-                                                   "--master_addr=10.1.2.3 --master_port=29555 --no_python "
-                                                   "ddpdesk-worker --workload fashion-mnist";
-        QTest::newRow("mpirun") << "mpirun" << "mpirun -np 8 -npernode 4";
-        QTest::newRow("slurm") << "slurm" << "#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n";
-        QTest::newRow("hpcpack") << "hpcpack" << "job submit /numnodes:2 /exclusive:true";
+        QTest::newRow("torchrun") << "torchrun"
+                                  << "torchrun --nnodes=2 --nproc_per_node=4 --node_rank=0 "
+                                     "--master_addr=10.1.2.3 --master_port=29555 --no_python "
+                                     "ddpdesk-worker --workload fashion-mnist";
+        QTest::newRow("mpirun") << "mpirun"
+                                << "mpirun -np 8 -npernode 4";
+        QTest::newRow("slurm") << "slurm"
+                               << "#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n";
+        QTest::newRow("hpcpack") << "hpcpack"
+                                 << "job submit /numnodes:2 /exclusive:true";
     }
 
     void commandFormats() {
         QFETCH(QString, format);
         QFETCH(QString, expected);
-        const auto r = launchtest::runCli({"command", "--format", format, "--workload", "fashion-mnist", "--nproc", "4",
-                                           "--nnodes", "2", "--store", "tcp://10.1.2.3:29555", "--epochs", "3"},
-                                          30000);
+        const auto r =
+            launchtest::runCli({"command", "--format", format, "--workload", "fashion-mnist", "--nproc", "4",
+                                "--nnodes", "2", "--store", "tcp://10.1.2.3:29555", "--epochs", "3"},
+                               30000);
         QVERIFY(r.finished);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));

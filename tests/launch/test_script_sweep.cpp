@@ -1,5 +1,6 @@
-// `--script`: a real PyTorch DDP script (gloo, init_method env://) per rank with the torchrun environment, its loss
-// read from its output; a failing script names its rank. `sweep --nproc-list 1,2` writes sweep.csv and sweep.png.
+// `--script`: a real PyTorch DDP script (gloo, init_method env://) per rank with the torchrun environment,
+// its loss read from its output; a failing script names its rank. `sweep --nproc-list 1,2` writes sweep.csv
+// and sweep.png.
 #include "launch_test_util.h"
 
 #include <QImage>
@@ -22,9 +23,9 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("script");
         // The loss lines' path (the instrumentation module's is launch.script_workdir's).
-        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"), "--python",
-                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out,
-                                           "--json", "--no-instrument", "--", "--steps", "15"},
+        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"),
+                                           "--python", launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2",
+                                           "--out", out, "--json", "--no-instrument", "--", "--steps", "15"},
                                           150000);
         QVERIFY(r.finished);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
@@ -37,7 +38,8 @@ private slots:
         for (int rank : {0, 1}) {
             int steps = 0;
             for (const QJsonObject& e : events)
-                steps += e["event"].toString() == "step" && e["rank"].toInt() == rank && e["source"] == "script";
+                steps +=
+                    e["event"].toString() == "step" && e["rank"].toInt() == rank && e["source"] == "script";
             QCOMPARE(steps, 16);
         }
         bool sawReady = false;
@@ -50,9 +52,9 @@ private slots:
     void failingScriptNamesItsRank() {
         QTemporaryDir dir;
         const QString out = dir.filePath("script");
-        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"), "--python",
-                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out,
-                                           "--", "--steps", "1000", "--fail-rank", "1"},
+        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"),
+                                           "--python", launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2",
+                                           "--out", out, "--", "--steps", "1000", "--fail-rank", "1"},
                                           150000);
         QVERIFY(r.finished);
         QCOMPARE(r.exitCode, 1);
@@ -68,9 +70,9 @@ private slots:
     void sweepOneTwo() {
         QTemporaryDir dir;
         const QString out = dir.filePath("sweep");
-        const auto r = launchtest::runCli({"sweep", "--nproc-list", "1,2", "--workload", "autoencoder", "--steps", "10",
-                                           "--threads", "1", "--batch-size", "16", "--limit-samples", "256",
-                                           "--telemetry-ms", "0", "--out", out},
+        const auto r = launchtest::runCli({"sweep", "--nproc-list", "1,2", "--workload", "autoencoder",
+                                           "--steps", "10", "--threads", "1", "--batch-size", "16",
+                                           "--limit-samples", "256", "--telemetry-ms", "0", "--out", out},
                                           150000, {{"QT_QPA_PLATFORM", "offscreen"}});
         QVERIFY(r.finished);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
@@ -78,17 +80,18 @@ private slots:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0], QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
-                                          "test_accuracy,comm_wait_share"));
+        QCOMPARE(lines[0],
+                 QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
+                                "test_accuracy,comm_wait_share"));
         QVERIFY(lines[1].startsWith("1,"));
         QVERIFY(lines[2].startsWith("2,"));
         for (int i = 1; i <= 2; ++i) {
             const QStringList cells = lines[i].split(',');
             QCOMPARE(cells.size(), 8);
-            QVERIFY(cells[1].toDouble() > 0);                 // samples/s
-            QVERIFY(cells[2].toDouble() > 0);                 // speedup
-            QVERIFY(std::isfinite(cells[5].toDouble()));      // final loss
-            QVERIFY(!cells[4].isEmpty());                     // every size reached the common target loss
+            QVERIFY(cells[1].toDouble() > 0);            // samples/s
+            QVERIFY(cells[2].toDouble() > 0);            // speedup
+            QVERIFY(std::isfinite(cells[5].toDouble())); // final loss
+            QVERIFY(!cells[4].isEmpty());                // every size reached the common target loss
         }
         QCOMPARE(lines[1].split(',')[2].toDouble(), 1.0); // the smallest size is the speedup reference
         QImage png(out + "/sweep.png");

@@ -1,6 +1,6 @@
-// Supervision against real misbehaving processes (fake_worker.cpp): a crash stops the others fast and names the
-// rank, a hang is reported by the stall watch and a SIGTERM-ignoring worker is killed, garbage output is kept as
-// log text, and no process outlives its run.
+// Supervision against real misbehaving processes (fake_worker.cpp): a crash stops the others fast and names
+// the rank, a hang is reported by the stall watch and a SIGTERM-ignoring worker is killed, garbage output is
+// kept as log text, and no process outlives its run.
 #include "launch/process_control.h"
 #include "launch/supervisor.h"
 #include "launch_test_util.h"
@@ -37,8 +37,8 @@ class SupervisionTest : public QObject {
         return out;
     }
 
-    // A --script rank that starts a grandchild (`sleep 600`, its pid written to DIR/child-RANK) and then exits
-    // (rank 0 always; rank 1 too when `rank1` is "exit") or waits ("wait").
+    // A --script rank that starts a grandchild (`sleep 600`, its pid written to DIR/child-RANK) and then
+    // exits (rank 0 always; rank 1 too when `rank1` is "exit") or waits ("wait").
     RunConfig scriptConfig(const QTemporaryDir& dir, const QString& rank1) {
         QFile script(dir.filePath("spawner.py"));
         if (script.open(QIODevice::WriteOnly))
@@ -68,11 +68,9 @@ class SupervisionTest : public QObject {
             QVector<qint64> out;
             for (int rank = 0; rank < 2; ++rank) {
                 QFile f(dir.filePath(QStringLiteral("child-%1").arg(rank)));
-                if (f.open(QIODevice::ReadOnly))
-                    out.push_back(f.readAll().trimmed().toLongLong());
+                if (f.open(QIODevice::ReadOnly)) out.push_back(f.readAll().trimmed().toLongLong());
             }
-            if (out.size() == 2 || timer.elapsed() > timeoutMs)
-                return out;
+            if (out.size() == 2 || timer.elapsed() > timeoutMs) return out;
             QTest::qWait(50);
         }
     }
@@ -80,8 +78,7 @@ class SupervisionTest : public QObject {
     static void killAll(const QVector<qint64>& pids) { // a failed check must not leave sleepers behind
 #ifndef Q_OS_WIN
         for (qint64 pid : pids)
-            if (pid > 0 && processAlive(pid))
-                ::kill(pid_t(pid), SIGKILL);
+            if (pid > 0 && processAlive(pid)) ::kill(pid_t(pid), SIGKILL);
 #else
         Q_UNUSED(pids);
 #endif
@@ -157,7 +154,8 @@ private slots:
         QCOMPARE(s.model()->summary().status, QStringLiteral("stopped"));
         for (const RankStatus& r : s.model()->ranks()) {
             QCOMPARE(r.state, RankState::Stopped);
-            QVERIFY2(r.exitText.contains("SIGKILL"), qPrintable(r.exitText)); // SIGTERM was ignored: escalated
+            QVERIFY2(r.exitText.contains("SIGKILL"),
+                     qPrintable(r.exitText)); // SIGTERM was ignored: escalated
         }
         QVERIFY(launchtest::leftovers(pids(s)).isEmpty());
         const auto events = launchtest::readJsonLines(s.metricsPath());
@@ -208,17 +206,19 @@ private slots:
         QVERIFY(launchtest::leftovers(pids(s)).isEmpty());
     }
 
-    // Before: the run ended while the `sleep 600` each rank started kept running (a rank's process group was only
-    // signalled while the rank itself ran).
+    // Before: the run ended while the `sleep 600` each rank started kept running (a rank's process group was
+    // only signalled while the rank itself ran).
     void childrenOfScriptRanksEndWithTheRun() {
 #ifdef Q_OS_WIN
-        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by portability.windows_compile");
+        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by "
+              "portability.windows_compile");
 #else
         QTemporaryDir dir;
         Supervisor s;
         QSignalSpy finished(&s, &Supervisor::finished);
         QVector<ConfigProblem> problems;
-        QVERIFY2(s.start(scriptConfig(dir, "exit"), &problems), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY2(s.start(scriptConfig(dir, "exit"), &problems),
+                 qPrintable(RunConfig::problemsText(problems)));
         QVERIFY(finished.wait(60000));
         const QVector<qint64> children = grandchildren(dir, 1000);
         QCOMPARE(children.size(), 2);
@@ -229,16 +229,19 @@ private slots:
 #endif
     }
 
-    // Rank 0 has exited (its child lives on in rank 0's process group), rank 1 still runs: a stop ends both trees.
+    // Rank 0 has exited (its child lives on in rank 0's process group), rank 1 still runs: a stop ends both
+    // trees.
     void stopEndsChildrenOfRanksThatAlreadyExited() {
 #ifdef Q_OS_WIN
-        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by portability.windows_compile");
+        QSKIP("uses /usr/bin/python3 and sleep; the Windows job object is checked by "
+              "portability.windows_compile");
 #else
         QTemporaryDir dir;
         Supervisor s;
         QSignalSpy finished(&s, &Supervisor::finished);
         QVector<ConfigProblem> problems;
-        QVERIFY2(s.start(scriptConfig(dir, "wait"), &problems), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY2(s.start(scriptConfig(dir, "wait"), &problems),
+                 qPrintable(RunConfig::problemsText(problems)));
         const QVector<qint64> children = grandchildren(dir, 60000);
         QCOMPARE(children.size(), 2);
         QElapsedTimer timer;

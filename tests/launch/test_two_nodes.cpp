@@ -1,5 +1,6 @@
-// A real two-node run on one machine: two network namespaces joined by a veth pair (10.77.0.1/24, 10.77.0.2/24),
-// one launcher per "node" (ip netns exec), the TCPStore hosted by rank 0 on node 0's address.
+// A real two-node run on one machine: two network namespaces joined by a veth pair
+// (10.77.0.1/24, 10.77.0.2/24), one launcher per "node" (ip netns exec), the TCPStore hosted by rank 0 on
+// node 0's address.
 #include "launch_test_util.h"
 
 #include <QCoreApplication>
@@ -15,13 +16,11 @@ class TwoNodesTest : public QObject {
         QProcess p;
         p.start("ip", args);
         if (!p.waitForStarted(5000)) {
-            if (err)
-                *err = "cannot run 'ip': " + p.errorString();
+            if (err) *err = "cannot run 'ip': " + p.errorString();
             return -1;
         }
         p.waitForFinished(10000);
-        if (err)
-            *err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+        if (err) *err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     }
 
@@ -55,8 +54,7 @@ private slots:
     }
 
     void cleanupTestCase() {
-        if (!m_created)
-            return;
+        if (!m_created) return;
         ip({"netns", "del", m_nsA}); // deleting a namespace deletes its end of the veth pair, and so the pair
         ip({"netns", "del", m_nsB});
     }
@@ -69,12 +67,40 @@ private slots:
         auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
             auto* p = new QProcess(this);
             const QString out = dir.filePath(QStringLiteral("node%1").arg(nodeRank));
-            p->start("ip", QStringList{"netns", "exec", ns, launchtest::envPath("DDPDESK_CLI"), "run", "--workload",
-                                       "autoencoder", "--nproc", "1", "--nnodes", "2", "--node-rank",
-                                       QString::number(nodeRank), "--store", store, "--iface", iface, "--steps", "8",
-                                       "--threads", "1", "--batch-size", "16", "--limit-samples", "256",
-                                       "--telemetry-ms", "0", "--timeout", "60", "--out", out, "--json",
-                                       "--run-secret", secret});
+            p->start("ip", QStringList{"netns",
+                                       "exec",
+                                       ns,
+                                       launchtest::envPath("DDPDESK_CLI"),
+                                       "run",
+                                       "--workload",
+                                       "autoencoder",
+                                       "--nproc",
+                                       "1",
+                                       "--nnodes",
+                                       "2",
+                                       "--node-rank",
+                                       QString::number(nodeRank),
+                                       "--store",
+                                       store,
+                                       "--iface",
+                                       iface,
+                                       "--steps",
+                                       "8",
+                                       "--threads",
+                                       "1",
+                                       "--batch-size",
+                                       "16",
+                                       "--limit-samples",
+                                       "256",
+                                       "--telemetry-ms",
+                                       "0",
+                                       "--timeout",
+                                       "60",
+                                       "--out",
+                                       out,
+                                       "--json",
+                                       "--run-secret",
+                                       secret});
             return p;
         };
         QProcess* node1 = launcher(m_nsB, 1, m_vethB); // the far node first: it must wait for the store

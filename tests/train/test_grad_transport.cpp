@@ -116,9 +116,9 @@ private Q_SLOTS:
     }
 
     // Rank 0 creates the block, then waits in two allreduces until every rank has mapped it; only then is the
-    // name removed. A stop (SIGTERM) in that window used to leave /dev/shm/ddpdesk-<token> until reboot. Rank 1 is
-    // frozen as soon as rank 0 has the block mapped, which holds rank 0 inside the window, then rank 0 is
-    // SIGTERMed: the name must go, and rank 0 must still die of SIGTERM (the handler re-raises it).
+    // name removed. A stop (SIGTERM) in that window used to leave /dev/shm/ddpdesk-<token> until reboot. Rank
+    // 1 is frozen as soon as rank 0 has the block mapped, which holds rank 0 inside the window, then rank 0
+    // is SIGTERMed: the name must go, and rank 0 must still die of SIGTERM (the handler re-raises it).
     void sigtermDuringSetupLeavesNoSharedMemory() {
 #ifdef Q_OS_WIN
         QSKIP("POSIX names only: a Windows mapping vanishes with its last handle");
@@ -128,12 +128,14 @@ private Q_SLOTS:
         for (int attempt = 0; attempt < 12 && hits < 3; ++attempt) {
             QTemporaryDir dir;
             WorkerSet set;
-            set.startRanks(2, shortRun(dir, "100000") + QStringList{"--threads", "1", "--collective-timeout", "60"});
+            set.startRanks(2, shortRun(dir, "100000") +
+                                  QStringList{"--threads", "1", "--collective-timeout", "60"});
             QVERIFY(set.process(0)->waitForStarted(20000) && set.process(1)->waitForStarted(20000));
             const qint64 pid0 = set.process(0)->processId();
             const qint64 pid1 = set.process(1)->processId();
             QVERIFY(pid0 > 0 && pid1 > 0);
-            // The block as rank 0 maps it: "/dev/shm/ddpdesk-<token>", with " (deleted)" once the name is gone.
+            // The block as rank 0 maps it: "/dev/shm/ddpdesk-<token>", with " (deleted)" once the name is
+            // gone.
             static const QRegularExpression mapped("/dev/shm/(ddpdesk-[0-9a-f]{16})( \\(deleted\\))?");
             QString name;
             QElapsedTimer timer;
@@ -145,13 +147,11 @@ private Q_SLOTS:
                     const QRegularExpressionMatch m = mapped.match(QString::fromLatin1(maps.readAll()));
                     if (m.hasMatch()) {
                         name = m.captured(1);
-                        if (!m.captured(2).isEmpty())
-                            break; // already past the window this time
+                        if (!m.captured(2).isEmpty()) break; // already past the window this time
                         ::kill(pid_t(pid1), SIGSTOP);
                     }
                 }
-                if (name.isEmpty())
-                    QThread::usleep(500);
+                if (name.isEmpty()) QThread::usleep(500);
             }
             QVERIFY2(!name.isEmpty(), "rank 0 never mapped a shared-memory block");
             const QString path = "/dev/shm/" + name;
@@ -160,8 +160,7 @@ private Q_SLOTS:
             QVERIFY(set.process(0)->waitForFinished(20000));
             ::kill(pid_t(pid1), SIGKILL);
             set.process(1)->waitForFinished(20000);
-            if (!inWindow)
-                continue;
+            if (!inWindow) continue;
             ++hits;
             QCOMPARE(set.process(0)->exitStatus(), QProcess::CrashExit);
             QCOMPARE(set.process(0)->exitCode(), int(SIGTERM));

@@ -1,6 +1,6 @@
-// The Doctor page's one-click fixes, for real: a stale FileStore file is found and, once the user says yes to a
-// question naming both paths, renamed aside (never deleted); a store that turned live meanwhile is refused; a TCP
-// port held by a live listener is found and a free one is handed to the Setup page.
+// The Doctor page's one-click fixes, for real: a stale FileStore file is found and, once the user says yes to
+// a question naming both paths, renamed aside (never deleted); a store that turned live meanwhile is refused;
+// a TCP port held by a live listener is found and a free one is handed to the Setup page.
 
 #include "doctor_panel.h"
 #include "main_window.h"
@@ -29,23 +29,19 @@ class TestDoctorFixes : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    static int indexOf(const DoctorPanel& p, const std::string& code)
-    {
+    static int indexOf(const DoctorPanel& p, const std::string& code) {
         for (size_t i = 0; i < p.findings().size(); ++i)
-            if (p.findings()[i].code == code)
-                return int(i);
+            if (p.findings()[i].code == code) return int(i);
         return -1;
     }
 
     // Answers the real QMessageBox the panel opens (offscreen, modal) and records its question.
-    static void answerNextQuestion(QMessageBox::StandardButton answer, QString* question)
-    {
+    static void answerNextQuestion(QMessageBox::StandardButton answer, QString* question) {
         auto* timer = new QTimer;
         timer->setInterval(50);
         QObject::connect(timer, &QTimer::timeout, timer, [timer, answer, question] {
             auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box)
-                return;
+            if (!box) return;
             *question = box->text();
             box->button(answer)->click();
             timer->deleteLater();
@@ -53,26 +49,22 @@ class TestDoctorFixes : public QObject {
         timer->start();
     }
 
-    static QByteArray bytes(const QString& path)
-    {
+    static QByteArray bytes(const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
 
-    static int diagnoseStale(DoctorPanel& p, const QString& store)
-    {
+    static int diagnoseStale(DoctorPanel& p, const QString& store) {
         QSignalSpy done(&p, &DoctorPanel::diagnosed);
         doctor::DoctorRequest r;
         r.store = (QStringLiteral("file:") + store).toStdString();
         r.worldSize = 2;
         p.diagnose(r);
-        if (!done.wait(20000) && done.isEmpty())
-            return -2;
+        if (!done.wait(20000) && done.isEmpty()) return -2;
         return indexOf(p, "FILESTORE_STALE");
     }
 
-    static QString codes(const DoctorPanel& p)
-    {
+    static QString codes(const DoctorPanel& p) {
         QStringList out;
         for (const auto& f : p.findings())
             out << QString::fromStdString(f.code);
@@ -82,8 +74,7 @@ class TestDoctorFixes : public QObject {
 private slots:
     void initTestCase() { test::isolateSettings(m_dir); }
 
-    void staleStoreIsRenamedAfterAsking()
-    {
+    void staleStoreIsRenamedAfterAsking() {
         const QString store = m_dir.filePath(QStringLiteral("old.store"));
         QVERIFY(ScreenshotTour::writeStaleStore(store));
         const QByteArray before = bytes(store);
@@ -99,7 +90,8 @@ private slots:
         answerNextQuestion(QMessageBox::No, &question);
         QVERIFY(!p.applyFix(i));
         const QString native = QDir::toNativeSeparators(store);
-        QVERIFY2(question.startsWith(QStringLiteral("Rename %1 to %1.stale-").arg(native)), qPrintable(question));
+        QVERIFY2(question.startsWith(QStringLiteral("Rename %1 to %1.stale-").arg(native)),
+                 qPrintable(question));
         QVERIFY2(question.contains(QLatin1String("nothing is deleted")) &&
                      question.contains(QLatin1String("would time out")),
                  qPrintable(question));
@@ -120,7 +112,8 @@ private slots:
                  qPrintable(moved));
         QCOMPARE(QFileInfo(moved).absolutePath(), QFileInfo(store).absolutePath());
         QCOMPARE(bytes(moved), before);
-        QVERIFY2(p.resultText().contains(moved) && p.resultText().contains(QLatin1String("nothing was deleted")),
+        QVERIFY2(p.resultText().contains(moved) &&
+                     p.resultText().contains(QLatin1String("nothing was deleted")),
                  qPrintable(p.resultText()));
         // Findings without a safe fix offer no button.
         doctor::Finding info;
@@ -128,10 +121,9 @@ private slots:
         QVERIFY(DoctorPanel::fixLabel(info).isEmpty());
     }
 
-    // The button may be pressed long after the diagnosis: a store that a rank wrote to meanwhile (1 of 2 arrived,
-    // just now) may be waited on again, and the fix refuses even after a "yes".
-    void storeThatTurnedLiveIsRefused()
-    {
+    // The button may be pressed long after the diagnosis: a store that a rank wrote to meanwhile (1 of 2
+    // arrived, just now) may be waited on again, and the fix refuses even after a "yes".
+    void storeThatTurnedLiveIsRefused() {
         const QString store = m_dir.filePath(QStringLiteral("revived.store"));
         QVERIFY(ScreenshotTour::writeStaleStore(store));
         DoctorPanel p;
@@ -153,8 +145,7 @@ private slots:
         QVERIFY(QDir(m_dir.path()).entryList({QStringLiteral("revived.store.stale-*")}).isEmpty());
     }
 
-    void busyPortGetsAFreeOne()
-    {
+    void busyPortGetsAFreeOne() {
         QTcpServer holder;
         QVERIFY(holder.listen(QHostAddress::Any, 0));
         const int busy = holder.serverPort();

@@ -1,6 +1,6 @@
-// Texts that come from core/ follow the GUI's language too: a real invalid configuration, real doctor findings
-// (a stale FileStore file on disk, a TCP port held by a live listener) and a real failed worker run read in
-// Japanese when Japanese is selected, and exactly as the CLI prints them in English.
+// Texts that come from core/ follow the GUI's language too: a real invalid configuration, real doctor
+// findings (a stale FileStore file on disk, a TCP port held by a live listener) and a real failed worker run
+// read in Japanese when Japanese is selected, and exactly as the CLI prints them in English.
 
 #include "doctor_panel.h"
 #include "doctor_texts.h"
@@ -27,7 +27,8 @@ using namespace ddpdesk::ui;
 
 namespace {
 // Parts of the Japanese texts (escaped below, as in test_language.cpp): 既に存在します, のポートは 1..65535,
-// 以前の実行のストアファイルが残っています, の名前を変更して退避, エラー, が使用しています, 終了コード, 最初の失敗.
+// 以前の実行のストアファイルが残っています, の名前を変更して退避, エラー, が使用しています, 終了コード,
+// 最初の失敗.
 const QString kJaExists = QStringLiteral("\u65e2\u306b\u5b58\u5728\u3057\u307e\u3059");
 const QString kJaPortRange = QStringLiteral("\u306e\u30dd\u30fc\u30c8\u306f 1..65535");
 const QString kJaStale = QStringLiteral("\u4ee5\u524d\u306e\u5b9f\u884c\u306e\u30b9\u30c8\u30a2\u30d5"
@@ -44,8 +45,7 @@ class TestLanguageCore : public QObject {
     QTemporaryDir m_dir;
     int m_runs = 0;
 
-    static QSpinBox* portSpin(SetupPanel& p)
-    {
+    static QSpinBox* portSpin(SetupPanel& p) {
         for (QSpinBox* s : p.findChildren<QSpinBox*>())
             if (s->maximum() == 70000) // the TCPStore port: out-of-range values are shown, not clamped
                 return s;
@@ -53,24 +53,20 @@ class TestLanguageCore : public QObject {
     }
 
     // Runs the doctor on the page and returns the row of the finding with `code` (-1 when absent).
-    static int diagnoseFor(DoctorPanel& p, const QString& store, const std::string& code)
-    {
+    static int diagnoseFor(DoctorPanel& p, const QString& store, const std::string& code) {
         QSignalSpy done(&p, &DoctorPanel::diagnosed);
         doctor::DoctorRequest r;
         r.store = store.toStdString();
         r.worldSize = 2;
         p.diagnose(r);
-        if (!QTest::qWaitFor([&] { return done.count() == 1; }, 20000))
-            return -1;
+        if (!QTest::qWaitFor([&] { return done.count() == 1; }, 20000)) return -1;
         for (size_t i = 0; i < p.findings().size(); ++i)
-            if (p.findings()[i].code == code)
-                return int(i);
+            if (p.findings()[i].code == code) return int(i);
         return -1;
     }
 
     // A real worker that fails: a TorchScript file that is not one. Returns the run's failure reason.
-    QString failRun(MainWindow& w)
-    {
+    QString failRun(MainWindow& w) {
         const QString bad = m_dir.filePath(QStringLiteral("broken.pt"));
         QFile f(bad);
         if (!f.open(QIODevice::WriteOnly) || f.write("not a TorchScript zip archive\n") <= 0)
@@ -85,16 +81,14 @@ class TestLanguageCore : public QObject {
         c.timeoutSec = 30;
         c.outDir = m_dir.filePath(QStringLiteral("runs/run-%1").arg(++m_runs));
         QSignalSpy finished(&w, &MainWindow::runFinished);
-        if (!w.startRun(c))
-            return QStringLiteral("the run did not start");
+        if (!w.startRun(c)) return QStringLiteral("the run did not start");
         if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 60000))
             return QStringLiteral("the run did not finish within 60 s");
         return w.supervisor()->model()->summary().failureReason;
     }
 
 private slots:
-    void initTestCase()
-    {
+    void initTestCase() {
         test::isolateSettings(m_dir);
         QString why;
         const bool haveWorker = !launch::Supervisor::findWorker(&why).isEmpty();
@@ -103,8 +97,7 @@ private slots:
 
     void cleanup() { applyLanguage(QStringLiteral("en")); }
 
-    void validationProblems()
-    {
+    void validationProblems() {
         const QString stale = m_dir.filePath(QStringLiteral("left-over.store"));
         QFile f(stale);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -141,8 +134,7 @@ private slots:
         QVERIFY2(p.problemText().contains(problems.front().message), qPrintable(p.problemText()));
     }
 
-    void doctorFindings()
-    {
+    void doctorFindings() {
         const QString store = m_dir.filePath(QStringLiteral("stale.store"));
         QVERIFY(ScreenshotTour::writeStaleStore(store));
         QTcpServer holder;
@@ -161,7 +153,8 @@ private slots:
         QVERIFY2(item->text(2).contains(kJaStale), qPrintable(item->text(2)));
         p.selectFinding(stale);
         const QString shown = details->toPlainText();
-        QVERIFY2(shown.contains(kJaRename) && shown.contains(store), qPrintable(shown)); // "Rename <path> aside"
+        QVERIFY2(shown.contains(kJaRename) && shown.contains(store),
+                 qPrintable(shown)); // "Rename <path> aside"
         // The fix button's outcome is the doctor's, in Japanese too; the store file really moves aside.
         p.setConfirmation([](const QString&) { return true; });
         QVERIFY2(p.applyFix(stale), qPrintable(p.resultText()));
@@ -181,8 +174,7 @@ private slots:
         QCOMPARE(findingFix(finding), QString::fromStdString(finding.fix));
     }
 
-    void failedRunExitText()
-    {
+    void failedRunExitText() {
         MainWindow w;
         w.setPreflightEnabled(false);
         w.show();
@@ -196,8 +188,7 @@ private slots:
         QTableWidget* table = run->rankTable();
         QStringList row;
         for (int col = 0; col < table->columnCount(); ++col)
-            if (table->item(0, col))
-                row << table->item(0, col)->text();
+            if (table->item(0, col)) row << table->item(0, col)->text();
         QVERIFY2(row.join(QLatin1Char('|')).contains(kJaExitCode), qPrintable(row.join(QLatin1Char('|'))));
 
         w.setLanguage(QStringLiteral("en"));

@@ -2,8 +2,8 @@
 // census.
 
 #include "doctor/checks.h"
-#include "doctor/net_socket.h"
 #include "doctor/os_probes.h"
+#include "net/net_socket.h"
 
 #include <sstream>
 

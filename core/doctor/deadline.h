@@ -3,7 +3,7 @@
 // Internal: the one deadline of a whole diagnosis (DoctorRequest::deadlineSec). Every probe waits until the
 // earlier of its own timeout and this, so the doctor ends in time with what it learned (DEADLINE_REACHED).
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #include "doctor/doctor.h"
 
-#include "doctor/bounded_call.h"
 #include "doctor/checks.h"
 #include "doctor/store_address.h"
+#include "net/bounded_call.h"
 #include "protocol/utf8.h"
 
 #include <cmath>
@@ -133,7 +133,7 @@ constexpr auto kGrace = std::chrono::milliseconds(400);
 
 // A store on a network share that went away blocks stat/open for minutes: ask in a helper thread first.
 bool storePathAnswers(const fs::path& path, net::Millis timeout) {
-    return detail::callBounded<bool>(
+    return net::detail::callBounded<bool>(
                [path] {
                    std::error_code ec;
                    const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();

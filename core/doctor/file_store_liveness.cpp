@@ -1,6 +1,6 @@
 #include "doctor/file_store_liveness.h"
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <chrono>
 #include <thread>

@@ -5,10 +5,10 @@
 #include "doctor/doctor.h"
 #include "doctor/file_store_liveness.h"
 #include "doctor/file_store_reader.h"
-#include "doctor/net_socket.h"
 #include "doctor/os_probes.h"
 #include "doctor/rename_aside.h"
 #include "doctor/store_address.h"
+#include "net/net_socket.h"
 
 #include <ctime>
 #include <mutex>

@@ -2,9 +2,9 @@
 // and (for a live store) which ranks have arrived.
 
 #include "doctor/checks.h"
-#include "doctor/net_socket.h"
 #include "doctor/os_probes.h"
 #include "doctor/tcp_store_client.h"
+#include "net/net_socket.h"
 
 #include <algorithm>
 #include <chrono>

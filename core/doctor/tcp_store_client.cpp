@@ -1,6 +1,7 @@
 #include "doctor/tcp_store_client.h"
 
-#include "doctor/stream_connection.h"
+#include "net/stream_connection.h"
+#include "net/tcp_store_wire.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,28 +11,12 @@ namespace ddpdesk::doctor {
 
 namespace {
 
-constexpr std::uint32_t kValidationMagic = 0x3C85F7CE;
 // How long a 1.x GETNUMKEYS may stay unanswered before the server is taken for a silent 2.x libuv one. A 1.x
 // server answers within milliseconds; one slower than this is stuck anyway.
 constexpr net::Millis kSilentV1{1500};
 
-struct Codes {
-    std::uint8_t get, check, numKeys;
-};
-Codes codesFor(int dialect) {
-    return dialect == 2 ? Codes{3, 5, 7} : Codes{2, 4, 6};
-}
-
-// c10d sends integers in host order; every platform PyTorch supports is little-endian.
-void putLe(std::string& out, std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i)
-        out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-std::uint64_t getLe(const unsigned char* b, int bytes) {
-    std::uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; --i)
-        v = (v << 8) | b[i];
-    return v;
+std::uint8_t codeOf(int dialect, net::wire::Query q) {
+    return *net::wire::code(dialect, q); // GET, CHECK and GETNUMKEYS exist in both dialects
 }
 
 } // namespace
@@ -58,9 +43,9 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
     std::string msg;
     if (dialect == 2) {
         msg.push_back(0);
-        putLe(msg, kValidationMagic, 4);
+        net::wire::putLe(msg, net::wire::kValidationMagic, 4);
     }
-    msg.push_back(static_cast<char>(codesFor(dialect).numKeys));
+    msg.push_back(static_cast<char>(codeOf(dialect, net::wire::Query::NumKeys)));
     unsigned char answer[8];
     // The libuv server of PyTorch 2.4+ neither answers nor closes a 1.x query, where a 1.x server answers at
     // once: a 1.x probe that hears nothing for a moment gives way to the 2.x handshake instead of using the
@@ -74,7 +59,7 @@ bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
         m_conn.reset();
         return false;
     }
-    auto n = static_cast<long long>(getLe(answer, 8));
+    auto n = static_cast<long long>(net::wire::getLe(answer, 8));
     // A store answers with exactly one small non-negative int64; a chatty server (HTTP, SSH banner) says
     // more.
     unsigned char extra;
@@ -110,14 +95,14 @@ TcpStoreClient::OpenResult TcpStoreClient::open() {
 }
 
 void TcpStoreClient::appendString(std::string& msg, const std::string& s) {
-    putLe(msg, s.size(), 8);
+    net::wire::putLe(msg, s.size(), 8);
     msg += s;
 }
 
 std::optional<bool> TcpStoreClient::check(const std::string& rawKey) {
     if (!m_conn) return std::nullopt;
-    std::string msg(1, static_cast<char>(codesFor(m_dialect).check));
-    putLe(msg, 1, 8);
+    std::string msg(1, static_cast<char>(codeOf(m_dialect, net::wire::Query::Check)));
+    net::wire::putLe(msg, 1, 8);
     unsigned char answer = 0xff;
     const net::TimePoint deadline = probeDeadline();
     appendString(msg, rawKey);
@@ -132,7 +117,7 @@ std::optional<bool> TcpStoreClient::check(const std::string& rawKey) {
 std::optional<std::string> TcpStoreClient::get(const std::string& rawKey) {
     auto exists = check(rawKey);
     if (!exists || !*exists) return std::nullopt;
-    std::string msg(1, static_cast<char>(codesFor(m_dialect).get));
+    std::string msg(1, static_cast<char>(codeOf(m_dialect, net::wire::Query::Get)));
     unsigned char len[8];
     const net::TimePoint deadline = probeDeadline();
     appendString(msg, rawKey);
@@ -140,7 +125,7 @@ std::optional<std::string> TcpStoreClient::get(const std::string& rawKey) {
         m_conn.reset();
         return std::nullopt;
     }
-    auto n = getLe(len, 8);
+    auto n = net::wire::getLe(len, 8);
     if (n > kMaxValueBytes) {
         // The rest of the answer is never read, so the connection is out of step: drop it.
         m_oversized = OversizedValue{rawKey, n};

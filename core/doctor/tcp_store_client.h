@@ -1,8 +1,9 @@
 #pragma once
 
 // A read-only client for a live c10d TCPStore, speaking its wire protocol directly (the doctor links no
-// LibTorch). Only queries that cannot change the store are ever sent: GETNUMKEYS, CHECK, GET (GET only after
-// CHECK said the key exists, because a GET of a missing key blocks). Two dialects:
+// LibTorch; the wire codes live in net/tcp_store_wire.h). Only queries that cannot change the store are ever
+// sent: GETNUMKEYS, CHECK, GET (GET only after CHECK said the key exists, because a GET of a missing key
+// blocks). Two dialects:
 //   v1 (PyTorch 1.x, verified against Debian's torch 1.13): QueryType SET=0 COMPARE_SET=1 GET=2 ADD=3 CHECK=4
 //      WAIT=5 GETNUMKEYS=6; strings are uint64 length + bytes; CHECK answers one byte 0=ready 1=not ready.
 //   v2 (PyTorch 2.x): every connection first sends VALIDATE=0 + uint32 0x3C85F7CE; GET=3 CHECK=5
@@ -13,7 +14,7 @@
 // pair must finish within the per-probe timeout and before the diagnosis' end (absolute deadlines, so a peer
 // trickling bytes cannot stretch it), and a value is read only up to kMaxValueBytes.
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <cstdint>
 #include <memory>

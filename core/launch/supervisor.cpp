@@ -6,6 +6,8 @@
 #include "launch/script_instrument.h"
 #include "launch/script_output.h"
 #include "launch/supervisor_impl.h"
+#include "net/net_socket.h"
+#include "net/tcp_store_server.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/telemetry.h"
@@ -17,7 +19,6 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QSaveFile>
-#include <QTcpServer>
 
 namespace ddpdesk::launch {
 
@@ -27,9 +28,11 @@ constexpr int kMaxLine = 64 * 1024;   // longer lines are cut: a worker printing
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
 constexpr int kPeerLostExit = 5;
 
-int freeLocalPort() {
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+// A single-node script run joins a store DDP Desk hosts on loopback, as torchrun's agent hosts one: otherwise
+// the script's rank 0 would host it through Python's TCPStore, which listens on every interface. It needs the
+// instrumentation module, which keeps PyTorch 2.4+'s client stores off libuv (builds without it refuse them).
+bool hostsScriptStore(const RunConfig& config) {
+    return config.isScript() && config.nnodes == 1 && instrumentsScript(config);
 }
 
 // The run secret: the one given (--run-secret / --run-secret-file, or $DDPDESK_RUN_SECRET), else a fresh one
@@ -173,6 +176,13 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     }
     if (found.isEmpty()) {
         QString why;
+        if (!hostScriptStore(config, &why)) {
+            found.push_back({QStringLiteral("store"), why});
+            d->store.release();
+        }
+    }
+    if (found.isEmpty()) {
+        QString why;
         if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
             found.push_back({QStringLiteral("out"), why});
             d->store.release();
@@ -184,7 +194,6 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     m_config = config;
     m_restarts = 0;
     d->program = program;
-    d->scriptPort = (config.isScript() && !config.storeIsTcp()) ? freeLocalPort() : 0;
     d->instrumentDir = instrumentDir;
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
@@ -194,6 +203,9 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     writeLauncherEvent("launch", {{"config", config.toJson()},
                                   {"program", config.isScript() ? config.scriptFile : program},
                                   {"store", config.effectiveStore()}});
+    if (d->scriptStore)
+        emit message(tr("the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)")
+                         .arg(d->scriptStore->port()));
     d->runSecret = secret;
     m_running = true;
     emit started();
@@ -231,6 +243,7 @@ void Supervisor::spawnWorker(int index) {
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
         env.insert(it.key(), it.value());
     env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_restarts));
+    if (d->scriptStore) env.insert(QStringLiteral("TORCHELASTIC_USE_AGENT_STORE"), QStringLiteral("True"));
     if (!d->instrumentDir.isEmpty()) {
         const QString path = env.value(QStringLiteral("PYTHONPATH"));
         env.insert(QStringLiteral("PYTHONPATH"),
@@ -458,7 +471,13 @@ void Supervisor::onAllExited() {
         writeLauncherEvent(
             "restart", {{"restart", m_restarts}, {"max_restarts", m_config.maxRestarts}, {"reason", f.text}});
         m_model.noteRestart();
+        QString why;
         if (!resetStore()) {
+            finishRun(QStringLiteral("failed"));
+            return;
+        }
+        if (!hostScriptStore(m_config, &why)) {
+            emit message(tr("cannot restart: %1").arg(why));
             finishRun(QStringLiteral("failed"));
             return;
         }
@@ -473,9 +492,36 @@ void Supervisor::onAllExited() {
     finishRun(QStringLiteral("failed"));
 }
 
+bool Supervisor::hostScriptStore(const RunConfig& config, QString* why) {
+    // A fresh store per attempt, as torchrun's agent makes one: PyTorch 2.x's env:// adds no attempt prefix,
+    // so the last attempt's arrivals would count in the next.
+    d->scriptStore.reset();
+    if (!hostsScriptStore(config)) {
+        d->scriptPort = (config.isScript() && !config.storeIsTcp()) ? net::pickFreePort() : 0;
+        return true;
+    }
+    const int port = config.storeIsTcp() ? config.storePort() : 0;
+    auto started = net::TcpStoreServer::start("127.0.0.1", port);
+    if (!started.server) {
+        *why = tr("cannot host the script's store on 127.0.0.1:%1: %2")
+                   .arg(port > 0 ? QString::number(port) : QStringLiteral("any port"),
+                        QString::fromStdString(started.error));
+        return false;
+    }
+    d->scriptStore = std::move(started.server);
+    d->scriptPort = d->scriptStore->port();
+    return true;
+}
+
+QString Supervisor::diagnosisStore() const {
+    if (d->scriptStore) return QStringLiteral("tcp://127.0.0.1:%1").arg(d->scriptStore->port());
+    return m_config.effectiveStore();
+}
+
 void Supervisor::finishRun(const QString& status) {
     d->stallTimer.stop();
     d->store.release();
+    d->scriptStore.reset(); // the script's ranks are gone: nothing is listening after the run
     stopMonitor();
     int failedRank = -1;
     QString reason;

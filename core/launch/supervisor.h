@@ -72,6 +72,10 @@ private:
     void onAllExited();
     void finishRun(const QString& status);
     bool resetStore(); // a fresh store file for a restart; false (reported) when the path is taken
+    // A single-node script run's loopback store, fresh for each attempt; false with *why when its port is
+    // taken.
+    bool hostScriptStore(const RunConfig& config, QString* why);
+    QString diagnosisStore() const; // the store the stall doctor reads: the hosted one where there is one
     void checkStall();
     void onStallDiagnosed(const QString& report, const QJsonObject& event);
     void sampleMonitor(); // starts the resource sampler or updates its list of worker processes

@@ -8,6 +8,7 @@
 #include "launch/script_output.h"
 #include "launch/supervisor.h"
 #include "monitor/monitor_sampler.h"
+#include "net/tcp_store_server.h"
 
 #include <QByteArray>
 #include <QProcess>
@@ -47,7 +48,8 @@ struct Supervisor::Impl {
     std::vector<Worker> workers;
     int exited = 0;
     QString program;
-    int scriptPort = 0;
+    int scriptPort = 0;                               // MASTER_PORT of a script run
+    std::unique_ptr<net::TcpStoreServer> scriptStore; // the loopback store a single-node script run joins
     QString instrumentDir; // holds ddpdesk_instrument.py for script ranks; empty: not instrumented
     QString runSecret;     // hex, handed to workers through the environment only (protocol/run_auth.h)
     RunStore store; // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)

@@ -75,7 +75,7 @@ void Supervisor::checkStall() {
     // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep
     // going.
     ddpdesk::doctor::DoctorRequest req;
-    req.store = m_config.effectiveStore().toStdString();
+    req.store = diagnosisStore().toStdString();
     req.worldSize = m_config.worldSize();
     req.nodeRank = m_config.nodeRank;
     req.jobRunning = true;

@@ -16,18 +16,7 @@
 #else
 #define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 0
 #endif
-// TCPStoreOptions::masterListenFd (2.3+); the libuv server honours it only from 2.8 (pytorch#150215).
-#if (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)) && !defined(_WIN32)
-#define DDPDESK_TCPSTORE_HAS_LISTEN_FD 1
-#include "train/loopback_listener.h"
-#else
-#define DDPDESK_TCPSTORE_HAS_LISTEN_FD 0
-#endif
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 8)
-#define DDPDESK_LIBUV_HONOURS_LISTEN_FD 1
-#else
-#define DDPDESK_LIBUV_HONOURS_LISTEN_FD 0
-#endif
+#include "net/tcp_store_server.h"
 
 namespace ddpdesk::train {
 
@@ -59,11 +48,9 @@ CommFailure classifyCommFailure(const std::string& message) {
 // ---- stores
 // -------------------------------------------------------------------------------------------------
 
-bool tcpStoreServerBindsLoopbackOnly() {
-    return DDPDESK_TCPSTORE_HAS_LISTEN_FD != 0;
-}
-
 struct KvStore::Impl {
+    // Declared first so it is destroyed last: the client below talks to it until its own end.
+    std::unique_ptr<net::TcpStoreServer> server;
     c10::intrusive_ptr<c10d::Store> store;
 };
 
@@ -89,20 +76,18 @@ std::shared_ptr<KvStore> KvStore::open(const StoreSpec& spec) {
         // Windows LibTorch builds lack libuv; 2.4+ defaults to it (pytorch#139990).
         opts.useLibUV = false;
 #endif
-#if DDPDESK_TCPSTORE_HAS_LISTEN_FD
         if (spec.hostServer && (spec.host == "127.0.0.1" || spec.host == "::1" || spec.host == "localhost")) {
-            // Loopback asked for, loopback listened on: c10d would bind every interface.
-            std::string error;
-            const int fd = listenOnLoopback(spec.host == "::1" ? "::1" : "127.0.0.1", spec.port, &error);
-            if (fd < 0)
-                throw std::runtime_error("cannot listen on " + spec.host + ":" + std::to_string(spec.port) +
-                                         ": " + error);
-            opts.masterListenFd = fd;
-#if DDPDESK_TCPSTORE_HAS_LIBUV_OPTION && !DDPDESK_LIBUV_HONOURS_LISTEN_FD
-            opts.useLibUV = false;
-#endif
+            // Loopback asked for, loopback listened on: c10d's server binds every interface (1.x has no bind
+            // address; 2.3+'s masterListenFd is ignored by the libuv backend before 2.8). DDP Desk's own
+            // server (core/net) listens where asked, and this rank joins it as a client like every other.
+            const std::string address = spec.host == "::1" ? "::1" : "127.0.0.1";
+            auto hosted = net::TcpStoreServer::start(address, spec.port);
+            if (!hosted.server)
+                throw std::runtime_error("cannot listen on " + address + ":" + std::to_string(spec.port) +
+                                         ": " + hosted.error);
+            kv->m_impl->server = std::move(hosted.server);
+            opts.isServer = false;
         }
-#endif
 #if DDPDESK_TCPSTORE_HAS_LIBUV_OPTION
         try {
             kv->m_impl->store = c10::make_intrusive<c10d::TCPStore>(spec.host, opts);

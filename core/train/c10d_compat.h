@@ -35,14 +35,10 @@ struct StoreSpec {
     std::string path;        // FileStore
     std::string host;        // TCPStore
     std::uint16_t port = 0;  // TCPStore
-    bool hostServer = false; // TCPStore: this process runs the server
+    bool hostServer = false; // TCPStore: this process runs the server (DDP Desk's own on a loopback host)
     int worldSize = 1;
     std::chrono::milliseconds timeout{60000};
 };
-
-// True when a hosted TCPStore on a loopback address listens on that address only (LibTorch >= 2.3, through
-// masterListenFd); LibTorch 1.13's server always listens on every interface.
-bool tcpStoreServerBindsLoopbackOnly();
 
 // A c10d store (FileStore or TCPStore). Calls throw std::exception subclasses from c10d on failure.
 class KvStore {

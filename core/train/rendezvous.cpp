@@ -292,12 +292,6 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
     RendezvousResult r;
     const bool hosting =
         c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore;
-    if (hosting && loopbackHost(c.address.host) && !tcpStoreServerBindsLoopbackOnly())
-        TelemetryEmitter::instance().log(
-            "note: this LibTorch's TCPStore server listens on every interface, port " +
-            std::to_string(c.address.port) + " (it cannot be restricted to " + c.address.host + ")" +
-            (c.secret.empty() ? std::string("; firewall the port")
-                              : "; the rank proof refuses foreign ranks"));
     phase("store_connect", c, start, {{"hosting", hosting}});
     r.store = openStore(c, deadline);
     phase("store_ready", c, start);

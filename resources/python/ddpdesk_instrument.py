@@ -10,7 +10,8 @@ places that every DDP script passes through, and prints the telemetry protocol's
     costs one synchronisation per event, not per step);
   * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
-Works with PyTorch 1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file.
+It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores). Works with PyTorch
+1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file.
 """
 import atexit
 import json
@@ -128,6 +129,33 @@ def _install():
     torch.optim.Optimizer.__init__ = hooked_init
 
 
+def _classic_client_stores():
+    """DDP Desk hosts a single-node run's store on loopback and tells env:// so, as torchrun does
+    (TORCHELASTIC_USE_AGENT_STORE=True). PyTorch 2.4+ then makes every rank a TCPStore client that asks for libuv,
+    which builds without libuv (Windows wheels, Debian) refuse although a client never uses it: clients get the
+    classic backend. PyTorch before 2.2 has no such argument and is left as it is."""
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True":
+        return
+    import importlib
+
+    # the module: torch.distributed.rendezvous as an attribute is the function of that name
+    rendezvous = importlib.import_module("torch.distributed.rendezvous")
+    original = getattr(rendezvous, "TCPStore", None)
+    if original is None:
+        return
+
+    def client_store(*args, **kwargs):
+        is_master = kwargs.get("is_master", args[3] if len(args) > 3 else False)
+        if not is_master and "use_libuv" not in kwargs:
+            try:
+                return original(*args, use_libuv=False, **kwargs)
+            except TypeError:  # no use_libuv argument in this PyTorch
+                pass
+        return original(*args, **kwargs)
+
+    rendezvous.TCPStore = client_store
+
+
 def main():
     if len(sys.argv) < 2:
         sys.stderr.write("usage: python -m ddpdesk_instrument SCRIPT [ARGS...]\n")
@@ -139,6 +167,10 @@ def main():
         _install()
     except Exception as e:  # no torch, or an unexpected one: run the script unobserved rather than not at all
         sys.stderr.write(f"ddpdesk_instrument: progress reporting off ({e})\n")
+    try:
+        _classic_client_stores()
+    except Exception as e:
+        sys.stderr.write(f"ddpdesk_instrument: the store client is PyTorch's default ({e})\n")
     atexit.register(lambda: _emit(force=True))
     runpy.run_path(script, run_name="__main__")
 

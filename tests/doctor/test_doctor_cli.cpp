@@ -4,7 +4,7 @@
 
 #include "doctor_test_support.h"
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +16,7 @@
 
 using namespace ddpdesk::doctor;
 using namespace ddpdesk::doctor::test;
+namespace net = ddpdesk::net;
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include "doctor_test_support.h"
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -11,6 +11,7 @@
 
 using namespace ddpdesk::doctor;
 using namespace ddpdesk::doctor::test;
+namespace net = ddpdesk::net;
 
 namespace {
 

@@ -4,12 +4,13 @@
 
 #include "doctor_test_support.h"
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
 #include <QtTest>
 
 using namespace ddpdesk::doctor;
 using namespace ddpdesk::doctor::test;
+namespace net = ddpdesk::net;
 
 namespace {
 

@@ -3,19 +3,21 @@
 // Internal: the part of a Connection that is the same on every OS - looping partial sends/receives until one
 // absolute deadline. Each OS file supplies only the raw calls (poll/select, send, recv, error codes).
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
-namespace ddpdesk::doctor::net::detail {
+namespace ddpdesk::net::detail {
 
 class StreamConnection : public Connection {
 public:
     bool sendAll(const void* data, std::size_t size, TimePoint deadline) override;
     bool recvExact(void* data, std::size_t size, TimePoint deadline) override;
     bool peerClosed() const override { return m_closed; }
-    std::string lastError() const override { return m_error; }
+    bool timedOut() const override { return m_timedOut[m_lastFailed]; }
+    std::string lastError() const override { return m_error[m_lastFailed]; }
 
 protected:
     enum class Wait { Ready, TimedOut, Failed };
@@ -33,9 +35,13 @@ protected:
 
 private:
     bool ready(bool forWrite, TimePoint deadline, const char* what);
+    bool fail(bool forWrite, std::string error);
 
-    bool m_closed = false;
-    std::string m_error;
+    // One thread may send (a server's wake-up) while another receives: each direction keeps its own state.
+    std::atomic<bool> m_closed{false};
+    bool m_timedOut[2] = {false, false}; // [forWrite]
+    std::string m_error[2];
+    std::atomic<int> m_lastFailed{0};
 };
 
 // getaddrinfo lists an address once per socket type/protocol; the findings want each address once.
@@ -44,4 +50,4 @@ void addUnique(std::vector<std::string>& addresses, const std::string& address);
 // Milliseconds left until `deadline`, rounded up (0 when it has passed).
 Millis timeLeft(TimePoint deadline);
 
-} // namespace ddpdesk::doctor::net::detail
+} // namespace ddpdesk::net::detail

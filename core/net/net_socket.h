@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ddpdesk::doctor::net {
+namespace ddpdesk::net {
 
 using Millis = std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
@@ -43,6 +43,7 @@ public:
     virtual bool sendAll(const void* data, std::size_t size, TimePoint deadline) = 0;
     virtual bool recvExact(void* data, std::size_t size, TimePoint deadline) = 0;
     virtual bool peerClosed() const = 0; // the last failed recv saw an orderly close
+    virtual bool timedOut() const = 0; // the last failed call ran into its deadline (nothing else went wrong)
     virtual std::string lastError() const = 0;
 };
 
@@ -67,4 +68,25 @@ BindResult tryBind(int port);
 // A port the OS hands out now for the wildcard address; 0 when none could be obtained.
 int pickFreePort();
 
-} // namespace ddpdesk::doctor::net
+// A listening TCP socket; closed on destruction. Accepted connections have the same bounded calls as
+// connectTcp's.
+class Listener {
+public:
+    virtual ~Listener() = default;
+    virtual int port() const = 0;
+    // The next connection, or nullptr when none came within `timeout` (lastError() is empty then) or the
+    // socket failed.
+    virtual std::unique_ptr<Connection> accept(Millis timeout) = 0;
+    virtual std::string lastError() const = 0;
+};
+struct ListenResult {
+    std::unique_ptr<Listener> listener;
+    std::string error; // the OS's words, e.g. "Address already in use"
+};
+// Binds one numeric address (127.0.0.1 / ::1 for loopback only; 0.0.0.0 / :: only when the user asked for the
+// network) and listens; port 0 takes one the OS hands out. The port is held exclusively: on Windows
+// SO_EXCLUSIVEADDRUSE, so nobody can bind it beside us; on POSIX SO_REUSEADDR only, as c10d does, so a rerun
+// is not blocked by TIME_WAIT.
+ListenResult listenTcp(const std::string& numeric, int port);
+
+} // namespace ddpdesk::net

@@ -1,8 +1,8 @@
 // POSIX side of net_socket.h: non-blocking sockets driven by poll() so every wait is bounded.
 
-#include "doctor/bounded_call.h"
-#include "doctor/net_socket.h"
-#include "doctor/stream_connection.h"
+#include "net/bounded_call.h"
+#include "net/net_socket.h"
+#include "net/stream_connection.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -10,11 +10,12 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace ddpdesk::doctor::net {
+namespace ddpdesk::net {
 
 namespace {
 
@@ -105,8 +106,7 @@ Resolved resolveHost(const std::string& host, Millis timeout) {
         ::freeaddrinfo(numeric);
         return resolveBlocking(host);
     }
-    if (auto r = doctor::detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout))
-        return *r;
+    if (auto r = detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout)) return *r;
     Resolved r;
     r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
     return r;
@@ -265,4 +265,69 @@ int pickFreePort() {
     return port;
 }
 
-} // namespace ddpdesk::doctor::net
+namespace {
+
+class PosixListener final : public Listener {
+public:
+    PosixListener(int fd, int port) : m_fd(fd), m_port(port) {}
+    ~PosixListener() override { ::close(m_fd); }
+    int port() const override { return m_port; }
+    std::unique_ptr<Connection> accept(Millis timeout) override {
+        m_error.clear();
+        pollfd pfd{m_fd, POLLIN, 0};
+        const int rc = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
+        if (rc <= 0) {
+            if (rc < 0 && errno != EINTR) m_error = errnoText(errno);
+            return nullptr;
+        }
+        const int fd = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) {
+            // the peer gave up between poll and accept: not the listener's failure
+            if (errno != EAGAIN && errno != ECONNABORTED && errno != EINTR) m_error = errnoText(errno);
+            return nullptr;
+        }
+        int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        return std::make_unique<PosixConnection>(fd);
+    }
+    std::string lastError() const override { return m_error; }
+
+private:
+    int m_fd;
+    int m_port;
+    std::string m_error;
+};
+
+} // namespace
+
+ListenResult listenTcp(const std::string& numeric, int port) {
+    ListenResult r;
+    addrinfo* ai = numericAddrinfo(numeric, port);
+    if (!ai) {
+        r.error = "not a numeric address: " + numeric;
+        return r;
+    }
+    const int fd = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        int one = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (ai->ai_family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 128) != 0) err = errno;
+    }
+    ::freeaddrinfo(ai);
+    sockaddr_storage bound{};
+    socklen_t len = sizeof bound;
+    if (err == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0) err = errno;
+    if (err != 0) {
+        if (fd >= 0) ::close(fd);
+        r.error = errnoText(err);
+        return r;
+    }
+    const int actual = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                                                   : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    r.listener = std::make_unique<PosixListener>(fd, actual);
+    return r;
+}
+
+} // namespace ddpdesk::net

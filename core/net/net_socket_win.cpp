@@ -1,15 +1,15 @@
 // Windows side of net_socket.h: Winsock non-blocking sockets driven by select() so every wait is bounded.
 
-#include "doctor/bounded_call.h"
-#include "doctor/net_socket.h"
-#include "doctor/stream_connection.h"
+#include "net/bounded_call.h"
+#include "net/net_socket.h"
+#include "net/stream_connection.h"
 
 #include <winsock2.h>
 #include <ws2tcpip.h>
 
 #include <mutex>
 
-namespace ddpdesk::doctor::net {
+namespace ddpdesk::net {
 
 namespace {
 
@@ -122,8 +122,7 @@ Resolved resolveHost(const std::string& host, Millis timeout) {
         freeaddrinfo(numeric);
         return resolveBlocking(host);
     }
-    if (auto r = doctor::detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout))
-        return *r;
+    if (auto r = detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout)) return *r;
     Resolved r;
     r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
     return r;
@@ -290,4 +289,77 @@ int pickFreePort() {
     return port;
 }
 
-} // namespace ddpdesk::doctor::net
+namespace {
+
+class WinListener final : public Listener {
+public:
+    WinListener(SOCKET s, int port) : m_socket(s), m_port(port) {}
+    ~WinListener() override { closesocket(m_socket); }
+    int port() const override { return m_port; }
+    std::unique_ptr<Connection> accept(Millis timeout) override {
+        m_error.clear();
+        bool failed = false;
+        const int rc = waitSocket(m_socket, false, timeout, &failed);
+        if (rc <= 0 || failed) {
+            if (rc < 0 || failed) m_error = wsaText(WSAGetLastError());
+            return nullptr;
+        }
+        SOCKET s = ::accept(m_socket, nullptr, nullptr);
+        if (s == INVALID_SOCKET) {
+            const int err = WSAGetLastError();
+            if (err != WSAEWOULDBLOCK && err != WSAECONNRESET) m_error = wsaText(err);
+            return nullptr;
+        }
+        u_long nonBlocking = 1;
+        ioctlsocket(s, FIONBIO, &nonBlocking);
+        BOOL one = TRUE;
+        setsockopt(s, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&one), sizeof one);
+        return std::make_unique<WinConnection>(s);
+    }
+    std::string lastError() const override { return m_error; }
+
+private:
+    SOCKET m_socket;
+    int m_port;
+    std::string m_error;
+};
+
+} // namespace
+
+ListenResult listenTcp(const std::string& numeric, int port) {
+    ensureWinsock();
+    ListenResult r;
+    addrinfo* ai = numericAddrinfo(numeric, port);
+    if (!ai) {
+        r.error = "not a numeric address: " + numeric;
+        return r;
+    }
+    SOCKET s = socket(ai->ai_family, SOCK_STREAM, IPPROTO_TCP);
+    int err = s == INVALID_SOCKET ? WSAGetLastError() : 0;
+    if (err == 0) {
+        // Without it another program could bind the same port with SO_REUSEADDR and take our clients.
+        BOOL one = TRUE;
+        setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&one), sizeof one);
+        if (ai->ai_family == AF_INET6)
+            setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&one), sizeof one);
+        u_long nonBlocking = 1;
+        ioctlsocket(s, FIONBIO, &nonBlocking);
+        if (bind(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) != 0 || listen(s, 128) != 0)
+            err = WSAGetLastError();
+    }
+    freeaddrinfo(ai);
+    sockaddr_storage bound{};
+    int len = sizeof bound;
+    if (err == 0 && getsockname(s, reinterpret_cast<sockaddr*>(&bound), &len) != 0) err = WSAGetLastError();
+    if (err != 0) {
+        if (s != INVALID_SOCKET) closesocket(s);
+        r.error = wsaText(err);
+        return r;
+    }
+    const int actual = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                                                   : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    r.listener = std::make_unique<WinListener>(s, actual);
+    return r;
+}
+
+} // namespace ddpdesk::net

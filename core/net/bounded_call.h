@@ -13,7 +13,7 @@
 #include <thread>
 #include <utility>
 
-namespace ddpdesk::doctor::detail {
+namespace ddpdesk::net::detail {
 
 template <typename T, typename Fn> std::optional<T> callBounded(Fn fn, std::chrono::milliseconds timeout) {
     struct Shared {
@@ -37,4 +37,4 @@ template <typename T, typename Fn> std::optional<T> callBounded(Fn fn, std::chro
     return std::move(shared->value);
 }
 
-} // namespace ddpdesk::doctor::detail
+} // namespace ddpdesk::net::detail

@@ -1,8 +1,8 @@
-#include "doctor/stream_connection.h"
+#include "net/stream_connection.h"
 
 #include <algorithm>
 
-namespace ddpdesk::doctor::net::detail {
+namespace ddpdesk::net::detail {
 
 Millis timeLeft(TimePoint deadline) {
     const auto now = Clock::now();
@@ -11,19 +11,25 @@ Millis timeLeft(TimePoint deadline) {
     return std::chrono::ceil<Millis>(deadline - now);
 }
 
+bool StreamConnection::fail(bool forWrite, std::string error) {
+    m_error[forWrite] = std::move(error);
+    m_lastFailed = forWrite ? 1 : 0;
+    return false;
+}
+
 bool StreamConnection::ready(bool forWrite, TimePoint deadline, const char* what) {
     const Millis left = timeLeft(deadline);
+    m_timedOut[forWrite] = false;
     switch (left.count() > 0 ? waitReady(forWrite, left) : Wait::TimedOut) {
     case Wait::Ready:
         return true;
     case Wait::TimedOut:
-        m_error = std::string("the probe's time ran out waiting for ") + what;
-        return false;
+        m_timedOut[forWrite] = true;
+        return fail(forWrite, std::string("the time ran out waiting for ") + what);
     case Wait::Failed:
         break;
     }
-    m_error = "waiting on the socket failed: " + errorText(lastWaitError());
-    return false;
+    return fail(forWrite, "waiting on the socket failed: " + errorText(lastWaitError()));
 }
 
 bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint deadline) {
@@ -33,8 +39,7 @@ bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint dea
         Io io = sendSome(p, size);
         if (io.bytes < 0) {
             if (isRetryable(io.error)) continue;
-            m_error = "send failed: " + errorText(io.error);
-            return false;
+            return fail(true, "send failed: " + errorText(io.error));
         }
         p += io.bytes;
         size -= static_cast<std::size_t>(io.bytes);
@@ -49,14 +54,12 @@ bool StreamConnection::recvExact(void* data, std::size_t size, TimePoint deadlin
         Io io = recvSome(p, size);
         if (io.bytes == 0) {
             m_closed = true;
-            m_error = "the peer closed the connection";
-            return false;
+            return fail(false, "the peer closed the connection");
         }
         if (io.bytes < 0) {
             if (isRetryable(io.error)) continue;
             m_closed = isReset(io.error);
-            m_error = "recv failed: " + errorText(io.error);
-            return false;
+            return fail(false, "recv failed: " + errorText(io.error));
         }
         p += io.bytes;
         size -= static_cast<std::size_t>(io.bytes);
@@ -69,4 +72,4 @@ void addUnique(std::vector<std::string>& addresses, const std::string& address) 
         addresses.push_back(address);
 }
 
-} // namespace ddpdesk::doctor::net::detail
+} // namespace ddpdesk::net::detail

@@ -1,8 +1,8 @@
 // The OS-independent parts of net_socket.h.
 
-#include "doctor/net_socket.h"
+#include "net/net_socket.h"
 
-namespace ddpdesk::doctor::net {
+namespace ddpdesk::net {
 
 bool isLoopbackAddress(const std::string& a) {
     return a.rfind("127.", 0) == 0 || a == "::1" || a.rfind("::ffff:127.", 0) == 0;
@@ -30,4 +30,4 @@ const char* connectStatusName(ConnectStatus s) {
     return "error";
 }
 
-} // namespace ddpdesk::doctor::net
+} // namespace ddpdesk::net

@@ -14,8 +14,8 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSlider>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 
 #include <cmath>
 
@@ -23,72 +23,68 @@ namespace ddpdesk::ui {
 
 namespace {
 
-QString formatDuration(double s)
-{
-    if (s < 0 || !std::isfinite(s))
-        return QStringLiteral("--:--");
+QString formatDuration(double s) {
+    if (s < 0 || !std::isfinite(s)) return QStringLiteral("--:--");
     const qint64 t = qint64(s + 0.5);
     if (t >= 3600)
-        return QStringLiteral("%1:%2:%3").arg(t / 3600).arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
+        return QStringLiteral("%1:%2:%3")
+            .arg(t / 3600)
+            .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
             .arg(t % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
 } // namespace
 
-RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
-{
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     build();
     retranslate();
 }
 
 RunPanel::~RunPanel() = default;
 
-void RunPanel::retranslate()
-{
+void RunPanel::retranslate() {
     m_start->setText(tr("&Start"));
     m_stop->setText(tr("S&top"));
     m_stop->setToolTip(tr("Stop every worker; checkpoints are kept (Shift+F5)"));
+    m_stacks->setText(tr("Show stac&ks"));
+    m_stacks->setToolTip(
+        tr("Where does it hang? Every script rank writes the Python stacks of all its threads "
+           "into the log"));
     m_banner->retranslate();
     m_table->retranslate();
     m_tabs->setTabText(0, tr("Charts"));
     m_tabs->setTabText(1, tr("Logs"));
     m_smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
     m_charts->retranslate();
-    if (m_model)
-        resetViews();
+    if (m_model) resetViews();
     refreshStatus();
 }
 
-void RunPanel::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void RunPanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(e);
 }
 
-double RunPanel::smoothing() const { return m_smoothing->value() / 100.0; }
+double RunPanel::smoothing() const {
+    return m_smoothing->value() / 100.0;
+}
 
-void RunPanel::setStartEnabled(bool enabled, const QString& reason)
-{
+void RunPanel::setStartEnabled(bool enabled, const QString& reason) {
     const bool running = m_supervisor && m_supervisor->isRunning();
     m_start->setEnabled(enabled && !running);
     m_start->setToolTip(enabled ? tr("Start the run (F5)") : reason);
 }
 
-void RunPanel::attach(launch::Supervisor* supervisor)
-{
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    if (m_supervisor)
-        disconnect(m_supervisor, nullptr, this, nullptr);
+void RunPanel::attach(launch::Supervisor* supervisor) {
+    if (m_model) disconnect(m_model, nullptr, this, nullptr);
+    if (m_supervisor) disconnect(m_supervisor, nullptr, this, nullptr);
     m_supervisor = supervisor;
     m_model = supervisor ? supervisor->model() : nullptr;
     m_title.clear();
     m_banner->clear();
     m_charts->clearMonitor();
-    if (!m_model)
-        return;
+    if (!m_model) return;
     connectModel(m_model);
     connect(supervisor, &launch::Supervisor::rankFailed, this, &RunPanel::showFailure);
     connect(supervisor, &launch::Supervisor::message, this,
@@ -98,28 +94,28 @@ void RunPanel::attach(launch::Supervisor* supervisor)
     connect(supervisor, &launch::Supervisor::started, this, [this] {
         resetViews();
         m_stop->setEnabled(true);
+        m_stacks->setEnabled(m_supervisor && m_supervisor->config().isScript());
         m_start->setEnabled(false);
     });
     connect(supervisor, &launch::Supervisor::finished, this, [this] {
         m_stop->setEnabled(false);
+        m_stacks->setEnabled(false);
         m_start->setEnabled(true);
         refreshNow();
     });
     resetViews();
 }
 
-void RunPanel::watch(const launch::RunModel* model)
-{
+void RunPanel::watch(const launch::RunModel* model) {
     attach(nullptr);
     m_model = model;
-    if (model)
-        connectModel(model);
+    if (model) connectModel(model);
     resetViews();
 }
 
-void RunPanel::connectModel(const launch::RunModel* model)
-{
-    // A sweep deletes each size's Supervisor (and its model) when it moves on; keep the last picture, drop the pointer.
+void RunPanel::connectModel(const launch::RunModel* model) {
+    // A sweep deletes each size's Supervisor (and its model) when it moves on; keep the last picture, drop
+    // the pointer.
     connect(model, &QObject::destroyed, this, [this, model] {
         if (m_model == model) {
             m_model = nullptr;
@@ -138,16 +134,15 @@ void RunPanel::connectModel(const launch::RunModel* model)
     connect(model, &launch::RunModel::monitorSampled, this, &RunPanel::onMonitorSample);
     connect(model, &launch::RunModel::runFinished, this, [this] {
         m_dirtyTable = m_dirtyStatus = true;
-        m_charts->reset(m_model); // a finished run's axes fit its data, without the headroom a live chart keeps
+        m_charts->reset(
+            m_model); // a finished run's axes fit its data, without the headroom a live chart keeps
         const launch::RunSummary s = m_model->summary();
-        if (s.status == QLatin1String("failed"))
-            showFailure(s.failedRank, s.failureReason);
+        if (s.status == QLatin1String("failed")) showFailure(s.failedRank, s.failureReason);
         refresh();
     });
 }
 
-void RunPanel::showModel(const launch::RunModel* model, const QString& title)
-{
+void RunPanel::showModel(const launch::RunModel* model, const QString& title) {
     attach(nullptr);
     m_model = model;
     m_title = title;
@@ -157,8 +152,7 @@ void RunPanel::showModel(const launch::RunModel* model, const QString& title)
     refreshNow();
 }
 
-void RunPanel::resetViews()
-{
+void RunPanel::resetViews() {
     const int n = m_model ? m_model->rankCount() : 0;
     m_table->setRowCount(n);
     m_charts->reset(m_model);
@@ -174,44 +168,50 @@ void RunPanel::resetViews()
     m_dirtyTable = m_dirtyStatus = true;
 }
 
-void RunPanel::onLog(int index, const QString& text, bool)
-{
-    if (m_logs.slotCount() == 0)
-        return;
+void RunPanel::onLog(int index, const QString& text, bool) {
+    if (m_logs.slotCount() == 0) return;
     const int launcher = m_logs.slotCount() - 1;
     m_logs.append(index < 0 || index >= launcher ? launcher : index, text);
 }
 
-void RunPanel::onMonitorSample()
-{
-    if (!m_model)
-        return;
+void RunPanel::onMonitorSample() {
+    if (!m_model) return;
     if (m_charts->addMonitorSample(*m_model))
         retranslate(); // GPU charts became per-worker CPU charts or back: new titles, new series
     m_charts->markDirty(RunChartFeed::Utilization);
     m_charts->markDirty(RunChartFeed::Memory);
 }
 
-void RunPanel::showFailure(int rank, const QString& reason)
-{
+void RunPanel::showFailure(int rank, const QString& reason) {
     m_banner->showFailure(m_model, rank, reason);
     m_dirtyTable = true;
 }
 
-QTableWidget* RunPanel::rankTable() const { return m_table->widget(); }
+QTableWidget* RunPanel::rankTable() const {
+    return m_table->widget();
+}
 
-bool RunPanel::failureVisible() const { return !m_banner->isHidden(); }
+bool RunPanel::failureVisible() const {
+    return !m_banner->isHidden();
+}
 
-QString RunPanel::failureText() const { return m_banner->text(); }
+QString RunPanel::failureText() const {
+    return m_banner->text();
+}
 
-QString RunPanel::statusText() const { return m_status->text(); }
+QString RunPanel::statusText() const {
+    return m_status->text();
+}
 
-QString RunPanel::logText() const { return m_log->toPlainText(); }
+QString RunPanel::logText() const {
+    return m_log->toPlainText();
+}
 
-void RunPanel::selectLogRank(int index) { m_logRank->setCurrentIndex(index); }
+void RunPanel::selectLogRank(int index) {
+    m_logRank->setCurrentIndex(index);
+}
 
-void RunPanel::refreshNow()
-{
+void RunPanel::refreshNow() {
     m_dirtyTable = m_dirtyStatus = true;
     m_charts->markAllDirty();
     refresh();
@@ -220,25 +220,20 @@ void RunPanel::refreshNow()
     m_charts->drawPending();
 }
 
-void RunPanel::refresh()
-{
-    if (!m_model)
-        return;
+void RunPanel::refresh() {
+    if (!m_model) return;
     if (m_dirtyTable) {
         m_dirtyTable = false;
         m_table->update(*m_model);
     }
-    if (m_dirtyStatus)
-        refreshStatus();
+    if (m_dirtyStatus) refreshStatus();
     flushLogs();
-    // Redrawing a Qt Charts chart costs milliseconds per thousand points; one chart per tick keeps every UI-thread
-    // stall short, and charts off screen cost nothing.
-    if (isVisible() && m_tabs->currentIndex() == 0)
-        m_charts->refreshNext(*m_model, smoothing());
+    // Redrawing a Qt Charts chart costs milliseconds per thousand points; one chart per tick keeps every
+    // UI-thread stall short, and charts off screen cost nothing.
+    if (isVisible() && m_tabs->currentIndex() == 0) m_charts->refreshNext(*m_model, smoothing());
 }
 
-void RunPanel::refreshStatus()
-{
+void RunPanel::refreshStatus() {
     m_dirtyStatus = false;
     if (!m_model && m_table->widget()->rowCount() > 0)
         return; // the run's Supervisor is gone (a sweep moved on): keep its last status line
@@ -259,7 +254,8 @@ void RunPanel::refreshStatus()
     } else if (p < 0) {
         m_progress->setFormat(tr("Starting..."));
     } else {
-        m_progress->setFormat(tr("%1% \u2014 ETA %2").arg(p * 100.0, 0, 'f', 1).arg(formatDuration(m_model->etaS())));
+        m_progress->setFormat(
+            tr("%1% \u2014 ETA %2").arg(p * 100.0, 0, 'f', 1).arg(formatDuration(m_model->etaS())));
     }
     QString text = m_title.isEmpty() ? QString() : m_title + QStringLiteral(" \u2014 ");
     text += tr("%1, world size %2: step %3 of %4, %5 samples/s, mean loss %6, %7 elapsed")
@@ -274,16 +270,13 @@ void RunPanel::refreshStatus()
     m_status->setText(text);
 }
 
-void RunPanel::flushLogs()
-{
+void RunPanel::flushLogs() {
     QString text;
-    if (!m_logs.takePending(m_logRank->currentIndex(), &text))
-        return;
+    if (!m_logs.takePending(m_logRank->currentIndex(), &text)) return;
     QScrollBar* bar = m_log->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 2;
     m_log->appendPlainText(text);
-    if (atEnd)
-        bar->setValue(bar->maximum());
+    if (atEnd) bar->setValue(bar->maximum());
 }
 
 } // namespace ddpdesk::ui

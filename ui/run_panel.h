@@ -1,9 +1,10 @@
 #pragma once
 
 // The Run page: renders a RunModel (live from a Supervisor, or a finished run reopened from History). Model
-// signals only mark what changed; a 4 Hz timer redraws, one chart per tick, so 10,000 telemetry events/s cost the
-// UI thread little beyond RunModel's own bookkeeping. The pieces: RunRankTable (per-rank table), RunFailureBanner,
-// RunChartFeed (the four charts), RunLogBuffer (per-rank logs); run_panel_layout.cpp puts them together.
+// signals only mark what changed; a 4 Hz timer redraws, one chart per tick, so 10,000 telemetry events/s cost
+// the UI thread little beyond RunModel's own bookkeeping. The pieces: RunRankTable (per-rank table),
+// RunFailureBanner, RunChartFeed (the four charts), RunLogBuffer (per-rank logs); run_panel_layout.cpp puts
+// them together.
 
 #include "launch/supervisor.h"
 #include "run_log_buffer.h"
@@ -38,8 +39,8 @@ public:
     explicit RunPanel(QWidget* parent = nullptr);
     ~RunPanel() override;
 
-    void attach(launch::Supervisor* supervisor);                // a live run
-    void watch(const launch::RunModel* model);                  // a live model without a supervisor (replays, bench)
+    void attach(launch::Supervisor* supervisor); // a live run
+    void watch(const launch::RunModel* model);   // a live model without a supervisor (replays, bench)
     void showModel(const launch::RunModel* model, const QString& title); // a finished one (read-only)
     const launch::RunModel* model() const { return m_model; }
     void setStartEnabled(bool enabled, const QString& reason);
@@ -81,6 +82,7 @@ private:
 
     QPushButton* m_start;
     QPushButton* m_stop;
+    QPushButton* m_stacks; // Where does it hang? (script ranks' Python stacks into the log)
     QLabel* m_status;
     QProgressBar* m_progress;
     RunFailureBanner* m_banner;

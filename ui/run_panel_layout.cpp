@@ -18,18 +18,19 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QSplitter>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace ddpdesk::ui {
 
-void RunPanel::build()
-{
+void RunPanel::build() {
     m_start = new QPushButton(icon(IconId::Start), QString());
     m_stop = new QPushButton(icon(IconId::Stop), QString());
     m_stop->setEnabled(false);
+    m_stacks = new QPushButton;
+    m_stacks->setEnabled(false);
     m_status = new QLabel;
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress = new QProgressBar;
@@ -39,6 +40,7 @@ void RunPanel::build()
     auto* top = new QHBoxLayout;
     top->addWidget(m_start);
     top->addWidget(m_stop);
+    top->addWidget(m_stacks);
     top->addWidget(m_status, 1);
     top->addWidget(m_progress);
 
@@ -95,12 +97,16 @@ void RunPanel::build()
 
     connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
+    connect(m_stacks, &QPushButton::clicked, this, [this] {
+        if (!m_supervisor) return;
+        m_tabs->setCurrentIndex(1); // the stacks arrive in the log
+        m_supervisor->requestStacks(tr("asked from the Run page"));
+    });
     connect(m_banner, &RunFailureBanner::diagnoseClicked, this, &RunPanel::diagnoseRequested);
     connect(m_banner, &RunFailureBanner::showLogClicked, this, [this](int failedRank) {
         if (m_model) {
             const int idx = m_model->indexOfRank(failedRank);
-            if (idx >= 0)
-                selectLogRank(idx);
+            if (idx >= 0) selectLogRank(idx);
         }
         m_tabs->setCurrentIndex(1);
     });

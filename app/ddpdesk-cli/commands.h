@@ -1,7 +1,7 @@
 #pragma once
 
-// Each ddpdesk-cli subcommand lives in its own file (run_cmd.cpp, doctor_cmd.cpp, gpus_cmd.cpp, ...) and registers
-// itself here; main.cpp only wires them together, so the CLI stays a thin view over core/.
+// Each ddpdesk-cli subcommand lives in its own file (run_cmd.cpp, doctor_cmd.cpp, gpus_cmd.cpp, ...) and
+// registers itself here; main.cpp only wires them together, so the CLI stays a thin view over core/.
 
 #include <CLI/CLI.hpp>
 
@@ -16,5 +16,6 @@ struct CliContext {
 void addRunCommands(CLI::App& app, CliContext& ctx);   // run, sweep, command (core/launch)
 void addDoctorCommand(CLI::App& app, CliContext& ctx); // doctor (core/doctor)
 void addGpusCommand(CLI::App& app, CliContext& ctx);   // gpus (core/monitor)
+void addStacksCommand(CLI::App& app, CliContext& ctx); // stacks (core/launch/stack_dump.h)
 
 } // namespace ddpdesk::cli

@@ -16,12 +16,13 @@ int main(int argc, char** argv) {
     ddpdesk::cli::addRunCommands(app, ctx);
     ddpdesk::cli::addDoctorCommand(app, ctx);
     ddpdesk::cli::addGpusCommand(app, ctx);
+    ddpdesk::cli::addStacksCommand(app, ctx);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        // One exit code for every usage error (CLI11 has one per kind), so scripts can tell "bad flags" (2) from
-        // "the run failed" (1); --help and --version still exit 0.
+        // One exit code for every usage error (CLI11 has one per kind), so scripts can tell "bad flags" (2)
+        // from "the run failed" (1); --help and --version still exit 0.
         return app.exit(e) == 0 ? 0 : 2;
     } catch (const std::exception& e) {
         std::cerr << "ddpdesk-cli: error: " << e.what() << "\n";

@@ -55,6 +55,12 @@ bool exitCausedByStop(int stage, int exitCode, bool crashed);
 // Whether a pid is still alive (tests and leftover checks).
 bool processAlive(qint64 pid);
 
+// Asks a script rank's Python to append every thread's stack to `stacksFile` (stack_dump.h). POSIX: SIGUSR1,
+// sent only where the process holds that file open (on Linux checked through /proc, so a reused pid is never
+// signalled; elsewhere the caller's announcement check is all). Windows: creates `requestFile`, which the
+// rank's watcher thread takes away. False when the process could not be asked.
+bool requestPythonStacks(qint64 pid, const QString& stacksFile, const QString& requestFile);
+
 // Console helpers for the live progress bar.
 bool stderrIsTerminal();
 int terminalColumns(); // of stderr; 80 when unknown

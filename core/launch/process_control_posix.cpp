@@ -4,8 +4,10 @@
 #include "launch/process_control.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSocketNotifier>
 #include <QThread>
@@ -22,6 +24,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -52,7 +55,7 @@ std::map<pid_t, bool> groupsInOurSession() {
     if (!proc) return out;
     while (dirent* entry = readdir(proc)) {
         if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
-        char path[64];
+        char path[300]; // room for any d_name
         std::snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
         FILE* f = std::fopen(path, "r");
         if (!f) continue;
@@ -238,6 +241,28 @@ bool exitCausedByStop(int stage, int exitCode, bool crashed) {
     if (stage <= 0) return false;
     if (!crashed) return true; // a worker that handles SIGTERM and exits on its own
     return exitCode == SIGTERM || (stage >= 2 && exitCode == SIGKILL);
+}
+
+bool requestPythonStacks(qint64 pid, const QString& stacksFile, const QString&) {
+    if (pid <= 0) return false;
+#ifdef __linux__
+    // SIGUSR1 ends a process that has no handler for it: only one that holds the stacks file open is asked.
+    // Compared by device and inode, since a rank in another root (a chroot) shows a different path for it.
+    struct stat wanted {};
+    if (::stat(QFile::encodeName(stacksFile).constData(), &wanted) != 0) return false;
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    bool holds = false;
+    for (const QString& fd : fds.entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
+        struct stat st {};
+        if (::stat(QFile::encodeName(fds.filePath(fd)).constData(), &st) == 0 && st.st_dev == wanted.st_dev &&
+            st.st_ino == wanted.st_ino)
+            holds = true;
+    }
+    if (!holds) return false;
+#else
+    (void)stacksFile;
+#endif
+    return ::kill(pid_t(pid), SIGUSR1) == 0;
 }
 
 bool processAlive(qint64 pid) {

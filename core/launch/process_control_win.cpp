@@ -6,6 +6,7 @@
 #include "launch/process_control.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QMetaObject>
 #include <QProcess>
 
@@ -128,6 +129,12 @@ QString describeExit(int exitCode, bool crashed) {
 
 bool exitCausedByStop(int stage, int, bool) {
     return stage > 0; // Windows exit statuses cannot tell our CTRL_BREAK/TerminateProcess from others
+}
+
+bool requestPythonStacks(qint64 pid, const QString&, const QString& requestFile) {
+    if (!processAlive(pid)) return false;
+    QFile request(requestFile); // the rank's watcher thread removes it once it has written its stacks
+    return request.open(QIODevice::WriteOnly | QIODevice::NewOnly) || request.exists();
 }
 
 bool processAlive(qint64 pid) {

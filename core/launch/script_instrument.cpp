@@ -17,8 +17,12 @@ bool instrumentsScript(const RunConfig& config) {
     return config.isScript() && config.instrument && !config.interpreter().isEmpty();
 }
 
+QString instrumentFolder(const QString& outDir) {
+    return QDir(outDir).filePath(QStringLiteral(".ddpdesk-python"));
+}
+
 QString writeInstrumentModule(const QString& outDir, QString* why) {
-    const QString folder = QDir(outDir).filePath(QStringLiteral(".ddpdesk-python"));
+    const QString folder = instrumentFolder(outDir);
     const QString path = QDir(folder).filePath(QString::fromLatin1(kModuleFile));
     const QByteArray source(kInstrumentModuleSource);
     auto refuse = [&](const QString& what) {

@@ -17,6 +17,9 @@ inline constexpr const char* kInstrumentSourceTag = "instrument"; // the events'
 // Whether this run's ranks get the module: a script run through an interpreter, not switched off.
 bool instrumentsScript(const RunConfig& config);
 
+// OUT/.ddpdesk-python: the module and the ranks' stacks files (stack_dump.h).
+QString instrumentFolder(const QString& outDir);
+
 // Writes the module to OUT/.ddpdesk-python/ddpdesk_instrument.py and returns that folder; empty with `why`
 // when the path holds something DDP Desk did not write (a link, a folder, another file), which is left as it
 // is.

@@ -5,6 +5,7 @@
 #include "launch/process_control.h"
 #include "launch/script_instrument.h"
 #include "launch/script_output.h"
+#include "launch/stack_dump.h"
 #include "launch/supervisor_impl.h"
 #include "net/net_socket.h"
 #include "net/tcp_store_server.h"
@@ -245,6 +246,9 @@ void Supervisor::spawnWorker(int index) {
     env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_restarts));
     if (d->scriptStore) env.insert(QStringLiteral("TORCHELASTIC_USE_AGENT_STORE"), QStringLiteral("True"));
     if (!d->instrumentDir.isEmpty()) {
+        const int rank = m_config.globalRank(index);
+        env.insert(QString::fromLatin1(kStacksFileEnv), stacksFile(d->instrumentDir, rank));
+        env.insert(QString::fromLatin1(kStacksRequestEnv), stacksRequestFile(d->instrumentDir, rank));
         const QString path = env.value(QStringLiteral("PYTHONPATH"));
         env.insert(QStringLiteral("PYTHONPATH"),
                    path.isEmpty() ? d->instrumentDir : d->instrumentDir + QDir::listSeparator() + path);

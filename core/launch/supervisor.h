@@ -37,6 +37,9 @@ public:
     // checkpoints stay.
     void stop(const QString& reason = QStringLiteral("stopped by the user"));
     bool isRunning() const { return m_running; }
+    // Where does it hang? Every live script rank dumps the Python stacks of all its threads (stack_dump.h);
+    // they arrive kStacksWaitMs later as message()s and "stacks" events. Also done by the stall watch.
+    void requestStacks(const QString& reason);
 
     RunModel* model() { return &m_model; }
     const RunModel* model() const { return &m_model; }

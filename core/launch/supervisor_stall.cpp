@@ -4,10 +4,13 @@
 
 #include "doctor/doctor.h"
 #include "launch/json_bridge.h"
+#include "launch/stack_dump.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
+#include <QTimer>
 
 #include <mutex>
 #include <thread>
@@ -72,6 +75,7 @@ void Supervisor::checkStall() {
     QJsonObject event{
         {"behind", behindJson}, {"ranks", perRank}, {"stall_timeout_s", m_config.stallTimeoutSec}};
 
+    requestStacks(tr("no progress for %1 s").arg(m_config.stallTimeoutSec));
     // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep
     // going.
     ddpdesk::doctor::DoctorRequest req;
@@ -115,6 +119,44 @@ void Supervisor::onStallDiagnosed(const QString& report, const QJsonObject& even
     writeLauncherEvent("stall", event);
     emit message(tr("stall: %1").arg(report));
     emit stallDetected(report);
+}
+
+void Supervisor::requestStacks(const QString& reason) {
+    if (!m_running) return;
+    if (d->instrumentDir.isEmpty()) {
+        emit message(tr("stacks: only script ranks started with DDP Desk's instrumentation show their Python "
+                        "stacks; ddpdesk-worker ranks report their phase and step above"));
+        return;
+    }
+    QSet<qint64> live; // this attempt's ranks only: an earlier attempt's pid may belong to someone else now
+    for (const Worker& w : d->workers)
+        if (w.process && !w.exited) live.insert(w.process->processId());
+    QVector<StackTarget> targets = stackTargets(d->instrumentDir);
+    targets.erase(std::remove_if(targets.begin(), targets.end(),
+                                 [&live](const StackTarget& t) { return !live.contains(t.pid); }),
+                  targets.end());
+    launch::requestStacks(targets);
+    if (targets.isEmpty()) {
+        emit message(tr("stacks: no rank can be asked yet (a rank announces itself once its interpreter has "
+                        "started)"));
+        return;
+    }
+    QTimer::singleShot(kStacksWaitMs, this, [this, targets, reason] {
+        for (const StackTarget& t : targets) {
+            const QString text = collectStacks(t);
+            if (text.isEmpty()) {
+                emit message(tr("stacks: rank %1 (pid %2) wrote none within %3 ms")
+                                 .arg(t.rank)
+                                 .arg(t.pid)
+                                 .arg(kStacksWaitMs));
+                continue;
+            }
+            if (d->log.isOpen())
+                writeLauncherEvent("stacks", {{"reason", reason}, {"pid", double(t.pid)}, {"text", text}},
+                                   t.rank);
+            emit message(tr("stacks of rank %1 (%2):\n%3").arg(t.rank).arg(reason, text));
+        }
+    });
 }
 
 } // namespace ddpdesk::launch

@@ -10,7 +10,8 @@ places that every DDP script passes through, and prints the telemetry protocol's
     costs one synchronisation per event, not per step);
   * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
-It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores). Works with PyTorch
+It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
+stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
 1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file.
 """
 import atexit
@@ -156,6 +157,41 @@ def _classic_client_stores():
     rendezvous.TCPStore = client_store
 
 
+def _stacks_on_request():
+    """'Where does it hang?': every thread's Python stack, appended to $DDPDESK_STACKS_FILE when DDP Desk asks.
+    POSIX asks with SIGUSR1, answered by faulthandler in C even while the main thread is stuck inside a collective;
+    Windows has no such signal, so a daemon thread watches for the request file $DDPDESK_STACKS_REQUEST. The
+    first line names this process, so the launcher never signals a process that has no handler for it."""
+    path = os.environ.get("DDPDESK_STACKS_FILE")
+    if not path:
+        return
+    import faulthandler
+    import signal
+
+    out = open(path, "a", buffering=1)  # kept open for the life of the process: faulthandler writes to its fd
+    _state["stacks_file"] = out
+    signum = getattr(signal, "SIGUSR1", None)
+    request = os.environ.get("DDPDESK_STACKS_REQUEST")
+    if signum is not None:
+        faulthandler.register(signum, file=out, all_threads=True, chain=False)
+    elif request:
+        def watch():
+            while True:
+                time.sleep(0.2)
+                try:
+                    os.remove(request)
+                except OSError:
+                    continue
+                faulthandler.dump_traceback(file=out, all_threads=True)
+                out.flush()
+
+        threading.Thread(target=watch, name="ddpdesk-stacks", daemon=True).start()
+    else:
+        return
+    out.write(f"ddpdesk-stacks ready pid {os.getpid()} rank {_rank}\n")
+    out.flush()
+
+
 def main():
     if len(sys.argv) < 2:
         sys.stderr.write("usage: python -m ddpdesk_instrument SCRIPT [ARGS...]\n")
@@ -167,6 +203,10 @@ def main():
         _install()
     except Exception as e:  # no torch, or an unexpected one: run the script unobserved rather than not at all
         sys.stderr.write(f"ddpdesk_instrument: progress reporting off ({e})\n")
+    try:
+        _stacks_on_request()
+    except Exception as e:
+        sys.stderr.write(f"ddpdesk_instrument: stacks on request off ({e})\n")
     try:
         _classic_client_stores()
     except Exception as e:

@@ -1,6 +1,6 @@
-// The torchscript workload with models made the way the README tells users to (torch.jit.script + torch.jit.save
-// in python3-torch): trained by two ranks on IDX data and on a torch.save'd tensor file, the result loadable back in
-// Python, and a model whose loss turns NaN stopped with NAN_LOSS.
+// The torchscript workload with models made the way the README tells users to (torch.jit.script +
+// torch.jit.save in python3-torch): trained by two ranks on IDX data and on a torch.save'd tensor file, the
+// result loadable back in Python, and a model whose loss turns NaN stopped with NAN_LOSS.
 
 #include "worker_harness.h"
 
@@ -13,17 +13,22 @@ class TestTorchScript : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    int m_runs = 0;
 
     std::vector<RankResult> trainTwo(const QStringList& args) {
         WorkerSet set;
-        set.startRanks(2, args + QStringList{"--store", "file:" + m_dir.filePath("store"), "--telemetry-ms", "0"});
+        // A fresh store per run: PyTorch 2.6 was seen under load to leave a finished job's FileStore behind
+        // (as in train.checkpoint), and the next run would meet its arrivals.
+        const QString store = m_dir.filePath(QStringLiteral("store-%1").arg(++m_runs));
+        set.startRanks(2, args + QStringList{"--store", "file:" + store, "--telemetry-ms", "0"});
         return set.waitAll(240000);
     }
 
 private Q_SLOTS:
     void initTestCase() {
         QProcess python;
-        python.start(pythonPath(), {QStringLiteral(DDPDESK_TRAIN_TEST_DIR) + "/make_torchscript_models.py", m_dir.path()});
+        python.start(pythonPath(),
+                     {QStringLiteral(DDPDESK_TRAIN_TEST_DIR) + "/make_torchscript_models.py", m_dir.path()});
         QVERIFY(python.waitForFinished(120000));
         QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
         QVERIFY(QFile::exists(m_dir.filePath("mlp.pt")));
@@ -32,8 +37,9 @@ private Q_SLOTS:
 
     void trainsScriptedModelOnIdx() {
         const QString out = m_dir.filePath("mlp-out");
-        auto r = trainTwo({"--workload", "torchscript", "--model", m_dir.filePath("mlp.pt"), "--data", fashionDir(),
-                           "--limit-samples", "1024", "--epochs", "2", "--batch-size", "32", "--out", out});
+        auto r = trainTwo({"--workload", "torchscript", "--model", m_dir.filePath("mlp.pt"), "--data",
+                           fashionDir(), "--limit-samples", "1024", "--epochs", "2", "--batch-size", "32",
+                           "--out", out});
         for (const auto& rr : r)
             QVERIFY2(rr.exitCode == 0, qPrintable(rr.describe()));
         auto epochs = r[0].ofType("epoch");
@@ -64,25 +70,26 @@ private Q_SLOTS:
     }
 
     void crossEntropyNeedsLabels() {
-        RankResult r = runWorker({"--workload", "torchscript", "--model", m_dir.filePath("linear.pt"), "--data",
-                                  m_dir.filePath("regression.pt"), "--loss", "cross-entropy", "--out",
-                                  m_dir.filePath("ce-out")});
+        RankResult r = runWorker({"--workload", "torchscript", "--model", m_dir.filePath("linear.pt"),
+                                  "--data", m_dir.filePath("regression.pt"), "--loss", "cross-entropy",
+                                  "--out", m_dir.filePath("ce-out")});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.last("error")->body["code"].get<std::string>(), std::string("BAD_INPUT"));
     }
 
     void modelThatCannotTakeTheData() {
         // 8 inputs expected, 784-pixel images given: refused before any rendezvous.
-        RankResult r = runWorker({"--workload", "torchscript", "--model", m_dir.filePath("linear.pt"), "--data",
-                                  fashionDir(), "--limit-samples", "64", "--out", m_dir.filePath("shape-out")});
+        RankResult r =
+            runWorker({"--workload", "torchscript", "--model", m_dir.filePath("linear.pt"), "--data",
+                       fashionDir(), "--limit-samples", "64", "--out", m_dir.filePath("shape-out")});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.last("error")->body["code"].get<std::string>(), std::string("MODEL_INVALID"));
     }
 
     void nanLossStopsEveryRank() {
-        auto r = trainTwo({"--workload", "torchscript", "--model", m_dir.filePath("nan.pt"), "--data", fashionDir(),
-                           "--limit-samples", "256", "--steps", "3", "--out", m_dir.filePath("nan-out"),
-                           "--collective-timeout", "30"});
+        auto r = trainTwo({"--workload", "torchscript", "--model", m_dir.filePath("nan.pt"), "--data",
+                           fashionDir(), "--limit-samples", "256", "--steps", "3", "--out",
+                           m_dir.filePath("nan-out"), "--collective-timeout", "30"});
         for (const auto& rr : r) {
             QVERIFY2(rr.exitCode == 4, qPrintable(rr.describe()));
             QCOMPARE(rr.last("error")->body["code"].get<std::string>(), std::string("NAN_LOSS"));

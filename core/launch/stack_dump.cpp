@@ -1,0 +1,68 @@
+#include "launch/stack_dump.h"
+
+#include "launch/process_control.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+constexpr qint64 kMaxStacksBytes = 256 * 1024;
+
+} // namespace
+
+QString stacksFile(const QString& instrumentDir, int rank) {
+    return QDir(instrumentDir).filePath(QStringLiteral("stacks-%1.txt").arg(rank));
+}
+
+QString stacksRequestFile(const QString& instrumentDir, int rank) {
+    return QDir(instrumentDir).filePath(QStringLiteral("stacks-%1.request").arg(rank));
+}
+
+QVector<StackTarget> stackTargets(const QString& instrumentDir) {
+    static const QRegularExpression name(QStringLiteral("^stacks-(\\d+)\\.txt$"));
+    static const QRegularExpression ready(QStringLiteral("^ddpdesk-stacks ready pid (\\d+) rank (\\d+)$"));
+    QVector<StackTarget> targets;
+    const QDir dir(instrumentDir);
+    for (const QFileInfo& info :
+         dir.entryInfoList({QStringLiteral("stacks-*.txt")}, QDir::Files, QDir::Name)) {
+        const auto m = name.match(info.fileName());
+        if (!m.hasMatch() || info.isSymLink()) continue;
+        QFile f(info.filePath());
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        StackTarget t;
+        // Each attempt of a restarted run announces itself again: the last announcement is the live one.
+        while (!f.atEnd()) {
+            const auto r = ready.match(QString::fromUtf8(f.readLine(4096)).trimmed());
+            if (r.hasMatch()) t.pid = r.captured(1).toLongLong();
+        }
+        t.rank = m.captured(1).toInt();
+        if (t.pid <= 0 || !processAlive(t.pid)) continue;
+        t.file = info.filePath();
+        t.request = stacksRequestFile(instrumentDir, t.rank);
+        targets.push_back(t);
+    }
+    return targets;
+}
+
+void requestStacks(QVector<StackTarget>& targets) {
+    for (auto it = targets.begin(); it != targets.end();) {
+        it->offset = QFileInfo(it->file).size();
+        if (requestPythonStacks(it->pid, it->file, it->request))
+            ++it;
+        else
+            it = targets.erase(it);
+    }
+}
+
+QString collectStacks(const StackTarget& target) {
+    QFile f(target.file);
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(target.offset)) return {};
+    return QString::fromUtf8(f.read(kMaxStacksBytes)).trimmed();
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,108 @@
+// Where does it hang? A real DDP script (tests/launch/hang_script.py: rank 1 stuck in its data loading, rank
+// 0 waiting in DDP's allreduce) under ddpdesk-cli: the stall watch gets every rank's Python stacks into the
+// log and metrics.jsonl, and `ddpdesk-cli stacks RUN_DIR` prints them on demand, naming the function each
+// rank is stuck in. Python 1.13 here, 2.6 in the torch2 leg.
+#include "launch_test_util.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+namespace {
+
+// The "stacks" events in RUN/metrics.jsonl, by rank.
+QMap<int, QString> stacksEvents(const QString& runDir) {
+    QMap<int, QString> byRank;
+    for (const QJsonObject& e : launchtest::readJsonLines(QDir(runDir).filePath("metrics.jsonl")))
+        if (e["event"].toString() == QLatin1String("stacks"))
+            byRank[e["rank"].toInt()] += e["text"].toString();
+    return byRank;
+}
+
+struct HungRun {
+    QTemporaryDir tmp;
+    QProcess cli;
+    QString out() const { return tmp.filePath("run"); }
+    void start(const QStringList& extra) {
+        cli.start(launchtest::envPath("DDPDESK_CLI"),
+                  QStringList{"run", "--script", DDPDESK_HANG_SCRIPT, "--python",
+                              launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out()} +
+                      extra + QStringList{"--", tmp.path()});
+    }
+    bool finish() {
+        QFile(tmp.filePath("go")).open(QIODevice::WriteOnly);
+        return cli.waitForFinished(90000) && cli.exitCode() == 0;
+    }
+    ~HungRun() {
+        QFile(tmp.filePath("go")).open(QIODevice::WriteOnly);
+        if (!cli.waitForFinished(30000)) cli.kill();
+        cli.waitForFinished(5000);
+    }
+};
+
+launchtest::CliResult stacksOf(const QString& runDir) {
+    return launchtest::runCli({"stacks", runDir}, 30000);
+}
+
+} // namespace
+
+class ScriptStacksTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theStallWatchShowsWhereEachRankHangs() {
+        HungRun run;
+        run.start({"--stall-timeout", "4"});
+        QElapsedTimer t;
+        t.start();
+        QMap<int, QString> stacks;
+        while (t.elapsed() < 120000 && run.cli.state() != QProcess::NotRunning) {
+            stacks = stacksEvents(run.out());
+            if (stacks.size() == 2) break;
+            QThread::msleep(200);
+        }
+        QVERIFY2(stacks.size() == 2, qPrintable(run.cli.readAllStandardError()));
+        QVERIFY2(stacks[1].contains("stuck_in_data_loading"), qPrintable(stacks[1]));
+        QVERIFY2(stacks[0].contains("backward") || stacks[0].contains("allreduce"), qPrintable(stacks[0]));
+        QVERIFY2(!stacks[0].contains("stuck_in_data_loading"), qPrintable(stacks[0]));
+        QVERIFY(run.finish()); // the run itself was never disturbed
+        const QString said =
+            QString::fromUtf8(run.cli.readAllStandardError() + run.cli.readAllStandardOutput());
+        QVERIFY2(said.contains("stacks of rank 1"), qPrintable(said));
+    }
+
+    void stacksCommandOnALiveRun() {
+        HungRun run;
+        run.start({});
+        // Rank 1 is stuck once both announced themselves and a few steps went by.
+        QElapsedTimer t;
+        t.start();
+        launchtest::CliResult r;
+        while (t.elapsed() < 120000 && run.cli.state() != QProcess::NotRunning) {
+            QThread::msleep(1000);
+            r = stacksOf(run.out());
+            if (r.exitCode == 0 && r.out.contains("stuck_in_data_loading")) break;
+        }
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("== rank 0") && r.out.contains("== rank 1"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("stuck_in_data_loading"), qPrintable(r.out));
+        QVERIFY(run.finish());
+        // Once the run is over nobody is asked, let alone signalled.
+        const auto after = stacksOf(run.out());
+        QCOMPARE(after.exitCode, 1);
+        QVERIFY2(after.err.contains("no live rank"), qPrintable(after.err));
+    }
+
+    void stacksCommandRefusesWhatIsNotARun() {
+        QTemporaryDir tmp;
+        QCOMPARE(stacksOf(tmp.filePath("missing")).exitCode, 2);
+        const auto plain = stacksOf(tmp.path());
+        QCOMPARE(plain.exitCode, 2);
+        QVERIFY2(plain.err.contains("no instrumented script run"), qPrintable(plain.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(ScriptStacksTest)
+#include "test_script_stacks.moc"

@@ -65,18 +65,30 @@ set -euo pipefail
 ROOT="$ROOT"
 SHARED=(${SHARED[*]})
 mounted() { awk -v p="\$1" '\$2 == p { f = 1 } END { exit !f }' /proc/mounts; }
+same() { [ "\$(stat -c %d:%i "\$1" 2>/dev/null)" = "\$(stat -c %d:%i "\$2" 2>/dev/null)" ]; }
+# A mount made by an earlier run can outlive its source: a CI checkout folder removed and cloned again leaves the
+# root showing the old, deleted folder. Such a mount is dropped and made again from what is there now.
+bind() {
+  local i
+  for i in 1 2 3 4; do
+    mounted "\$2" && ! same "\$1" "\$2" || break
+    umount -l "\$2"
+  done
+  mounted "\$2" || mount "\$3" "\$1" "\$2"
+  same "\$1" "\$2" || { echo "torch2-run: \$2 does not show \$1" >&2; exit 2; }
+}
 ensure_mounts() {
   mounted "\$ROOT/proc" || mount -t proc proc "\$ROOT/proc"
   mounted "\$ROOT/dev" || mount --rbind /dev "\$ROOT/dev"
   for d in "\${SHARED[@]}"; do
     mkdir -p "\$ROOT\$d"
-    mounted "\$ROOT\$d" || mount --rbind "\$d" "\$ROOT\$d"
+    bind "\$d" "\$ROOT\$d" --rbind
   done
   # One network namespace, one answer for "what is my hostname's address" on both sides.
   for f in /etc/hosts /etc/resolv.conf /etc/hostname; do
     [ -f "\$f" ] || continue
     touch "\$ROOT\$f"
-    mounted "\$ROOT\$f" || mount --bind "\$f" "\$ROOT\$f"
+    bind "\$f" "\$ROOT\$f" --bind
   done
 }
 # Parallel tests start many wrappers at once: one makes the mounts, the others wait for it.

@@ -81,6 +81,7 @@ ensure_mounts() {
   mounted "\$ROOT/proc" || mount -t proc proc "\$ROOT/proc"
   mounted "\$ROOT/dev" || mount --rbind /dev "\$ROOT/dev"
   for d in "\${SHARED[@]}"; do
+    [ -d "\$d" ] || continue
     mkdir -p "\$ROOT\$d"
     bind "\$d" "\$ROOT\$d" --rbind
   done

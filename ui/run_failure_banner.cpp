@@ -13,23 +13,30 @@ namespace ddpdesk::ui {
 
 RunFailureBanner::RunFailureBanner(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("failureBanner"));
-    setStyleSheet(QStringLiteral("#failureBanner { background: #fde7e9; border: 1px solid #c42b1c;"
-                                 " border-radius: 4px; } QLabel { color: #5c0f08; }"));
-    auto* bannerIcon = new QLabel;
-    bannerIcon->setPixmap(icon(IconId::Error).pixmap(32, 32));
+    m_icon = new QLabel;
+    setWarning(false);
     m_text = new QLabel;
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnose = new QPushButton(icon(IconId::Doctor), QString());
     m_showLog = new QPushButton;
     auto* bh = new QHBoxLayout(this);
-    bh->addWidget(bannerIcon, 0, Qt::AlignTop);
+    bh->addWidget(m_icon, 0, Qt::AlignTop);
     bh->addWidget(m_text, 1);
     bh->addWidget(m_showLog, 0, Qt::AlignTop);
     bh->addWidget(m_diagnose, 0, Qt::AlignTop);
     hide();
     connect(m_diagnose, &QPushButton::clicked, this, [this] { emit diagnoseClicked(m_failedRank); });
     connect(m_showLog, &QPushButton::clicked, this, [this] { emit showLogClicked(m_failedRank); });
+}
+
+void RunFailureBanner::setWarning(bool warning) {
+    m_warning = warning;
+    setStyleSheet(warning ? QStringLiteral("#failureBanner { background: #fff4ce; border: 1px solid #9d5d00;"
+                                           " border-radius: 4px; } QLabel { color: #4d2f00; }")
+                          : QStringLiteral("#failureBanner { background: #fde7e9; border: 1px solid #c42b1c;"
+                                           " border-radius: 4px; } QLabel { color: #5c0f08; }"));
+    m_icon->setPixmap(icon(warning ? IconId::Warning : IconId::Error).pixmap(32, 32));
 }
 
 // Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
@@ -78,7 +85,26 @@ QString RunFailureBanner::diagnosisHtml(const std::optional<launch::Diagnosis>& 
                .arg(fix.toHtmlEscaped());
 }
 
+void RunFailureBanner::showCompletedWarning(const launch::RunModel* model) {
+    const auto d = model ? model->summary().diagnosis : std::nullopt;
+    if (!d) {
+        clear();
+        return;
+    }
+    setWarning(true);
+    m_failedRank = d->rank;
+    m_diagnose->hide(); // the doctor reads rendezvous; a run that completed got past it
+    m_text->setText(
+        RunPanel::tr("<b>The run completed, but rank %1 needs a look.</b> %2")
+            .arg(d->rank)
+            .arg(RunPanel::tr("Seen: %1").arg(QString::fromStdString(d->matched).toHtmlEscaped())) +
+        diagnosisHtml(d));
+    show();
+}
+
 void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, const QString& reason) {
+    setWarning(false);
+    m_diagnose->show();
     m_failedRank = rank;
     QString lastError;
     if (model) {

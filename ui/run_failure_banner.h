@@ -1,6 +1,7 @@
 #pragma once
 
 // The Run page's failure banner: which rank failed, why, and its last error, with "Show log" and "Diagnose".
+// A run that completed on a diagnosed problem (a loss that became NaN) gets the same banner as a warning.
 
 #include "launch/failure_diagnosis.h"
 
@@ -24,6 +25,9 @@ public:
 
     // rank -1: the run failed without a failing rank (launch error, rendezvous timeout).
     void showFailure(const launch::RunModel* model, int rank, const QString& reason);
+    // A completed run whose summary carries a diagnosis; hidden when it has none.
+    void showCompletedWarning(const launch::RunModel* model);
+    bool isWarning() const { return m_warning; }
     int failedRank() const { return m_failedRank; }
     void clear();
     QString text() const;
@@ -35,10 +39,14 @@ signals:
     void diagnoseClicked(int failedRank);
 
 private:
+    void setWarning(bool warning);
+
+    QLabel* m_icon;
     QLabel* m_text;
     QPushButton* m_showLog;
     QPushButton* m_diagnose;
     int m_failedRank = -1;
+    bool m_warning = false;
 };
 
 } // namespace ddpdesk::ui

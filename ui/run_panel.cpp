@@ -49,8 +49,8 @@ void RunPanel::retranslate() {
     m_stop->setToolTip(tr("Stop every worker; checkpoints are kept (Shift+F5)"));
     m_stacks->setText(tr("Show stac&ks"));
     m_stacks->setToolTip(
-        tr("Where does it hang? Every script rank writes the Python stacks of all its threads "
-           "into the log"));
+        tr("Where does it hang? Every script rank writes the Python stacks of all its threads into the "
+           "log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)"));
     m_banner->retranslate();
     m_table->retranslate();
     m_tabs->setTabText(0, tr("Charts"));
@@ -94,7 +94,7 @@ void RunPanel::attach(launch::Supervisor* supervisor) {
     connect(supervisor, &launch::Supervisor::started, this, [this] {
         resetViews();
         m_stop->setEnabled(true);
-        m_stacks->setEnabled(m_supervisor && m_supervisor->config().isScript());
+        m_stacks->setEnabled(m_supervisor && m_supervisor->canShowStacks());
         m_start->setEnabled(false);
     });
     connect(supervisor, &launch::Supervisor::finished, this, [this] {
@@ -137,7 +137,10 @@ void RunPanel::connectModel(const launch::RunModel* model) {
         m_charts->reset(
             m_model); // a finished run's axes fit its data, without the headroom a live chart keeps
         const launch::RunSummary s = m_model->summary();
-        if (s.status == QLatin1String("failed")) showFailure(s.failedRank, s.failureReason);
+        if (s.status == QLatin1String("failed"))
+            showFailure(s.failedRank, s.failureReason);
+        else if (s.status == QLatin1String("ok") && s.diagnosis)
+            m_banner->showCompletedWarning(m_model);
         refresh();
     });
 }
@@ -149,6 +152,8 @@ void RunPanel::showModel(const launch::RunModel* model, const QString& title) {
     resetViews();
     if (model && model->summary().status == QLatin1String("failed"))
         showFailure(model->summary().failedRank, model->summary().failureReason);
+    else if (model && model->summary().status == QLatin1String("ok") && model->summary().diagnosis)
+        m_banner->showCompletedWarning(model);
     refreshNow();
 }
 

@@ -25,6 +25,48 @@
 
 namespace ddpdesk::ui {
 
+namespace {
+
+// The tour's own script: what users bring (env:// rendezvous, DistributedSampler, DDP, no prints), with rank
+// 1 stuck in its data loading for a while at step 150, for "Show stacks".
+const char kTourScript[] = R"PY(import time
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+
+def stuck_in_data_loading():
+    time.sleep(12)
+
+
+def main():
+    dist.init_process_group("gloo")
+    torch.manual_seed(0)
+    x = torch.randn(4096, 32)
+    data = TensorDataset(x, x.sum(dim=1, keepdim=True))
+    loader = DataLoader(data, batch_size=16, sampler=DistributedSampler(data))
+    model = DDP(torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1)))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    step = 0
+    for epoch in range(2):
+        loader.sampler.set_epoch(epoch)
+        for xb, yb in loader:
+            step += 1
+            if step == 150 and dist.get_rank() == 1:
+                stuck_in_data_loading()
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(xb), yb).backward()
+            opt.step()
+            time.sleep(0.02)
+    dist.destroy_process_group()
+
+
+main()
+)PY";
+
+} // namespace
+
 ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent)
     : QObject(parent), m_window(window), m_dir(outDir) {
     QDir().mkpath(m_dir);
@@ -122,6 +164,61 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         [this] { m_window->runPanel()->refreshNow(); }, 60000);
     add(
         QStringLiteral("grab failure"), always, [this] { grab(QStringLiteral("run-failure")); }, 500);
+    // A user's own script, start to finish: a tutorial-style DDP script with no prints (the instrumentation
+    // reports steps, loss and samples/s), then rank 1 stuck in its data loading and "Show stacks".
+    auto scriptMark = std::make_shared<qint64>(0);
+    add(QStringLiteral("own script run"), always, [this, base, tmp] {
+        const QString project = QDir(tmp->path()).filePath(QStringLiteral("myproject"));
+        QDir().mkpath(project);
+        QFile script(QDir(project).filePath(QStringLiteral("train.py")));
+        if (script.open(QIODevice::WriteOnly)) script.write(kTourScript);
+        script.close();
+        launch::RunConfig c = base();
+        c.scriptFile = script.fileName();
+        c.workDir = project;
+        c.stallTimeoutSec = 600; // the tour asks for the stacks itself
+        m_window->startRun(c);
+    });
+    add(
+        QStringLiteral("script training"),
+        [model] {
+            const auto* m = model();
+            return m && m->rankCount() == 2 && m->rank(0).step >= 80 && m->rank(1).step >= 80;
+        },
+        [this] { m_window->runPanel()->refreshNow(); }, 120000);
+    add(
+        QStringLiteral("grab script run"), always,
+        [this, scriptMark] {
+            grab(QStringLiteral("script-run"));
+            *scriptMark = QDateTime::currentMSecsSinceEpoch();
+        },
+        500);
+    add(
+        QStringLiteral("script stuck"),
+        [model, scriptMark] {
+            // Rank 1 sleeps at step 150; give the others time to wait for it.
+            const auto* m = model();
+            return m && m->rank(1).step >= 150 && QDateTime::currentMSecsSinceEpoch() - *scriptMark > 3000;
+        },
+        [this] {
+            m_window->runPanel()->tabs()->setCurrentIndex(1);
+            m_window->runPanel()->selectLogRank(2); // the launcher's log: the stacks of every rank
+            m_window->supervisor()->requestStacks(RunPanel::tr("asked from the Run page"));
+        },
+        60000);
+    add(
+        QStringLiteral("grab script stacks"), always,
+        [this] {
+            m_window->runPanel()->refreshNow();
+            grab(QStringLiteral("script-stacks"));
+            m_window->runPanel()->tabs()->setCurrentIndex(0);
+        },
+        3000);
+    add(
+        QStringLiteral("script finished"), [running] { return !running(); },
+        [this] { m_window->runPanel()->refreshNow(); }, 120000);
+    add(
+        QStringLiteral("grab script done"), always, [this] { grab(QStringLiteral("script-done")); }, 1000);
     add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
         const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
         writeStaleStore(store);

@@ -29,10 +29,9 @@ int runStacks(const std::string& runDir) {
     }
     const QString folder = launch::instrumentFolder(dir);
     if (!QFileInfo(folder).isDir()) {
-        std::cerr
-            << "ddpdesk-cli stacks: " << runDir
-            << " holds no instrumented script run (no .ddpdesk-python folder); ddpdesk-worker ranks show "
-               "their phase and step in the run's metrics.jsonl\n";
+        std::cerr << "ddpdesk-cli stacks: " << runDir
+                  << " holds no run that can be asked (no .ddpdesk-python folder: not a DDP Desk run folder, "
+                     "or a script run with --no-instrument)\n";
         return 2;
     }
     QVector<launch::StackTarget> targets = launch::stackTargets(folder);
@@ -62,8 +61,9 @@ void addStacksCommand(CLI::App& app, CliContext& ctx) {
     auto runDir = std::make_shared<std::string>();
     CLI::App* stacks = app.add_subcommand(
         "stacks",
-        "Where does it hang? Print the Python stacks of every thread of each live rank of a script run "
-        "(started by ddpdesk-cli run --script or the GUI)");
+        "Where does it hang? Print the Python stacks of every thread of each live rank of a script run, "
+        "or what each ddpdesk-worker rank waits in (collective, bucket, for how long), of a run started by "
+        "ddpdesk-cli run or the GUI");
     stacks->add_option("run_dir", *runDir, "The run's --out folder")->required();
     stacks->callback([runDir, &ctx] { ctx.exitCode = runStacks(*runDir); });
 }

@@ -19,6 +19,13 @@ const char* const kGlooPrefixes[] = {"/default_pg/0/0/", "/ddpdesk/pg/0/", "/0/"
 const char* const kGloo2Prefixes[] = {"/default_pg/0//cpu//0/", "/default_pg/0//cuda//0/",
                                       "/ddpdesk/pg//cpu//0/"};
 
+// torchrun's agent store (TORCHELASTIC_USE_AGENT_STORE) in PyTorch 1.x: every rank's store is a PrefixStore
+// "/worker/attempt_<restart count>" over the agent's TCPStore, so its keys arrive as
+// "//worker/attempt_<n>/...". 2.x dropped the prefix (the agent makes a fresh store per attempt). Restarts
+// beyond this many are not looked for.
+const std::string kAgentPrefix = "//worker/attempt_";
+constexpr int kAgentAttempts = 8;
+
 std::optional<int> trailingRank(const std::string& key, const std::string& marker) {
     auto at = key.rfind(marker);
     if (at == std::string::npos) return std::nullopt;
@@ -125,6 +132,7 @@ nlohmann::json RankCensus::toJson() const {
     j["arrived"] = arrived;
     if (initCount >= 0) j["tcpstore_clients"] = initCount;
     if (barrierCount >= 0) j["barrier_count"] = barrierCount;
+    if (agentAttempt >= 0) j["agent_store_attempt"] = agentAttempt;
     if (!duplicates.empty()) j["duplicates"] = duplicates;
     nlohmann::json records = nlohmann::json::object();
     for (const auto& [rank, rec] : ddpdeskRecords)
@@ -159,6 +167,24 @@ RankCensus censusFromReader(const KeyReader& read, int maxRank) {
             probe(prefix + kGlooRank + std::to_string(r));
         for (const char* prefix : kGloo2Prefixes)
             probe(prefix + std::to_string(r));
+    }
+    // The agent store's prefix is found from a few keys every 1.x job writes early (the first ranks' Gloo
+    // keys, the barrier), so a store without it costs a few dozen probes, not a second full census. The
+    // latest attempt is the one the ranks now wait in.
+    const std::string pg1 = std::string(kGlooPrefixes[0]) + kGlooRank;
+    for (int n = kAgentAttempts - 1; n >= 0 && c.agentAttempt < 0; --n) {
+        const std::string attempt = kAgentPrefix + std::to_string(n);
+        bool seen = read(attempt + "/default_pg/" + kBarrier + "1").has_value();
+        for (int r = 0; r <= std::min(maxRank, 3) && !seen; ++r)
+            seen = read(attempt + pg1 + std::to_string(r)).has_value();
+        if (seen) c.agentAttempt = n;
+    }
+    if (c.agentAttempt >= 0) {
+        const std::string attempt = kAgentPrefix + std::to_string(c.agentAttempt);
+        probe(attempt + "/default_pg/" + kBarrier + "1");
+        for (int r = 0; r <= maxRank; ++r)
+            probe(attempt + pg1 + std::to_string(r));
+        c.sources.insert("torchrun agent store");
     }
     return c;
 }

@@ -8,6 +8,8 @@
 //   addresses)
 //   ".../store_based_barrier_key:<n>"        torch.distributed's post-init barrier counter (Python ranks)
 //   "init/"                                  TCPStore's count of clients that joined (Python's env:// ranks)
+//   "/worker/attempt_<n>/..."                torchrun's agent store in PyTorch 1.x: a restart's keys nest
+//   under it
 // The same census serves a FileStore (all keys, with history) and a TCPStore (known keys probed one by one).
 
 #include <nlohmann/json.hpp>
@@ -28,6 +30,7 @@ struct RankCensus {
     std::set<int> duplicates;      // ranks claimed by two different processes (FileStore history)
     long long initCount = -1;      // TCPStore clients that joined, -1 unknown
     long long barrierCount = -1;   // ranks past the process-group barrier, -1 unknown
+    int agentAttempt = -1;         // torchrun agent store (1.x): the restart whose keys were read, -1 none
     std::set<std::string> sources; // which kinds of keys were seen
 
     bool empty() const { return arrived.empty() && initCount < 0 && barrierCount < 0; }

@@ -80,6 +80,7 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_lastGpu = {};
     m_lastProc = {};
     m_summary = RunSummary();
+    m_nonFiniteLoss.reset();
     m_summary.worldSize = worldSize;
     m_summary.workload = workload;
     m_finished = false;
@@ -202,6 +203,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     }
     const double loss = num(b, "loss");
     if (!std::isnan(loss) || b.contains("loss")) r.loss = loss;
+    if (!m_nonFiniteLoss) noteNonFiniteLoss(r, b);
 
     // `samples` is this rank's cumulative sample count; per-step counts (a constant value) are turned into
     // one.
@@ -246,6 +248,25 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     if (r.samplesPerSec > 0) appendPoint(m_rate[index], QPointF(x, r.samplesPerSec));
     emit seriesAppended(index);
     emit progressChanged();
+}
+
+void RunModel::noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& b) {
+    const auto it = b.find(protocol::kLossNonFinite);
+    const FailureKind* kind = findFailureKind("NAN_LOSS");
+    if (it == b.end() || !it->is_string() || !kind) return;
+    const std::string value = it->get<std::string>();
+    const auto line = b.find("line"); // the script's own output line, when the loss came from one
+    Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
+    d.matched = line != b.end() && line->is_string() ? line->get<std::string>()
+                                                     : "step " + std::to_string(r.step) + ": loss " + value +
+                                                           " (the scalar backward() ran on)";
+    m_nonFiniteLoss = d;
+    emit logLine(-1,
+                 tr("Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].")
+                     .arg(r.rank)
+                     .arg(QString::fromStdString(value))
+                     .arg(r.step),
+                 true);
 }
 
 void RunModel::applyMonitorEvent(const nlohmann::json& e) {
@@ -383,6 +404,9 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
             outputs.push_back(std::move(o));
         }
         m_summary.diagnosis = diagnoseRun(outputs, failedRank);
+        if (!m_summary.diagnosis) m_summary.diagnosis = m_nonFiniteLoss;
+    } else if (status == QLatin1String("ok")) {
+        m_summary.diagnosis = m_nonFiniteLoss; // completed, but on a loss that diverged
     }
     m_finished = true;
     emit progressChanged();

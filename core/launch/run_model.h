@@ -127,6 +127,7 @@ signals:
 private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
+    void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     void updateSummaryLive();
     double now() const; // the wall clock, or the replay clock while one is set
 
@@ -147,6 +148,10 @@ private:
     qint64 m_expectedSteps = 0;
     QJsonObject m_lastGpu, m_lastProc;
     RunSummary m_summary;
+    // The first loss reported NaN or infinite (protocol::kLossNonFinite), as the NAN_LOSS diagnosis it
+    // becomes when the run ends: a script that trains on with a NaN loss completes, but its result is
+    // worthless.
+    std::optional<Diagnosis> m_nonFiniteLoss;
     bool m_finished = false;
     double m_clockT = 0; // replay clock; 0: live
 };

@@ -21,6 +21,20 @@ QString instrumentFolder(const QString& outDir) {
     return QDir(outDir).filePath(QStringLiteral(".ddpdesk-python"));
 }
 
+QString makeInstrumentFolder(const QString& outDir, QString* why) {
+    const QString folder = instrumentFolder(outDir);
+    const QFileInfo dir(folder);
+    if ((dir.exists() && (dir.isSymLink() || !dir.isDir())) || !QDir().mkpath(folder)) {
+        *why =
+            QCoreApplication::translate("ddpdesk::launch::ScriptInstrument",
+                                        "%1 is in the way of DDP Desk's folder for the ranks' progress and "
+                                        "stacks; move it")
+                .arg(QDir::toNativeSeparators(folder));
+        return QString();
+    }
+    return folder;
+}
+
 QString writeInstrumentModule(const QString& outDir, QString* why) {
     const QString folder = instrumentFolder(outDir);
     const QString path = QDir(folder).filePath(QString::fromLatin1(kModuleFile));
@@ -33,9 +47,8 @@ QString writeInstrumentModule(const QString& outDir, QString* why) {
                    .arg(QDir::toNativeSeparators(what), path);
         return QString();
     };
-    const QFileInfo dir(folder);
-    if (dir.exists() && (dir.isSymLink() || !dir.isDir())) return refuse(folder);
-    if (!QDir().mkpath(folder)) return refuse(folder);
+    QString unused;
+    if (makeInstrumentFolder(outDir, &unused).isEmpty()) return refuse(folder);
     const QFileInfo file(path);
     if (file.exists() || file.isSymLink()) {
         QFile existing(path);

@@ -17,8 +17,12 @@ inline constexpr const char* kInstrumentSourceTag = "instrument"; // the events'
 // Whether this run's ranks get the module: a script run through an interpreter, not switched off.
 bool instrumentsScript(const RunConfig& config);
 
-// OUT/.ddpdesk-python: the module and the ranks' stacks files (stack_dump.h).
+// OUT/.ddpdesk-python: the module and the ranks' stacks files (stack_dump.h), for worker runs too.
 QString instrumentFolder(const QString& outDir);
+
+// Makes OUT/.ddpdesk-python (kept when it is already a folder) and returns it; empty with `why` when the path
+// holds something else (a link, a file), which is left as it is.
+QString makeInstrumentFolder(const QString& outDir, QString* why);
 
 // Writes the module to OUT/.ddpdesk-python/ddpdesk_instrument.py and returns that folder; empty with `why`
 // when the path holds something DDP Desk did not write (a link, a folder, another file), which is left as it

@@ -13,8 +13,7 @@ ScriptOutputParser::ScriptOutputParser(const QString& lossRegex)
 
 std::optional<nlohmann::json> ScriptOutputParser::parse(int rank, const QString& line) {
     const QRegularExpressionMatch m = m_loss.match(line);
-    if (!m.hasMatch())
-        return std::nullopt;
+    if (!m.hasMatch()) return std::nullopt;
     // The loss is the first capture group, or the whole match when the expression has none.
     const QString text = (m_loss.captureCount() >= 1 ? m.captured(1) : m.captured(0)).trimmed().toLower();
     bool ok = false;
@@ -32,12 +31,14 @@ std::optional<nlohmann::json> ScriptOutputParser::parse(int rank, const QString&
     nlohmann::json e = protocol::makeEvent(protocol::ev::Step, rank);
     e["step"] = m_count;
     const QRegularExpressionMatch em = m_epoch.match(line);
-    if (em.hasMatch())
-        e["epoch"] = em.captured(1).toInt();
-    if (std::isfinite(loss))
+    if (em.hasMatch()) e["epoch"] = em.captured(1).toInt();
+    if (std::isfinite(loss)) {
         e["loss"] = loss;
-    else
+    } else {
         e["loss"] = nullptr;
+        e[protocol::kLossNonFinite] = std::isnan(loss) ? "nan" : loss > 0 ? "inf" : "-inf";
+        e["line"] = line.left(400).toStdString();
+    }
     e["source"] = "script";
     return e;
 }

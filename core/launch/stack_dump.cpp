@@ -25,7 +25,9 @@ QString stacksRequestFile(const QString& instrumentDir, int rank) {
 
 QVector<StackTarget> stackTargets(const QString& instrumentDir) {
     static const QRegularExpression name(QStringLiteral("^stacks-(\\d+)\\.txt$"));
-    static const QRegularExpression ready(QStringLiteral("^ddpdesk-stacks ready pid (\\d+) rank (\\d+)$"));
+    static const QRegularExpression ready(
+        QStringLiteral("^%1 pid (\\d+) rank (\\d+)( %2)?$")
+            .arg(QLatin1String(protocol::kStacksReadyPrefix), QLatin1String(protocol::kStacksByRequestFile)));
     QVector<StackTarget> targets;
     const QDir dir(instrumentDir);
     for (const QFileInfo& info :
@@ -38,7 +40,9 @@ QVector<StackTarget> stackTargets(const QString& instrumentDir) {
         // Each attempt of a restarted run announces itself again: the last announcement is the live one.
         while (!f.atEnd()) {
             const auto r = ready.match(QString::fromUtf8(f.readLine(4096)).trimmed());
-            if (r.hasMatch()) t.pid = r.captured(1).toLongLong();
+            if (!r.hasMatch()) continue;
+            t.pid = r.captured(1).toLongLong();
+            t.byRequestFile = !r.captured(3).isEmpty();
         }
         t.rank = m.captured(1).toInt();
         if (t.pid <= 0 || !processAlive(t.pid)) continue;
@@ -52,7 +56,14 @@ QVector<StackTarget> stackTargets(const QString& instrumentDir) {
 void requestStacks(QVector<StackTarget>& targets) {
     for (auto it = targets.begin(); it != targets.end();) {
         it->offset = QFileInfo(it->file).size();
-        if (requestPythonStacks(it->pid, it->file, it->request))
+        // The rank removes the request file once it has answered; one still there is a question not yet
+        // answered, which stands for this one too.
+        QFile request(it->request);
+        const bool asked = it->byRequestFile ? processAlive(it->pid) &&
+                                                   (request.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
+                                                    request.exists())
+                                             : requestPythonStacks(it->pid, it->file, it->request);
+        if (asked)
             ++it;
         else
             it = targets.erase(it);

@@ -1,20 +1,19 @@
 #pragma once
 
-// "Where does it hang?" for script ranks: DDP Desk's instrumentation module
-// (resources/python/ddpdesk_instrument.py, _stacks_on_request) keeps RUN/.ddpdesk-python/stacks-RANK.txt
-// open, writes "ddpdesk-stacks ready pid P rank R" once it can answer, and appends every thread's Python
-// stack when asked: SIGUSR1 on POSIX, the request file stacks-RANK.request on Windows. The launcher (stall
-// watch, the GUI's Show stacks) and `ddpdesk-cli stacks RUN` ask through here; only a live process that
-// announced itself is ever signalled.
+// "Where does it hang?" (the contract: protocol/stacks_request.h). Script ranks through DDP Desk's
+// instrumentation module (resources/python/ddpdesk_instrument.py, _stacks_on_request) and ddpdesk-worker
+// ranks (core/train/wait_report.h) keep RUN/.ddpdesk-python/stacks-RANK.txt open, announce themselves in it
+// once they can answer, and append every thread's Python stack, or what the worker waits in, when asked:
+// SIGUSR1 for Python on POSIX, the request file stacks-RANK.request on Windows and for workers. The launcher
+// (stall watch, the GUI's Show stacks) and `ddpdesk-cli stacks RUN` ask through here; only a live process
+// that announced itself is ever signalled.
+
+#include "protocol/stacks_request.h"
 
 #include <QString>
 #include <QVector>
 
 namespace ddpdesk::launch {
-
-// The environment the launcher gives each instrumented rank (the module's side of the contract reads these).
-constexpr const char* kStacksFileEnv = "DDPDESK_STACKS_FILE";
-constexpr const char* kStacksRequestEnv = "DDPDESK_STACKS_REQUEST";
 
 QString stacksFile(const QString& instrumentDir, int rank);
 QString stacksRequestFile(const QString& instrumentDir, int rank);
@@ -23,7 +22,8 @@ struct StackTarget {
     int rank = -1;
     qint64 pid = 0;
     QString file, request;
-    qint64 offset = 0; // where the file ended when the stacks were asked for
+    qint64 offset = 0;          // where the file ended when the stacks were asked for
+    bool byRequestFile = false; // announced " request-file": asked through the file, never signalled
 };
 
 // The ranks under `instrumentDir` that can be asked now: their file's last announcement names a live process.

@@ -166,12 +166,21 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     }
     QString secret;
     if (found.isEmpty()) secret = runSecretFor(config, &found);
-    QString instrumentDir;
+    QString instrumentDir, stacksDir;
     if (found.isEmpty() && instrumentsScript(config)) {
         QString why;
-        instrumentDir = writeInstrumentModule(config.outDir, &why);
+        instrumentDir = stacksDir = writeInstrumentModule(config.outDir, &why);
         if (instrumentDir.isEmpty()) {
             found.push_back({QStringLiteral("instrument"), why});
+            d->store.release();
+        }
+    } else if (found.isEmpty() && !config.isScript()) {
+        // ddpdesk-worker ranks answer "where does it hang?" with what they wait in
+        // (core/train/wait_report.h).
+        QString why;
+        stacksDir = makeInstrumentFolder(config.outDir, &why);
+        if (stacksDir.isEmpty()) {
+            found.push_back({QStringLiteral("out"), why});
             d->store.release();
         }
     }
@@ -196,6 +205,7 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     m_restarts = 0;
     d->program = program;
     d->instrumentDir = instrumentDir;
+    d->stacksDir = stacksDir;
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
@@ -245,10 +255,12 @@ void Supervisor::spawnWorker(int index) {
         env.insert(it.key(), it.value());
     env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_restarts));
     if (d->scriptStore) env.insert(QStringLiteral("TORCHELASTIC_USE_AGENT_STORE"), QStringLiteral("True"));
-    if (!d->instrumentDir.isEmpty()) {
+    if (!d->stacksDir.isEmpty()) {
         const int rank = m_config.globalRank(index);
-        env.insert(QString::fromLatin1(kStacksFileEnv), stacksFile(d->instrumentDir, rank));
-        env.insert(QString::fromLatin1(kStacksRequestEnv), stacksRequestFile(d->instrumentDir, rank));
+        env.insert(QString::fromLatin1(protocol::kStacksFileEnv), stacksFile(d->stacksDir, rank));
+        env.insert(QString::fromLatin1(protocol::kStacksRequestEnv), stacksRequestFile(d->stacksDir, rank));
+    }
+    if (!d->instrumentDir.isEmpty()) {
         const QString path = env.value(QStringLiteral("PYTHONPATH"));
         env.insert(QStringLiteral("PYTHONPATH"),
                    path.isEmpty() ? d->instrumentDir : d->instrumentDir + QDir::listSeparator() + path);

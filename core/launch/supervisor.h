@@ -40,6 +40,7 @@ public:
     // Where does it hang? Every live script rank dumps the Python stacks of all its threads (stack_dump.h);
     // they arrive kStacksWaitMs later as message()s and "stacks" events. Also done by the stall watch.
     void requestStacks(const QString& reason);
+    bool canShowStacks() const; // ranks can be asked where they hang (not a --no-instrument script run)
 
     RunModel* model() { return &m_model; }
     const RunModel* model() const { return &m_model; }

@@ -51,6 +51,7 @@ struct Supervisor::Impl {
     int scriptPort = 0;                               // MASTER_PORT of a script run
     std::unique_ptr<net::TcpStoreServer> scriptStore; // the loopback store a single-node script run joins
     QString instrumentDir; // holds ddpdesk_instrument.py for script ranks; empty: not instrumented
+    QString stacksDir;     // the ranks' stacks files (stack_dump.h); empty: no rank can be asked
     QString runSecret;     // hex, handed to workers through the environment only (protocol/run_auth.h)
     RunStore store; // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)
     QVector<Failure> failures;

@@ -121,17 +121,21 @@ void Supervisor::onStallDiagnosed(const QString& report, const QJsonObject& even
     emit stallDetected(report);
 }
 
+bool Supervisor::canShowStacks() const {
+    return !d->stacksDir.isEmpty();
+}
+
 void Supervisor::requestStacks(const QString& reason) {
     if (!m_running) return;
-    if (d->instrumentDir.isEmpty()) {
-        emit message(tr("stacks: only script ranks started with DDP Desk's instrumentation show their Python "
-                        "stacks; ddpdesk-worker ranks report their phase and step above"));
+    if (d->stacksDir.isEmpty()) {
+        emit message(tr("stacks: only script ranks started with DDP Desk's instrumentation (not "
+                        "--no-instrument) show their Python stacks"));
         return;
     }
     QSet<qint64> live; // this attempt's ranks only: an earlier attempt's pid may belong to someone else now
     for (const Worker& w : d->workers)
         if (w.process && !w.exited) live.insert(w.process->processId());
-    QVector<StackTarget> targets = stackTargets(d->instrumentDir);
+    QVector<StackTarget> targets = stackTargets(d->stacksDir);
     targets.erase(std::remove_if(targets.begin(), targets.end(),
                                  [&live](const StackTarget& t) { return !live.contains(t.pid); }),
                   targets.end());

@@ -24,7 +24,7 @@ constexpr const char* Hello = "hello"; // rank, world_size, local_rank, device, 
 constexpr const char* Rendezvous =
     "rendezvous"; // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
 constexpr const char* Step =
-    "step"; // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms, bytes_allreduced
+    "step"; // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms, bytes_allreduced, loss_nonfinite
 constexpr const char* Epoch = "epoch";           // epoch, train_loss, test_accuracy (null when none)
 constexpr const char* Checkpoint = "checkpoint"; // path, step, epoch
 constexpr const char* Error = "error";           // code (stable), message, waiting_for (optional object)
@@ -33,6 +33,12 @@ constexpr const char* Gpu = "gpu";               // launcher-side GPU sample (se
 constexpr const char* Proc = "proc";             // launcher-side per-process CPU/RAM sample
 constexpr const char* Log = "log";               // launcher-side: a line a rank printed that is not telemetry
 } // namespace ev
+
+// A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",
+// "inf" or
+// "-inf" (written by the script instrumentation and the script-output parser; the launcher diagnoses
+// NAN_LOSS).
+constexpr const char* kLossNonFinite = "loss_nonfinite";
 
 struct Event {
     std::string type;

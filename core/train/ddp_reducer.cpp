@@ -1,5 +1,7 @@
 #include "train/ddp_reducer.h"
 
+#include "train/wait_report.h"
+
 #include <torch/torch.h>
 
 namespace ddpdesk::train {
@@ -8,8 +10,8 @@ namespace {
 constexpr std::int64_t kFirstBucketBytes = 1 << 20; // torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
 }
 
-DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::int64_t bucketBytes, bool overlap,
-                       std::chrono::milliseconds collectiveTimeout)
+DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::int64_t bucketBytes,
+                       bool overlap, std::chrono::milliseconds collectiveTimeout)
     : m_params(std::move(params)), m_slots(m_params.size()), m_group(group), m_overlap(overlap),
       m_timeout(collectiveTimeout) {
     // Assign buckets in reverse order: the last layers' gradients are ready first during backward.
@@ -17,8 +19,7 @@ DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::in
     std::int64_t used = 0;
     Bucket current;
     auto close = [&] {
-        if (!current.params.empty())
-            m_buckets.push_back(std::move(current));
+        if (!current.params.empty()) m_buckets.push_back(std::move(current));
         current = Bucket();
         used = 0;
         cap = bucketBytes;
@@ -28,13 +29,11 @@ DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::in
         // One dtype and device per bucket (a flat tensor holds one kind).
         if (!current.params.empty()) {
             const at::Tensor& first = m_params[current.params.front()];
-            if (first.scalar_type() != p.scalar_type() || first.device() != p.device())
-                close();
+            if (first.scalar_type() != p.scalar_type() || first.device() != p.device()) close();
         }
         current.params.push_back(k);
         used += p.numel() * static_cast<std::int64_t>(p.element_size());
-        if (used >= cap)
-            close();
+        if (used >= cap) close();
     }
     close();
     for (std::size_t b = 0; b < m_buckets.size(); ++b) {
@@ -140,8 +139,7 @@ ReducerStats DdpReducer::finishBackward() {
     m_armed = false;
     for (std::size_t i = 0; i < m_params.size(); ++i) {
         Slot& s = m_slots[i];
-        if (s.ready)
-            continue;
+        if (s.ready) continue;
         // Without overlap every gradient is copied now; with overlap only unused parameters remain (zeros).
         at::Tensor view = m_buckets[s.bucket].flat.narrow(0, s.offset, s.numel);
         const at::Tensor& g = m_params[i].grad();
@@ -158,19 +156,22 @@ ReducerStats DdpReducer::finishBackward() {
     auto deadline = start + m_timeout;
     for (std::size_t k = 0; k < m_buckets.size(); ++k) {
         Bucket& b = m_buckets[k];
+        WaitScope waiting(
+            {m_local ? "the gradient exchange between local ranks (shared memory)" : "the gradient allreduce",
+             "training", "allreduce", static_cast<int>(k), static_cast<int>(m_buckets.size())});
         if (m_local)
             m_local->reduce(k, b.sum, deadline);
         else
-            b.work->wait(
-                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+            b.work->wait(std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now()));
     }
     stats.commWaitMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
     for (std::size_t i = 0; i < m_params.size(); ++i) {
         const Slot& s = m_slots[i];
-        // .grad becomes a view of the averaged bucket: no copy back; the optimizer reads it before the next step
-        // overwrites the bucket, and prepareForBackward() drops the view first.
+        // .grad becomes a view of the averaged bucket: no copy back; the optimizer reads it before the next
+        // step overwrites the bucket, and prepareForBackward() drops the view first.
         const at::Tensor& averaged = m_local ? m_buckets[s.bucket].sum : m_buckets[s.bucket].flat;
         m_params[i].mutable_grad() = averaged.narrow(0, s.offset, s.numel).view(m_params[i].sizes());
     }

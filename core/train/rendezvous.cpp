@@ -3,6 +3,7 @@
 #include "train/bounded_call.h"
 #include "train/errors.h"
 #include "train/telemetry_emitter.h"
+#include "train/wait_report.h"
 
 #include "protocol/run_auth.h"
 #include "protocol/telemetry.h"
@@ -293,9 +294,15 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
     const bool hosting =
         c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore;
     phase("store_connect", c, start, {{"hosting", hosting}});
-    r.store = openStore(c, deadline);
+    {
+        WaitScope waiting({"connecting to the store " + c.address.display, "rendezvous", "store"});
+        r.store = openStore(c, deadline);
+    }
     phase("store_ready", c, start);
     try {
+        WaitScope waiting(
+            {"all " + std::to_string(c.identity.worldSize) + " ranks arriving at " + c.address.display,
+             "rendezvous", "store"});
         announceAndWait(c, *r.store, deadline);
     } catch (const TrainError&) {
         throw;
@@ -305,7 +312,10 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
                          exit_code::Timeout, {{"what", "store"}, {"store", c.address.display}});
     }
     phase("pg_create", c, start, {{"device", c.device.describe()}});
-    r.group = createGroup(c, r.store, deadline);
+    {
+        WaitScope waiting({"the Gloo connections between the ranks", "rendezvous", "connect"});
+        r.group = createGroup(c, r.store, deadline);
+    }
     phase("pg_ready", c, start);
     return r;
 }

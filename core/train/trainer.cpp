@@ -4,6 +4,7 @@
 #include "train/errors.h"
 #include "train/sampler.h"
 #include "train/telemetry_emitter.h"
+#include "train/wait_report.h"
 
 #include "protocol/telemetry.h"
 
@@ -21,7 +22,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 } // namespace
 
@@ -49,6 +52,10 @@ struct Trainer::State {
 
     // Runs a collective and turns its failure into the error the launcher expects, naming what was awaited.
     void awaitCollective(const std::shared_ptr<PendingCollective>& work, const std::string& what) {
+        std::string collective;
+        for (const char* name : {"allreduce", "broadcast", "barrier"})
+            if (what.find(name) != std::string::npos) collective = name;
+        WaitScope waiting({what, "training", collective});
         try {
             work->wait(cfg.collectiveTimeout);
         } catch (const CommError& e) {
@@ -64,13 +71,14 @@ struct Trainer::State {
                                {"timeout_s", cfg.collectiveTimeout.count() / 1000.0}};
         if (e.kind() == CommFailure::Timeout)
             return TrainError(error_code::CollectiveTimeout,
-                              what + " did not complete within " + std::to_string(cfg.collectiveTimeout.count() / 1000) +
+                              what + " did not complete within " +
+                                  std::to_string(cfg.collectiveTimeout.count() / 1000) +
                                   " s (a rank stopped making progress): " + e.what(),
                               exit_code::Timeout, waiting);
-        return TrainError(error_code::PeerLost,
-                          what + " failed because another rank went away or its connection broke: " +
-                              std::string(e.what()),
-                          exit_code::PeerFailure, waiting);
+        return TrainError(
+            error_code::PeerLost,
+            what + " failed because another rank went away or its connection broke: " + std::string(e.what()),
+            exit_code::PeerFailure, waiting);
     }
 
     // Shared memory for the gradient buckets when every rank runs on this machine (see local_exchange.h).
@@ -83,11 +91,12 @@ struct Trainer::State {
             throw commFailure(e, "the shared-memory setup for gradients");
         }
         if (!setup.exchange && cfg.gradTransport == GradTransport::SharedMemory)
-            throw TrainError(error_code::BadInput, "--grad-transport shm: " + setup.note, exit_code::BadInput);
+            throw TrainError(error_code::BadInput, "--grad-transport shm: " + setup.note,
+                             exit_code::BadInput);
         if (setup.exchange) {
             plan["grad_transport"] = "shared_memory";
-            TelemetryEmitter::instance().log("gradients travel through shared memory " + setup.exchange->name() +
-                                             " (all ranks on this machine)");
+            TelemetryEmitter::instance().log("gradients travel through shared memory " +
+                                             setup.exchange->name() + " (all ranks on this machine)");
         } else if (!setup.note.empty()) {
             plan["grad_transport_note"] = setup.note;
             TelemetryEmitter::instance().log("gradients travel through Gloo: " + setup.note);
@@ -97,8 +106,7 @@ struct Trainer::State {
 
     // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.
     void broadcastInitialState() {
-        if (!distributed() || group->size() == 1)
-            return;
+        if (!distributed() || group->size() == 1) return;
         torch::NoGradGuard noGrad;
         std::map<c10::ScalarType, std::vector<at::Tensor>> byType;
         for (auto& [name, t] : model->namedParameters())
@@ -126,14 +134,14 @@ struct Trainer::State {
             optimizer = std::make_unique<torch::optim::Adam>(
                 params, torch::optim::AdamOptions(cfg.lr).betas(std::make_tuple(0.0, 0.99)));
         else
-            optimizer = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(cfg.lr).momentum(0.9));
+            optimizer =
+                std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(cfg.lr).momentum(0.9));
     }
 
-    // Rank 0 reads the checkpoint and broadcasts its bytes, so ranks need not share the --out folder; every rank
-    // decodes the same bytes and therefore reaches the same verdict (resume, corrupt or mismatch).
+    // Rank 0 reads the checkpoint and broadcasts its bytes, so ranks need not share the --out folder; every
+    // rank decodes the same bytes and therefore reaches the same verdict (resume, corrupt or mismatch).
     void resumeIfAsked() {
-        if (!cfg.resume)
-            return;
+        if (!cfg.resume) return;
         fs::path path = cfg.outDir / "checkpoint.pt";
         std::vector<char> bytes;
         std::int64_t present = 0;
@@ -146,7 +154,8 @@ struct Trainer::State {
             }
         }
         if (distributed() && group->size() > 1) {
-            at::Tensor header = torch::tensor({present, static_cast<std::int64_t>(bytes.size())}, torch::kLong);
+            at::Tensor header =
+                torch::tensor({present, static_cast<std::int64_t>(bytes.size())}, torch::kLong);
             awaitCollective(group->broadcast({header}, 0), "the checkpoint broadcast from rank 0");
             present = header[0].item<std::int64_t>();
             std::int64_t size = header[1].item<std::int64_t>();
@@ -175,8 +184,7 @@ struct Trainer::State {
     }
 
     void writeCheckpoint(bool final) {
-        if (cfg.identity.rank != 0)
-            return;
+        if (cfg.identity.rank != 0) return;
         fs::path path = cfg.outDir / "checkpoint.pt";
         std::vector<char> bytes = encodeCheckpoint(*model, *optimizer, pos, ckptId);
         try {
@@ -184,7 +192,8 @@ struct Trainer::State {
             if (final)
                 writeFileAtomically(cfg.outDir / "model.pt", [&](std::ostream& out) { model->save(out); });
         } catch (const std::exception& e) {
-            throw TrainError(error_code::CheckpointWriteFailed, std::string("writing the checkpoint failed: ") + e.what(),
+            throw TrainError(error_code::CheckpointWriteFailed,
+                             std::string("writing the checkpoint failed: ") + e.what(),
                              exit_code::TrainingFailure);
         }
         auto& tm = TelemetryEmitter::instance();
@@ -192,22 +201,19 @@ struct Trainer::State {
         ev["path"] = path.string();
         ev["step"] = pos.globalStep;
         ev["epoch"] = pos.epoch + 1;
-        if (final)
-            ev["model"] = (cfg.outDir / "model.pt").string();
+        if (final) ev["model"] = (cfg.outDir / "model.pt").string();
         tm.emit(ev);
     }
 
     at::Tensor allreduceStats(std::vector<double> values, const std::string& what) {
         at::Tensor t = torch::tensor(values, torch::kFloat64);
-        if (distributed() && group->size() > 1)
-            awaitCollective(group->allreduceSum(t), what);
+        if (distributed() && group->size() > 1) awaitCollective(group->allreduceSum(t), what);
         return t;
     }
 
     // Test accuracy (classification) or test loss, each rank evaluating a disjoint share of the test set.
     nlohmann::json evaluate() {
-        if (!data.hasTest())
-            return nullptr;
+        if (!data.hasTest()) return nullptr;
         torch::NoGradGuard noGrad;
         model->setTraining(false);
         const std::int64_t n = data.xTest.size(0);
@@ -237,14 +243,15 @@ struct Trainer::State {
         at::Tensor idx = order.slice(0, begin, end);
         at::Tensor x = data.x.index_select(0, idx).to(cfg.device);
         at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
+        noteProgress(pos.globalStep + 1, static_cast<int>(pos.epoch + 1));
         reducer->prepareForBackward();
         at::Tensor loss = computeLoss(cfg.loss, model->forward(x), target);
         double value = loss.item<double>();
         if (!std::isfinite(value))
             throw TrainError(error_code::NanLoss,
-                             "the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") + " at step " +
-                                 std::to_string(pos.globalStep + 1) + " (epoch " + std::to_string(pos.epoch + 1) +
-                                 "); lower --lr or check the data",
+                             "the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
+                                 " at step " + std::to_string(pos.globalStep + 1) + " (epoch " +
+                                 std::to_string(pos.epoch + 1) + "); lower --lr or check the data",
                              exit_code::TrainingFailure);
         loss.backward();
         try {
@@ -262,8 +269,7 @@ struct Trainer::State {
         accCommMs += rs.commWaitMs;
         ++accSteps;
         auto& tm = TelemetryEmitter::instance();
-        if (!tm.stepDue(force ? 0 : cfg.telemetryMs))
-            return;
+        if (!tm.stepDue(force ? 0 : cfg.telemetryMs)) return;
         nlohmann::json e = tm.event(protocol::ev::Step);
         e["epoch"] = pos.epoch + 1;
         e["step"] = pos.globalStep;
@@ -289,7 +295,9 @@ Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel>
 
 Trainer::~Trainer() = default;
 
-std::int64_t Trainer::batchesPerEpoch() const { return m->sampler.batchesPerEpoch(m->cfg.batchSize); }
+std::int64_t Trainer::batchesPerEpoch() const {
+    return m->sampler.batchesPerEpoch(m->cfg.batchSize);
+}
 
 std::int64_t Trainer::totalSteps() const {
     return m->cfg.steps ? *m->cfg.steps : m->cfg.epochs.value_or(1) * batchesPerEpoch();
@@ -311,8 +319,7 @@ void Trainer::run() {
         plan["buckets"] = s.reducer->bucketSizesBytes();
         plan["overlap"] = s.cfg.overlap;
         plan["grad_transport"] = "gloo";
-        if (s.group->size() > 1)
-            s.chooseGradTransport(plan);
+        if (s.group->size() > 1) s.chooseGradTransport(plan);
         tm.emit(plan);
     }
 
@@ -321,7 +328,8 @@ void Trainer::run() {
     const std::int64_t firstSamples = s.pos.samples;
     double lastLoss = std::nan("");
     auto start = Clock::now();
-    for (std::int64_t epoch = s.pos.epoch; s.pos.globalStep < total || s.pos.stepInEpoch == batches; ++epoch) {
+    for (std::int64_t epoch = s.pos.epoch; s.pos.globalStep < total || s.pos.stepInEpoch == batches;
+         ++epoch) {
         if (epoch > s.pos.epoch) {
             s.pos.epoch = epoch;
             s.pos.stepInEpoch = 0;
@@ -339,31 +347,32 @@ void Trainer::run() {
             ++s.pos.globalStep;
             bool edge = s.pos.globalStep == total || k + 1 == batches || k == 0;
             s.emitStep(lastLoss, rs, msSince(t0), edge || s.cfg.telemetryMs == 0, total);
-            if (s.cfg.checkpointEvery > 0 && s.pos.globalStep % s.cfg.checkpointEvery == 0 && s.pos.globalStep < total)
+            if (s.cfg.checkpointEvery > 0 && s.pos.globalStep % s.cfg.checkpointEvery == 0 &&
+                s.pos.globalStep < total)
                 s.writeCheckpoint(false);
         }
-        if (s.pos.stepInEpoch < batches)
-            break; // stopped mid-epoch by --steps
-        at::Tensor mean = s.allreduceStats({lossSum, static_cast<double>(lossCount)}, "the epoch-loss allreduce");
+        if (s.pos.stepInEpoch < batches) break; // stopped mid-epoch by --steps
+        at::Tensor mean =
+            s.allreduceStats({lossSum, static_cast<double>(lossCount)}, "the epoch-loss allreduce");
         nlohmann::json accuracy = s.evaluate();
         nlohmann::json e = tm.event(protocol::ev::Epoch);
         e["epoch"] = epoch + 1;
-        e["train_loss"] = mean[1].item<double>() > 0 ? nlohmann::json(mean[0].item<double>() / mean[1].item<double>())
-                                                      : nlohmann::json(nullptr);
+        e["train_loss"] = mean[1].item<double>() > 0
+                              ? nlohmann::json(mean[0].item<double>() / mean[1].item<double>())
+                              : nlohmann::json(nullptr);
         e[s.data.classification ? "test_accuracy" : "test_loss"] = accuracy;
         if (s.data.classification)
-            s.lastAccuracy = accuracy.is_number() ? std::optional<double>(accuracy.get<double>()) : std::nullopt;
+            s.lastAccuracy =
+                accuracy.is_number() ? std::optional<double>(accuracy.get<double>()) : std::nullopt;
         e["step"] = s.pos.globalStep;
         tm.emit(e);
         s.pos.epoch = epoch + 1;
         s.pos.stepInEpoch = 0;
-        if (s.cfg.epochs && s.pos.epoch >= *s.cfg.epochs)
-            break;
+        if (s.cfg.epochs && s.pos.epoch >= *s.cfg.epochs) break;
     }
     double wall = std::chrono::duration<double>(Clock::now() - start).count();
     s.writeCheckpoint(true);
-    if (s.distributed() && s.group->size() > 1)
-        s.awaitCollective(s.group->barrier(), "the final barrier");
+    if (s.distributed() && s.group->size() > 1) s.awaitCollective(s.group->barrier(), "the final barrier");
 
     nlohmann::json done = tm.event(protocol::ev::Done);
     done["steps"] = s.pos.globalStep;
@@ -373,8 +382,7 @@ void Trainer::run() {
     done["samples"] = s.pos.samples;
     done["samples_per_s"] = wall > 0 ? (s.pos.samples - firstSamples) / wall : 0.0;
     done["test_accuracy"] = s.lastAccuracy ? nlohmann::json(*s.lastAccuracy) : nlohmann::json(nullptr);
-    if (s.cfg.identity.rank == 0)
-        done["model"] = (s.cfg.outDir / "model.pt").string();
+    if (s.cfg.identity.rank == 0) done["model"] = (s.cfg.outDir / "model.pt").string();
     tm.emit(done);
 }
 

@@ -9,6 +9,7 @@
 #include "train/store_inspect.h"
 #include "train/telemetry_emitter.h"
 #include "train/trainer.h"
+#include "train/wait_report.h"
 
 #include "protocol/telemetry.h"
 
@@ -166,6 +167,7 @@ int train(const WorkerOptions& o) {
     auto& tm = TelemetryEmitter::instance();
     Identity id = resolveIdentity(o);
     tm.setRank(id.rank);
+    startWaitReporter(id.rank, id.pid);
     StoreAddress store = resolveStore(o);
     int threads = o.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
     emitHello(o, id, threads, store);

@@ -38,16 +38,20 @@ def _emit(force=False):
     if _state["step"] == _state["emitted"]:
         return
     loss = _state["loss"]
-    value = None
+    value, nonfinite = None, None
     if loss is not None:
         try:
             value = float(loss)
             if value != value or value in (float("inf"), float("-inf")):
+                # JSON has no NaN: the loss is null and says why, so the launcher can diagnose NAN_LOSS.
+                nonfinite = "nan" if value != value else ("inf" if value > 0 else "-inf")
                 value = None
         except Exception:  # a loss that cannot be read (freed storage) is simply not reported
             value = None
     event = {"v": 1, "event": "step", "rank": _rank, "t": now, "step": _state["step"], "loss": value,
              "samples": _state["samples"], "source": "instrument"}
+    if nonfinite:
+        event["loss_nonfinite"] = nonfinite
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
     _state["step_ms"], _state["n_ms"] = 0.0, 0

@@ -13,6 +13,8 @@ Each mode prints one line "ready <detail>" to stdout once the fault exists, then
                              VALIDATE (0 + uint32 0x3C85F7CE) is served (GETNUMKEYS=7, CHECK=5, GET=3; it holds
                              rank 0's 2.x Gloo key), any other first byte gets no reply and no close;
                              prints "ready <port>"
+  agentstore                 the store torchrun's agent hosts for its ranks: a TCPStore with multi_tenant=True on
+                             127.0.0.1, no rank of its own; prints "ready <port>"
   rank INIT_METHOD RANK WORLD  torch.distributed.init_process_group("gloo") then sleep ("ready" after init)
   storerank PATH RANK WORLD    the same over FileStore(PATH) as given: a relative PATH resolves against the cwd,
                                so the store's absolute path is on no command line
@@ -145,6 +147,16 @@ elif mode in ("trickle", "bigvalue", "libuvstore"):
         keep.append(conn)
         serve = {"trickle": trickle, "bigvalue": fake_store, "libuvstore": libuv_store}[mode]
         threading.Thread(target=serve, args=(conn,), daemon=True).start()
+elif mode == "agentstore":
+    import datetime
+    import torch.distributed as dist
+    kwargs = dict(is_master=True, wait_for_workers=False, multi_tenant=True, timeout=datetime.timedelta(seconds=300))
+    # 2.4+ defaults to libuv, which Debian's 2.6 (like Windows wheels) lacks; 1.13 has no such option.
+    if "use_libuv" in (dist.TCPStore.__init__.__doc__ or ""):
+        kwargs["use_libuv"] = False
+    store = dist.TCPStore("127.0.0.1", 0, **kwargs)
+    ready(store.port)
+    time.sleep(3600)
 elif mode == "rank":
     import datetime
     import torch.distributed as dist
@@ -152,6 +164,13 @@ elif mode == "rank":
     # PyTorch 2.4+ asks for a libuv TCPStore by default; builds without libuv (Debian's 2.6, Windows wheels) then
     # fail every env:// and tcp:// rank. Users set USE_LIBUV=0, as DDP Desk's launcher does for script runs.
     os.environ.setdefault("USE_LIBUV", "0")
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") == "True" and "use_libuv" in (dist.TCPStore.__init__.__doc__ or ""):
+        # torchrun's clients ask for libuv in 2.x whatever USE_LIBUV says; DDP Desk's instrumentation does this too.
+        # (by importlib: torch.distributed.rendezvous as an attribute is the function of that name)
+        import functools
+        import importlib
+        importlib.import_module("torch.distributed.rendezvous").TCPStore = functools.partial(dist.TCPStore,
+                                                                                            use_libuv=False)
     print("starting rank", rank, flush=True)
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=120))

@@ -33,6 +33,7 @@ private slots:
     void doubleLaunchOnOneFileStore();
     void rankStartedWithLargerWorld();
     void initBarrierOnAndOff();
+    void agentStoreJobMissingARank();
 };
 
 void TestDoctorRendezvous::hungJobTwoOfThreeArrived() {
@@ -157,6 +158,44 @@ void TestDoctorRendezvous::initBarrierOnAndOff() {
         QVERIFY2(counted ? ranks.value("barrier_count", -1) == 2 : !ranks.contains("barrier_count"),
                  dump(findings));
     }
+}
+
+void TestDoctorRendezvous::agentStoreJobMissingARank() {
+    // torchrun's way: the agent hosts a multi_tenant TCPStore and the ranks join it as clients
+    // (TORCHELASTIC_USE_AGENT_STORE). PyTorch 1.x nests every key under "/worker/attempt_<restart
+    // count>", 2.x does not; either way the doctor names who arrived. A restart count of 2 proves the attempt
+    // is found.
+    Fault agent, rank0, rank1;
+    QVERIFY2(agent.startHelper({"agentstore"}), qPrintable(agent.error()));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(agent.port()));
+    env.insert("TORCHELASTIC_USE_AGENT_STORE", "True");
+    env.insert("TORCHELASTIC_RESTART_COUNT", "2");
+    QVERIFY2(rank0.launch(python(), {helperScript(), "rank", "env://", "0", "3"}, env),
+             qPrintable(rank0.error()));
+    QVERIFY2(rank1.launch(python(), {helperScript(), "rank", "env://", "1", "3"}, env),
+             qPrintable(rank1.error()));
+
+    DoctorRequest r;
+    r.store = "tcp://127.0.0.1:" + std::to_string(agent.port());
+    r.worldSize = 3;
+    r.jobRunning = true;
+    QElapsedTimer t;
+    t.start();
+    std::vector<Finding> findings;
+    const Finding* missing = nullptr;
+    do {
+        QTest::qWait(300);
+        findings = diagnose(r);
+        missing = find(findings, "RANKS_MISSING");
+    } while (t.elapsed() < 90000 &&
+             !(missing && missing->evidence.contains("arrived") && missing->evidence["arrived"].size() == 2));
+    QVERIFY2(missing, dump(findings));
+    QCOMPARE(missing->evidence["arrived"], nlohmann::json::array({0, 1}));
+    QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));
+    QCOMPARE(missing->evidence.value("agent_store_attempt", -1), pythonTorchMajor() < 2 ? 2 : -1);
+    QVERIFY2(find(findings, "STORE_REACHABLE"), dump(findings));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorRendezvous)

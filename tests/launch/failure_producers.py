@@ -2,8 +2,9 @@
 prints, not against strings copied by hand.
 
 Usage: python3 failure_producers.py CASE WORKDIR
-Each case ends with PyTorch's own exception (traceback on stderr, exit code 1). A case this torch cannot produce
-(e.g. use_libuv on torch 1.x, which has no such option) prints "UNSUPPORTED: why" and exits with 77.
+Each case ends with PyTorch's own exception (traceback on stderr, exit code 1), except the *_trains_on cases, which
+train on through a NaN loss and exit 0, as scripts without a check do. A case this torch cannot produce (e.g. use_libuv
+on torch 1.x, which has no such option) prints "UNSUPPORTED: why" and exits with 77.
 """
 
 import datetime
@@ -204,6 +205,30 @@ def nan_loss():
     torch.sqrt(w).sum().backward()
 
 
+def nan_printed_trains_on():
+    # A script that prints its loss and does not check it: the launcher's loss parser sees "nan".
+    w = torch.zeros(2, requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1)
+    for step in range(6):
+        opt.zero_grad()
+        loss = (w - 1.0).pow(2).sum() * (float("nan") if step >= 3 else 1.0)
+        loss.backward()
+        opt.step()
+        print("step %d loss: %.4f" % (step, loss.item()), flush=True)
+
+
+def nan_silent_trains_on():
+    # The same without a print: only DDP Desk's instrumentation (the scalar backward() ran on) can see it.
+    w = torch.zeros(2, requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1)
+    for step in range(20):
+        opt.zero_grad()
+        loss = (w - 1.0).pow(2).sum() * (float("nan") if step >= 3 else 1.0)
+        loss.backward()
+        opt.step()
+        time.sleep(0.03)
+
+
 CASES = {
     "nccl": nccl,
     "libuv": libuv,
@@ -220,6 +245,8 @@ CASES = {
     "cuda_unavailable": cuda_unavailable,
     "cuda_set_device": cuda_set_device,
     "nan_loss": nan_loss,
+    "nan_printed_trains_on": nan_printed_trains_on,
+    "nan_silent_trains_on": nan_silent_trains_on,
     "ddp_peer_hangs": ddp_peer_hangs,
     "ddp_nccl": ddp_nccl,
 }

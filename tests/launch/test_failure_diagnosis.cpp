@@ -374,6 +374,49 @@ private slots:
         QCOMPARE(rm.captured(2), d["fix"].toString());
         QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
     }
+
+    // A script that trains on through a NaN loss exits 0: the run completes, and still says NAN_LOSS, seen in
+    // its printed loss or, for a silent script, in the scalar backward() ran on.
+    void completedOnNanLoss_data() {
+        QTest::addColumn<QString>("python");
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("fragment");
+        QTest::addColumn<bool>("noInstrument");
+        if (launchtest::envPath("DDPDESK_CLI").isEmpty()) QSKIP("DDPDESK_CLI not set");
+        for (const Python& p : m_pythons) {
+            // Without the instrumentation the printed loss lines are the steps; with it, the scalar
+            // backward() ran on.
+            QTest::newRow(qPrintable(p.label + "/printed")) << p.path << "nan_printed_trains_on"
+                                                            << "loss: nan" << true;
+            QTest::newRow(qPrintable(p.label + "/silent")) << p.path << "nan_silent_trains_on"
+                                                           << "loss nan" << false;
+        }
+    }
+
+    void completedOnNanLoss() {
+        QFETCH(QString, python);
+        QFETCH(QString, script);
+        QFETCH(QString, fragment);
+        QFETCH(bool, noInstrument);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        QStringList args{"run",      "--nproc",        "2",        "--out", out,
+                         "--script", producerScript(), "--python", python};
+        if (noInstrument) args << "--no-instrument";
+        const auto r = launchtest::runCli(args + QStringList{"--", script, dir.path()}, 150000);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QJsonObject s = launchtest::readJsonFile(out + "/summary.json");
+        QCOMPARE(s["status"].toString(), QStringLiteral("ok"));
+        const QJsonObject d = s["diagnosis"].toObject();
+        QVERIFY2(!d.isEmpty(), qPrintable(r.out));
+        QCOMPARE(d["code"].toString(), QStringLiteral("NAN_LOSS"));
+        QVERIFY2(d["rank"].toInt() == 0 || d["rank"].toInt() == 1, qPrintable(r.out));
+        QVERIFY2(d["matched"].toString().contains(fragment), qPrintable(d["matched"].toString()));
+        QVERIFY2(r.out.contains(QStringLiteral("\nDiagnosis [NAN_LOSS]: ")), qPrintable(r.out));
+        // The steps before it still count, with their finite losses.
+        QVERIFY2(s["steps"].toInt() >= 4, qPrintable(r.out));
+    }
 };
 
 QTEST_GUILESS_MAIN(FailureDiagnosisTest)

@@ -1,7 +1,9 @@
 // Where does it hang? A real DDP script (tests/launch/hang_script.py: rank 1 stuck in its data loading, rank
 // 0 waiting in DDP's allreduce) under ddpdesk-cli: the stall watch gets every rank's Python stacks into the
 // log and metrics.jsonl, and `ddpdesk-cli stacks RUN_DIR` prints them on demand, naming the function each
-// rank is stuck in. Python 1.13 here, 2.6 in the torch2 leg.
+// rank is stuck in. Python 1.13 here, 2.6 in the torch2 leg. ddpdesk-worker ranks answer with what they wait
+// in: a 2-rank worker run over Gloo with rank 1 frozen (SIGSTOP) has rank 0 waiting in the gradient
+// allreduce, by bucket (the worker built against LibTorch 2.6 in the torch2 leg).
 #include "launch_test_util.h"
 
 #include <QElapsedTimer>
@@ -95,12 +97,80 @@ private slots:
         QVERIFY2(after.err.contains("no live rank"), qPrintable(after.err));
     }
 
+    void workerRanksSayWhatTheyWaitIn() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QProcess cli;
+        auto env = QProcessEnvironment::systemEnvironment();
+        const QString worker = qEnvironmentVariable("DDPDESK_TEST_WORKER");
+        if (!worker.isEmpty()) env.insert("DDPDESK_WORKER", worker); // the torch2 leg's LibTorch 2.6 worker
+        cli.setProcessEnvironment(env);
+        cli.start(launchtest::envPath("DDPDESK_CLI"),
+                  {"run", "--workload", "autoencoder", "--nproc", "2", "--steps", "100000", "--threads", "1",
+                   "--limit-samples", "2000", "--grad-transport", "gloo", "--stall-timeout", "3", "--out",
+                   out});
+        QVERIFY(cli.waitForStarted());
+        // Training: both ranks started and past a few steps.
+        QElapsedTimer t;
+        t.start();
+        QVector<qint64> pids;
+        int steps = 0;
+        while (t.elapsed() < 120000 && cli.state() == QProcess::Running && steps < 6) {
+            QThread::msleep(300);
+            const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
+            pids = launchtest::workerPids(out + "/metrics.jsonl");
+            steps = launchtest::countEvents(events, "step", 0);
+        }
+        QVERIFY2(pids.size() == 2 && steps >= 6, qPrintable(cli.readAllStandardError()));
+        // Which pid is rank 1: the rank_start events name it.
+        qint64 rank1 = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(out + "/metrics.jsonl"))
+            if (e["event"].toString() == "rank_start" && e["rank"].toInt() == 1)
+                rank1 = qint64(e["pid"].toDouble());
+        QVERIFY(rank1 > 0);
+        QCOMPARE(QProcess::execute("kill", {"-STOP", QString::number(rank1)}), 0);
+        struct Thaw {
+            qint64 pid;
+            ~Thaw() { QProcess::execute("kill", {"-CONT", QString::number(pid)}); }
+        } thaw{rank1};
+
+        // On demand: rank 0 is waiting in the allreduce of a bucket; frozen rank 1 cannot answer.
+        launchtest::CliResult r;
+        t.restart();
+        while (t.elapsed() < 30000) {
+            QThread::msleep(1000);
+            r = stacksOf(out);
+            if (r.out.contains("gradient allreduce (bucket")) break;
+        }
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("== rank 0") && r.out.contains("ddpdesk-worker rank 0"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(
+                     QRegularExpression("waiting \\d+\\.\\d s in the gradient allreduce \\(bucket \\d+ of "
+                                        "\\d+\\); phase training, step \\d+")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("== rank 1") && r.out.contains("(no stacks within"), qPrintable(r.out));
+
+        // The stall watch asks by itself: a "stacks" event for rank 0 in metrics.jsonl.
+        QMap<int, QString> stacks;
+        t.restart();
+        while (t.elapsed() < 30000 && !stacks.value(0).contains("gradient allreduce")) {
+            QThread::msleep(300);
+            stacks = stacksEvents(out);
+        }
+        QVERIFY2(stacks.value(0).contains("gradient allreduce"), qPrintable(stacks.value(0)));
+
+        QProcess::execute("kill", {"-CONT", QString::number(rank1)});
+        cli.terminate(); // Ctrl+C: the launcher stops every rank
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl"), 10000).isEmpty());
+    }
+
     void stacksCommandRefusesWhatIsNotARun() {
         QTemporaryDir tmp;
         QCOMPARE(stacksOf(tmp.filePath("missing")).exitCode, 2);
         const auto plain = stacksOf(tmp.path());
         QCOMPARE(plain.exitCode, 2);
-        QVERIFY2(plain.err.contains("no instrumented script run"), qPrintable(plain.err));
+        QVERIFY2(plain.err.contains("holds no run that can be asked"), qPrintable(plain.err));
     }
 };
 

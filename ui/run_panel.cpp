@@ -212,6 +212,14 @@ QString RunPanel::logText() const {
     return m_log->toPlainText();
 }
 
+void RunPanel::showStacks() {
+    if (!m_supervisor) return;
+    // The answers arrive in the launcher's log, every rank's together.
+    m_tabs->setCurrentIndex(1);
+    selectLogRank(m_logRank->count() - 1);
+    m_supervisor->requestStacks(tr("asked from the Run page"));
+}
+
 void RunPanel::selectLogRank(int index) {
     m_logRank->setCurrentIndex(index);
 }
@@ -257,18 +265,24 @@ void RunPanel::refreshStatus() {
                                                                      : s.status;
         m_progress->setFormat(s.status == QLatin1String("ok") ? tr("Finished") : tr("Ended: %1").arg(ended));
     } else if (p < 0) {
-        m_progress->setFormat(tr("Starting..."));
+        // A script's length is its own: once steps come, it is running, with no percentage to show.
+        m_progress->setFormat(s.steps > 0 ? tr("Running") : tr("Starting..."));
     } else {
         m_progress->setFormat(
             tr("%1% \u2014 ETA %2").arg(p * 100.0, 0, 'f', 1).arg(formatDuration(m_model->etaS())));
     }
     QString text = m_title.isEmpty() ? QString() : m_title + QStringLiteral(" \u2014 ");
-    text += tr("%1, world size %2: step %3 of %4, %5 samples/s, mean loss %6, %7 elapsed")
-                .arg(s.workload)
-                .arg(s.worldSize)
-                .arg(s.steps)
-                .arg(m_model->expectedSteps() > 0 ? QString::number(m_model->expectedSteps()) : tr("?"))
-                .arg(m_model->isFinished() ? s.samplesPerS : m_model->globalSamplesPerS(), 0, 'f', 0)
+    const QString line = m_model->expectedSteps() > 0
+                             ? tr("%1, world size %2: step %3 of %4, %5 samples/s, mean loss %6, %7 elapsed")
+                                   .arg(s.workload)
+                                   .arg(s.worldSize)
+                                   .arg(s.steps)
+                                   .arg(m_model->expectedSteps())
+                             : tr("%1, world size %2: step %3, %4 samples/s, mean loss %5, %6 elapsed")
+                                   .arg(s.workload)
+                                   .arg(s.worldSize)
+                                   .arg(s.steps);
+    text += line.arg(m_model->isFinished() ? s.samplesPerS : m_model->globalSamplesPerS(), 0, 'f', 0)
                 .arg(std::isfinite(m_model->meanLoss()) ? QString::number(m_model->meanLoss(), 'g', 4)
                                                         : QStringLiteral("\u2013"))
                 .arg(formatDuration(m_model->isFinished() ? s.wallS : m_model->elapsedS()));

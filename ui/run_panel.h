@@ -52,6 +52,7 @@ public:
     QString statusText() const;
     QString logText() const;
     void selectLogRank(int index);
+    void showStacks(); // "Show stacks": asks every rank where it hangs; the answers go to the launcher's log
     void refreshNow(); // everything, charts drawn before it returns
     QTabWidget* tabs() const { return m_tabs; }
 

@@ -97,11 +97,7 @@ void RunPanel::build() {
 
     connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
-    connect(m_stacks, &QPushButton::clicked, this, [this] {
-        if (!m_supervisor) return;
-        m_tabs->setCurrentIndex(1); // the stacks arrive in the log
-        m_supervisor->requestStacks(tr("asked from the Run page"));
-    });
+    connect(m_stacks, &QPushButton::clicked, this, &RunPanel::showStacks);
     connect(m_banner, &RunFailureBanner::diagnoseClicked, this, &RunPanel::diagnoseRequested);
     connect(m_banner, &RunFailureBanner::showLogClicked, this, [this](int failedRank) {
         if (m_model) {

@@ -65,6 +65,26 @@ def main():
 main()
 )PY";
 
+// Trains on through a loss that becomes NaN (a learning rate far too high) and exits 0, as scripts without a
+// check do: the run completes with the NAN_LOSS warning.
+const char kTourNanScript[] = R"PY(import time
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+dist.init_process_group("gloo")
+torch.manual_seed(0)
+model = DDP(torch.nn.Linear(16, 1))
+opt = torch.optim.SGD(model.parameters(), lr=5.0)
+x = torch.randn(64, 16) * 10
+for step in range(60):
+    opt.zero_grad()
+    model(x).pow(2).mean().backward()
+    opt.step()
+    time.sleep(0.02)
+dist.destroy_process_group()
+)PY";
+
 } // namespace
 
 ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent)
@@ -176,6 +196,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         launch::RunConfig c = base();
         c.scriptFile = script.fileName();
         c.workDir = project;
+        c.steps = 0;             // a script's length is its own business: no "of N" and no ETA
         c.stallTimeoutSec = 600; // the tour asks for the stacks itself
         m_window->startRun(c);
     });
@@ -195,30 +216,52 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         500);
     add(
         QStringLiteral("script stuck"),
-        [model, scriptMark] {
-            // Rank 1 sleeps at step 150; give the others time to wait for it.
+        [model] {
+            // Rank 1 stops before its 150th optimizer step: 149 reported, then it sleeps.
             const auto* m = model();
-            return m && m->rank(1).step >= 150 && QDateTime::currentMSecsSinceEpoch() - *scriptMark > 3000;
+            return m && m->rank(1).step >= 149;
         },
-        [this] {
-            m_window->runPanel()->tabs()->setCurrentIndex(1);
-            m_window->runPanel()->selectLogRank(2); // the launcher's log: the stacks of every rank
-            m_window->supervisor()->requestStacks(RunPanel::tr("asked from the Run page"));
-        },
-        60000);
+        [scriptMark] { *scriptMark = QDateTime::currentMSecsSinceEpoch(); }, 60000);
     add(
-        QStringLiteral("grab script stacks"), always,
+        QStringLiteral("show stacks"),
+        [scriptMark] { return QDateTime::currentMSecsSinceEpoch() - *scriptMark > 2500; },
+        [this] { m_window->runPanel()->showStacks(); }, 10000);
+    add(
+        QStringLiteral("stacks arrived"),
+        [scriptMark] { return QDateTime::currentMSecsSinceEpoch() - *scriptMark > 5500; },
         [this] {
             m_window->runPanel()->refreshNow();
             grab(QStringLiteral("script-stacks"));
             m_window->runPanel()->tabs()->setCurrentIndex(0);
         },
-        3000);
+        10000);
     add(
         QStringLiteral("script finished"), [running] { return !running(); },
         [this] { m_window->runPanel()->refreshNow(); }, 120000);
     add(
         QStringLiteral("grab script done"), always, [this] { grab(QStringLiteral("script-done")); }, 1000);
+    auto nanOut = std::make_shared<QString>();
+    add(QStringLiteral("script that diverges"), always, [this, base, tmp, nanOut] {
+        const QString project = QDir(tmp->path()).filePath(QStringLiteral("myproject"));
+        QFile script(QDir(project).filePath(QStringLiteral("diverges.py")));
+        if (script.open(QIODevice::WriteOnly)) script.write(kTourNanScript);
+        script.close();
+        launch::RunConfig c = base();
+        c.scriptFile = script.fileName();
+        c.workDir = project;
+        c.steps = 0;
+        *nanOut = c.outDir;
+        m_window->startRun(c);
+    });
+    add(
+        QStringLiteral("diverged run done"),
+        [this, running, nanOut] {
+            const launch::Supervisor* s = m_window->supervisor();
+            return s && s->config().outDir == *nanOut && !running();
+        },
+        [this] { m_window->runPanel()->refreshNow(); }, 120000);
+    add(
+        QStringLiteral("grab nan warning"), always, [this] { grab(QStringLiteral("script-nan")); }, 1000);
     add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
         const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
         writeStaleStore(store);

@@ -1626,6 +1626,14 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>%1% — 残り %2</translation>
     </message>
     <message>
+        <source>%1, world size %2: step %3, %4 samples/s, mean loss %5, %6 elapsed</source>
+        <translation>%1、ワールドサイズ %2: ステップ %3、%4 サンプル/秒、平均損失 %5、経過 %6</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
         <source>%1, world size %2: step %3 of %4, %5 samples/s, mean loss %6, %7 elapsed</source>
         <translation>%1、ワールドサイズ %2: ステップ %3 / %4、%5 サンプル/秒、平均損失 %6、経過 %7</translation>
     </message>

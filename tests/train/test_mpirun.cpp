@@ -1,73 +1,69 @@
-// The worker runs unchanged under Open MPI's mpirun: each process takes its rank, world size and local rank from
-// OMPI_COMM_WORLD_* and the two ranks train together over a FileStore and over a TCPStore.
+// The worker runs unchanged under Open MPI's mpirun: each process takes its rank, world size and local rank
+// from OMPI_COMM_WORLD_* and the two ranks train together over a FileStore and over a TCPStore. Plain C++
+// (the Qt-free harness), so it also runs where only LibTorch exists; skipped where mpirun is not installed.
 
-#include "worker_harness.h"
+#include "worker_harness_std.h"
 
-#include <QStandardPaths>
-#include <QTemporaryDir>
+#include <filesystem>
+#include <set>
 
 using namespace ddpdesk;
 using namespace ddpdesk::traintest;
+using ddpdesk::testsupport::TempDir;
 
-class TestMpirun : public QObject {
-    Q_OBJECT
+namespace {
 
-    QString m_mpirun;
+std::string mpirun() {
+    const std::string configured = DDPDESK_MPIRUN;
+    const bool found = !configured.empty() && configured.find("NOTFOUND") == std::string::npos;
+    return found ? configured : std::string("mpirun"); // else looked up in PATH
+}
 
-    RankResult runMpi(const QStringList& workerArgs) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"})
-            env.remove(name);
-        // Loopback and shared memory only; root in containers needs the explicit allowance.
-        env.insert("OMPI_MCA_btl", "self,tcp");
-        env.insert("OMPI_MCA_btl_tcp_if_include", "lo");
-        env.insert("OMPI_MCA_oob_tcp_if_include", "lo");
-        env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
-        env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
-        QStringList args{"--allow-run-as-root", "--oversubscribe", "-np", "2", workerPath()};
-        WorkerSet set;
-        set.start(args + workerArgs, env, m_mpirun);
-        return set.waitAll(180000).front();
+RankResult runMpi(const Args& workerArgs) {
+    EnvChanges env = withoutRankVariables();
+    env.emplace_back("LOCAL_WORLD_SIZE", std::nullopt);
+    // Loopback and shared memory only; root in containers needs the explicit allowance.
+    env.emplace_back("OMPI_MCA_btl", "self,tcp");
+    env.emplace_back("OMPI_MCA_btl_tcp_if_include", "lo");
+    env.emplace_back("OMPI_MCA_oob_tcp_if_include", "lo");
+    env.emplace_back("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+    env.emplace_back("OMPI_MCA_rmaps_base_oversubscribe", "1");
+    WorkerSet set;
+    testsupport::Subprocess* p = set.start(
+        Args{"--allow-run-as-root", "--oversubscribe", "-np", "2", workerPath()} + workerArgs, env, mpirun());
+    if (!p->started()) TEST_SKIP("mpirun (Open MPI) is not installed: " + p->startError());
+    return set.waitAll(180000).front();
+}
+
+void verifyBothRanks(const RankResult& r) {
+    TEST_REQUIRE_MSG(r.exitCode == 0, r.describe());
+    std::set<int> helloRanks, doneRanks;
+    for (const auto& e : r.ofType("hello")) {
+        helloRanks.insert(e.rank);
+        TEST_CHECK_EQ(e.body["identity_source"].get<std::string>(), std::string("Open MPI env"));
+        TEST_CHECK_EQ(e.body["world_size"].get<int>(), 2);
     }
+    for (const auto& e : r.ofType("done"))
+        doneRanks.insert(e.rank);
+    TEST_CHECK_MSG(helloRanks == (std::set<int>{0, 1}), r.describe());
+    TEST_CHECK_MSG(doneRanks == (std::set<int>{0, 1}), r.describe());
+}
 
-    static void verifyBothRanks(const RankResult& r) {
-        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-        std::set<int> helloRanks, doneRanks;
-        for (const auto& e : r.ofType("hello")) {
-            helloRanks.insert(e.rank);
-            QCOMPARE(e.body["identity_source"].get<std::string>(), std::string("Open MPI env"));
-            QCOMPARE(e.body["world_size"].get<int>(), 2);
-        }
-        for (const auto& e : r.ofType("done"))
-            doneRanks.insert(e.rank);
-        QCOMPARE(helloRanks, (std::set<int>{0, 1}));
-        QCOMPARE(doneRanks, (std::set<int>{0, 1}));
-    }
+} // namespace
 
-private Q_SLOTS:
-    void initTestCase() {
-        m_mpirun = QStringLiteral(DDPDESK_MPIRUN);
-        if (m_mpirun.isEmpty() || m_mpirun.endsWith("NOTFOUND"))
-            m_mpirun = QStandardPaths::findExecutable("mpirun");
-        if (m_mpirun.isEmpty())
-            QSKIP("mpirun (Open MPI) is not installed");
-    }
+TEST_CASE(fileStore) {
+    TempDir dir;
+    RankResult r = runMpi({"--workload", "autoencoder", "--steps", "3", "--limit-samples", "400", "--store",
+                           "file:" + dir.filePath("store"), "--out", dir.str()});
+    verifyBothRanks(r);
+    TEST_CHECK(std::filesystem::exists(std::filesystem::u8path(dir.filePath("model.pt"))));
+}
 
-    void fileStore() {
-        QTemporaryDir dir;
-        RankResult r = runMpi({"--workload", "autoencoder", "--steps", "3", "--limit-samples", "400", "--store",
-                               "file:" + dir.filePath("store"), "--out", dir.path()});
-        verifyBothRanks(r);
-        QVERIFY(QFile::exists(dir.filePath("model.pt")));
-    }
+TEST_CASE(tcpStore) {
+    TempDir dir;
+    RankResult r = runMpi({"--workload", "fashion-mnist", "--steps", "2", "--limit-samples", "256", "--store",
+                           "tcp://127.0.0.1:" + std::to_string(freePort()), "--out", dir.str()});
+    verifyBothRanks(r);
+}
 
-    void tcpStore() {
-        QTemporaryDir dir;
-        RankResult r = runMpi({"--workload", "fashion-mnist", "--steps", "2", "--limit-samples", "256", "--store",
-                               QString("tcp://127.0.0.1:%1").arg(freePort()), "--out", dir.path()});
-        verifyBothRanks(r);
-    }
-};
-
-QTEST_GUILESS_MAIN(TestMpirun)
-#include "test_mpirun.moc"
+DDPDESK_TEST_MAIN()

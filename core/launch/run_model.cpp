@@ -127,6 +127,11 @@ void RunModel::appendStderr(int index, const QString& line) {
     emit logLine(index, line, true);
 }
 
+void RunModel::appendNote(int index, const QString& text) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    emit logLine(index, text, false);
+}
+
 void RunModel::setPid(int index, qint64 pid) {
     if (index < 0 || index >= m_ranks.size()) return;
     m_ranks[index].pid = pid;

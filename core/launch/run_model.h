@@ -82,6 +82,7 @@ public:
     void applyEvent(int index, const protocol::Event& e); // worker telemetry
     void applyLine(int index, const QByteArray& line);    // a whole stdout line: telemetry or log text
     void appendStderr(int index, const QString& line);
+    void appendNote(int index, const QString& text); // launcher text shown in that rank's log (its stacks)
     void setPid(int index, qint64 pid);
     void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor

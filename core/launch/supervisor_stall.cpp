@@ -158,7 +158,9 @@ void Supervisor::requestStacks(const QString& reason) {
             if (d->log.isOpen())
                 writeLauncherEvent("stacks", {{"reason", reason}, {"pid", double(t.pid)}, {"text", text}},
                                    t.rank);
-            emit message(tr("stacks of rank %1 (%2):\n%3").arg(t.rank).arg(reason, text));
+            const QString shown = tr("stacks of rank %1 (%2):\n%3").arg(t.rank).arg(reason, text);
+            emit message(shown);
+            m_model.appendNote(m_model.indexOfRank(t.rank), shown); // and in that rank's own log
         }
     });
 }

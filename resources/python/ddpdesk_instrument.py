@@ -8,7 +8,10 @@ places that every DDP script passes through, and prints the telemetry protocol's
   * each optimizer step (torch.optim.Optimizer.step) is a step;
   * the loss is the scalar that backward() was last called on (read only when an event is printed, so a CUDA loss
     costs one synchronisation per event, not per step);
-  * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension).
+  * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension);
+  * the time waited in DDP's allreduce comes from a communication hook that does what DDP does by default (or calls
+    the script's own hook) and notes when the last bucket was handed over and when the last allreduce completed
+    (_timed_comm_hooks).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
 It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
 stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
@@ -25,7 +28,9 @@ import types
 
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
-          "step_ms": 0.0, "n_ms": 0}
+          "step_ms": 0.0, "n_ms": 0, "comm_ms": 0.0, "n_comm": 0}
+# This iteration's allreduce: when the last bucket was handed to the hook, when the last one completed (perf_counter).
+_comm = {"ready": None, "done": None}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -54,7 +59,9 @@ def _emit(force=False):
         event["loss_nonfinite"] = nonfinite
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
-    _state["step_ms"], _state["n_ms"] = 0.0, 0
+        if _state["n_comm"]:
+            event["comm_wait_ms"] = _state["comm_ms"] / _state["n_comm"]
+    _state["step_ms"], _state["n_ms"], _state["comm_ms"], _state["n_comm"] = 0.0, 0, 0.0, 0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
     try:
@@ -71,6 +78,12 @@ def _on_step():
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
         _state["t_step"] = now
+        if _comm["ready"] is not None and _comm["done"] is not None:
+            # Backward ends only when every bucket's allreduce has: what remained after the last bucket was ready
+            # is time spent waiting for the other ranks and the network.
+            _state["comm_ms"] += max(0.0, _comm["done"] - _comm["ready"]) * 1000.0
+            _state["n_comm"] += 1
+        _comm["ready"] = _comm["done"] = None
         _state["step"] += 1
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
@@ -106,8 +119,12 @@ def _install():
 
     forward = DistributedDataParallel.forward
 
+    install_hook = _timed_comm_hooks(DistributedDataParallel)
+
     def counted_forward(self, *args, **kwargs):
         _state["pending"] += _first_batch_size(args, kwargs)
+        if install_hook is not None:
+            install_hook(self)
         return forward(self, *args, **kwargs)
 
     DistributedDataParallel.forward = counted_forward
@@ -132,6 +149,59 @@ def _install():
         self.step = types.MethodType(counted_step, self)
 
     torch.optim.Optimizer.__init__ = hooked_init
+
+
+def _timed_comm_hooks(ddp_class):
+    """Times DDP's allreduce without changing it. DDP takes one communication hook per model, so DDP Desk's hook is
+    the one registered and calls the script's: the default allreduce (the same division by the world size and sum as
+    DDP without a hook) until the script registers its own, that one from then on, whenever it is registered. Ours
+    goes in at the first forward, by which time a script has registered its hooks; a script that asked for one of
+    DDP's built-in C++ hooks is left alone (no wait reported). Returns the installer for counted_forward, or None
+    where this PyTorch has no hooks."""
+    try:
+        from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
+    except Exception:
+        return None
+    register = ddp_class.register_comm_hook
+    register_builtin = getattr(ddp_class, "_register_builtin_comm_hook", None)
+
+    def timed(ddp):
+        def hook(state, bucket):
+            inner_state, inner = ddp.__dict__.get("_ddpdesk_inner", (None, None))
+            handed = time.perf_counter()
+            fut = inner(inner_state, bucket) if inner is not None else allreduce_hook(ddp.process_group, bucket)
+            with _lock:
+                _comm["ready"] = handed
+
+            def done(f):
+                finished = time.perf_counter()
+                with _lock:
+                    _comm["done"] = finished if _comm["done"] is None else max(_comm["done"], finished)
+                return f.value()
+
+            return fut.then(done)
+
+        return hook
+
+    def install(ddp):
+        d = ddp.__dict__
+        if d.get("_ddpdesk_hooked") or d.get("_ddpdesk_builtin"):
+            return
+        d["_ddpdesk_hooked"] = True
+        register(ddp, None, timed(ddp))
+
+    def register_comm_hook(self, state, hook):
+        self.__dict__["_ddpdesk_inner"] = (state, hook)  # ours calls it from now on
+        install(self)
+
+    def register_builtin_comm_hook(self, comm_hook_type):
+        self.__dict__["_ddpdesk_builtin"] = True
+        return register_builtin(self, comm_hook_type)
+
+    ddp_class.register_comm_hook = register_comm_hook
+    if register_builtin is not None:
+        ddp_class._register_builtin_comm_hook = register_builtin_comm_hook
+    return install
 
 
 def _classic_client_stores():

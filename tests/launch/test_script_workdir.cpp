@@ -6,6 +6,8 @@
 #include "launch_test_util.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -80,6 +82,62 @@ private slots:
         const QJsonObject s = launchtest::readJsonFile(project + "/runs/b/summary.json");
         QCOMPARE(s["steps"].toInt(), 0); // no loss lines, no module: nothing to count
         QVERIFY(!QFileInfo::exists(project + "/runs/b/.ddpdesk-python"));
+    }
+
+    // The instrumentation observes and changes nothing: the trained parameters are bit for bit those of the
+    // same run without it, with DDP's default allreduce and with a hook the script registers itself.
+    void instrumentationChangesNoResult() {
+        for (const QStringList& scriptArgs : {QStringList{}, QStringList{"--own-hook"}}) {
+            QTemporaryDir tmp;
+            QStringList snapshots;
+            for (const bool instrumented : {true, false}) {
+                const QString project = tmp.filePath(instrumented ? "with" : "without");
+                QVERIFY(copyProject(project));
+                QStringList args{
+                    "run",     "--script", "train.py", "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                    "--nproc", "2",        "--out",    "runs/a"};
+                if (!instrumented) args << "--no-instrument";
+                const auto r = runIn(project, args + QStringList{"--"} + scriptArgs);
+                QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
+                snapshots << project + "/snapshot.pt";
+            }
+            QProcess cmp;
+            cmp.start(launchtest::envPath("DDPDESK_PYTHON"),
+                      {"-c",
+                       "import sys, torch\n"
+                       "a, b = torch.load(sys.argv[1]), torch.load(sys.argv[2])\n"
+                       "same = a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)\n"
+                       "print('identical' if same else 'different')",
+                       snapshots[0], snapshots[1]});
+            QVERIFY(cmp.waitForFinished(120000));
+            QCOMPARE(QString::fromUtf8(cmp.readAllStandardOutput()).trimmed(), QStringLiteral("identical"));
+        }
+    }
+
+    // The time DDP's allreduce waits: rank 1's data loading sleeps 150 ms a step, so rank 0 spends most of
+    // each step waiting for it in the allreduce, through DDP Desk's hook or the script's own.
+    void allreduceWaitIsMeasured() {
+        for (const QStringList& hook : {QStringList{}, QStringList{"--own-hook"}}) {
+            QTemporaryDir tmp;
+            const QString project = tmp.filePath("myproject");
+            QVERIFY(copyProject(project));
+            const auto r =
+                runIn(project, QStringList{"run", "--script", "train.py", "--python",
+                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out",
+                                           "runs/a", "--", "--slow-rank", "1", "--slow-ms", "150"} +
+                                   hook);
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
+            const QJsonObject s = launchtest::readJsonFile(project + "/runs/a/summary.json");
+            double share[2] = {-1, -1};
+            for (const QJsonValue& v : s["ranks"].toArray()) {
+                const QJsonObject rank = v.toObject();
+                if (rank["rank"].toInt() >= 0 && rank["rank"].toInt() < 2)
+                    share[rank["rank"].toInt()] = rank["comm_wait_share"].toDouble(-1);
+            }
+            QVERIFY2(share[0] > 0.3, qPrintable(QString::number(share[0]) + " " + QString::number(share[1])));
+            QVERIFY2(share[1] < share[0] / 2,
+                     qPrintable(QString::number(share[0]) + " " + QString::number(share[1])));
+        }
     }
 
     void workdirFlagMovesTheRanks() {

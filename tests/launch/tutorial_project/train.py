@@ -1,7 +1,11 @@
 """A tutorial-style DDP script as users write it for torchrun: env:// rendezvous, a DistributedSampler, a sibling
-module import, a snapshot written to the working folder, and no prints at all. DDP Desk runs it unchanged."""
+module import, a snapshot written to the working folder, and no prints at all. DDP Desk runs it unchanged.
+Options for the tests: --own-hook registers a DDP communication hook of the script's own (PyTorch's allreduce_hook,
+as scripts that compress gradients do); --slow-rank R --slow-ms M makes rank R sleep M ms before each forward (a
+slow data loader), so the other ranks wait in the allreduce."""
 import argparse
 import os
+import time
 
 import torch
 import torch.distributed as dist
@@ -18,6 +22,9 @@ TORCHRUN_VARS = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--local-rank", "--local_rank", type=int, default=-1)  # torch.distributed.launch style
+    parser.add_argument("--own-hook", action="store_true")
+    parser.add_argument("--slow-rank", type=int, default=-1)
+    parser.add_argument("--slow-ms", type=float, default=0.0)
     args = parser.parse_args()
     if args.local_rank >= 0 and args.local_rank != int(os.environ["LOCAL_RANK"]):
         raise SystemExit(f"--local-rank={args.local_rank} but LOCAL_RANK={os.environ['LOCAL_RANK']}")
@@ -31,10 +38,15 @@ def main():
     data = TensorDataset(x, x.sum(dim=1, keepdim=True))
     loader = DataLoader(data, batch_size=16, sampler=DistributedSampler(data))
     model = DDP(make_model())
+    if args.own_hook:
+        from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
+        model.register_comm_hook(None, allreduce_hook)
     opt = torch.optim.SGD(model.parameters(), lr=0.05)
     for epoch in range(2):
         loader.sampler.set_epoch(epoch)
         for xb, yb in loader:
+            if rank == args.slow_rank:
+                time.sleep(args.slow_ms / 1000.0)
             opt.zero_grad()
             torch.nn.functional.mse_loss(model(xb), yb).backward()
             opt.step()

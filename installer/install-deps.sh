@@ -9,7 +9,7 @@ PACKAGES=(
   libtorch-dev libgloo-dev nlohmann-json3-dev libcli11-dev
   dataset-fashion-mnist python3 python3-torch
   openmpi-bin xvfb xauth imagemagick fonts-noto-cjk nsis p7zip-full
-  zlib1g-dev g++-mingw-w64-x86-64 wine64 iproute2 procps dpkg-dev file
+  zlib1g-dev g++-mingw-w64-x86-64 wine64 iproute2 procps dpkg-dev file clang-format
 )
 
 missing=()

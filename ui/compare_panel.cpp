@@ -21,20 +21,16 @@
 
 namespace ddpdesk::ui {
 
-ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent)
-{
+ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     build();
     retranslate();
 }
 
-ComparePanel::~ComparePanel()
-{
-    if (m_runner)
-        m_runner->stop();
+ComparePanel::~ComparePanel() {
+    if (m_runner) m_runner->stop();
 }
 
-void ComparePanel::build()
-{
+void ComparePanel::build() {
     m_sizesLabel = new QLabel;
     m_sizes = new QLineEdit(QStringLiteral("1,2"));
     m_sizes->setMaximumWidth(220);
@@ -93,8 +89,7 @@ void ComparePanel::build()
     updateButtons();
 }
 
-void ComparePanel::retranslate()
-{
+void ComparePanel::retranslate() {
     m_sizesLabel->setText(tr("Sizes (workers, or GPU sets like 0;0,1):"));
     m_run->setText(tr("Run &sweep"));
     m_stop->setText(tr("Stop"));
@@ -107,25 +102,27 @@ void ComparePanel::retranslate()
     m_loss->setTitle(tr("Loss vs wall time"));
     m_loss->setAxisTitles(tr("seconds"), tr("mean loss"));
     if (m_status->text().isEmpty() || !isRunning())
-        m_status->setText(m_rows.isEmpty() ? tr("Runs the Setup configuration once per size, one after another, and "
-                                                "compares throughput. Sizes: 1,2,4 or GPU sets 0;0,1;0,1,2,3.")
-                                           : tr("Sweep of %n size(s).", nullptr, m_rows.size()));
+        m_status->setText(m_rows.isEmpty()
+                              ? tr("Runs the Setup configuration once per size, one after another, and "
+                                   "compares throughput. Sizes: 1,2,4 or GPU sets 0;0,1;0,1,2,3.")
+                              : tr("Sweep of %n size(s).", nullptr, m_rows.size()));
     showRows(m_rows);
 }
 
-void ComparePanel::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void ComparePanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(e);
 }
 
-bool ComparePanel::isRunning() const { return m_sweeping; }
+bool ComparePanel::isRunning() const {
+    return m_sweeping;
+}
 
-QString ComparePanel::statusText() const { return m_status->text(); }
+QString ComparePanel::statusText() const {
+    return m_status->text();
+}
 
-void ComparePanel::updateButtons()
-{
+void ComparePanel::updateButtons() {
     const bool running = isRunning();
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
@@ -133,10 +130,8 @@ void ComparePanel::updateButtons()
     m_png->setEnabled(!m_rows.isEmpty());
 }
 
-bool ComparePanel::startSweep(const QString& sizesText)
-{
-    if (isRunning() || !m_provider)
-        return false;
+bool ComparePanel::startSweep(const QString& sizesText) {
+    if (isRunning() || !m_provider) return false;
     QString err;
     const bool gpuSets = sizesText.contains(QLatin1Char(';'));
     const QVector<launch::SweepSize> sizes =
@@ -148,20 +143,22 @@ bool ComparePanel::startSweep(const QString& sizesText)
     launch::RunConfig base = m_provider();
     base.outDir.replace(QStringLiteral("run-"), QStringLiteral("sweep-"));
     m_runner = std::make_unique<launch::SweepRunner>();
-    connect(m_runner.get(), &launch::SweepRunner::sizeStarted, this, [this, sizes](int i, launch::Supervisor* run) {
-        m_status->setText(tr("Running size %1 of %2 (%3 workers)...").arg(i + 1).arg(sizes.size())
-                              .arg(sizes[i].nproc));
-        updateButtons();
-        emit sweepStarted(run);
-    });
-    connect(m_runner.get(), &launch::SweepRunner::sizeFinished, this, [this](int, bool) {
-        showRows(m_runner->rows());
-    });
+    connect(
+        m_runner.get(), &launch::SweepRunner::sizeStarted, this,
+        [this, sizes](int i, launch::Supervisor* run) {
+            m_status->setText(
+                tr("Running size %1 of %2 (%3 workers)...").arg(i + 1).arg(sizes.size()).arg(sizes[i].nproc));
+            updateButtons();
+            emit sweepStarted(run);
+        });
+    connect(m_runner.get(), &launch::SweepRunner::sizeFinished, this,
+            [this](int, bool) { showRows(m_runner->rows()); });
     connect(m_runner.get(), &launch::SweepRunner::finished, this, [this](bool ok) {
         m_sweeping = false;
         showRows(m_runner->rows());
-        m_status->setText(ok ? tr("Sweep finished. Results: %1").arg(QDir::toNativeSeparators(m_runner->csvPath()))
-                             : tr("Sweep ended with a failed size; see the table and the Run page."));
+        m_status->setText(
+            ok ? tr("Sweep finished. Results: %1").arg(QDir::toNativeSeparators(m_runner->csvPath()))
+               : tr("Sweep ended with a failed size; see the table and the Run page."));
         updateButtons();
         emit sweepFinished(ok);
     });
@@ -178,15 +175,12 @@ bool ComparePanel::startSweep(const QString& sizesText)
     return true;
 }
 
-void ComparePanel::stopSweep()
-{
-    if (m_runner)
-        m_runner->stop();
+void ComparePanel::stopSweep() {
+    if (m_runner) m_runner->stop();
     updateButtons();
 }
 
-void ComparePanel::showRows(const QVector<launch::SweepRow>& rows)
-{
+void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
     m_rows = rows;
     m_table->setRowCount(rows.size());
     auto num = [](double v, int prec) {
@@ -194,15 +188,16 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows)
     };
     for (int i = 0; i < rows.size(); ++i) {
         const launch::SweepRow& r = rows[i];
-        const QStringList cells = {QString::number(r.size.nproc) +
-                                       (r.size.devices == QLatin1String("cpu") ? QString()
-                                                                               : QStringLiteral(" (GPU %1)").arg(r.size.devices)),
-                                   num(r.samplesPerS, 0),
-                                   r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) : r.status,
-                                   r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
-                                   r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
-                                   std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
-                                   QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1)};
+        const QStringList cells = {
+            QString::number(r.size.nproc) + (r.size.devices == QLatin1String("cpu")
+                                                 ? QString()
+                                                 : QStringLiteral(" (GPU %1)").arg(r.size.devices)),
+            num(r.samplesPerS, 0),
+            r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) : r.status,
+            r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
+            r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
+            std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
+            QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -219,8 +214,7 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows)
     const double base = rows.front().size.nproc;
     for (const launch::SweepRow& r : rows) {
         ideal << QPointF(r.size.nproc, r.size.nproc / base);
-        if (r.ok)
-            measured << QPointF(r.size.nproc, r.speedup);
+        if (r.ok) measured << QPointF(r.size.nproc, r.speedup);
     }
     m_speedup->setPoints(m_speedup->addSeries(tr("ideal"), QColor(0x80, 0x80, 0x80), true), ideal);
     m_speedup->setPoints(m_speedup->addSeries(tr("measured"), seriesColor(0)), measured);
@@ -230,25 +224,21 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows)
     updateButtons();
 }
 
-bool ComparePanel::exportCsv(const QString& path, QString* error) const
-{
+bool ComparePanel::exportCsv(const QString& path, QString* error) const {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        if (error) *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
         return false;
     }
     f.write(launch::sweepCsv(m_rows).toUtf8());
     if (!f.commit()) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        if (error) *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
         return false;
     }
     return true;
 }
 
-bool ComparePanel::exportPng(const QString& path, QString* error) const
-{
+bool ComparePanel::exportPng(const QString& path, QString* error) const {
     return launch::drawSweepPng(m_rows, path, error);
 }
 

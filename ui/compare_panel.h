@@ -1,7 +1,7 @@
 #pragma once
 
-// The Compare page: a scaling sweep (core/launch's SweepRunner) over worker counts or GPU sets, shown as speedup
-// against the ideal line, efficiency, and loss against wall time per size; exports CSV and PNG.
+// The Compare page: a scaling sweep (core/launch's SweepRunner) over worker counts or GPU sets, shown as
+// speedup against the ideal line, efficiency, and loss against wall time per size; exports CSV and PNG.
 
 #include "charts/line_chart.h"
 #include "launch/run_config.h"

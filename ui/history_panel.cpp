@@ -22,28 +22,22 @@ namespace ddpdesk::ui {
 
 namespace {
 // summary.json's status word ("ok", "failed", "stopped") in the UI language.
-QString statusText(const QString& status)
-{
-    if (status == QLatin1String("ok"))
-        return HistoryPanel::tr("ok");
-    if (status == QLatin1String("failed"))
-        return HistoryPanel::tr("failed");
-    if (status == QLatin1String("stopped"))
-        return HistoryPanel::tr("stopped");
+QString statusText(const QString& status) {
+    if (status == QLatin1String("ok")) return HistoryPanel::tr("ok");
+    if (status == QLatin1String("failed")) return HistoryPanel::tr("failed");
+    if (status == QLatin1String("stopped")) return HistoryPanel::tr("stopped");
     return status;
 }
 } // namespace
 
-HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent)
-{
+HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
     build();
     retranslate();
 }
 
 HistoryPanel::~HistoryPanel() = default;
 
-void HistoryPanel::build()
-{
+void HistoryPanel::build() {
     m_folderLabel = new QLabel;
     m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_refresh = new QPushButton;
@@ -98,35 +92,30 @@ void HistoryPanel::build()
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::showSelection);
 }
 
-void HistoryPanel::retranslate()
-{
+void HistoryPanel::retranslate() {
     m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
     m_refresh->setText(tr("&Refresh"));
     m_open->setText(tr("Open folder"));
     m_showInRun->setText(tr("Show in Run page"));
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Finished"), tr("Status"), tr("Workload"), tr("World size"),
-                                        tr("Steps"), tr("Samples/s"), tr("Final loss")});
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Finished"), tr("Status"), tr("Workload"),
+                                        tr("World size"), tr("Steps"), tr("Samples/s"), tr("Final loss")});
     m_chart->setTitle(tr("Loss vs wall time"));
     m_chart->setAxisTitles(tr("seconds"), tr("loss"));
     showSelection();
 }
 
-void HistoryPanel::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void HistoryPanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(e);
 }
 
-void HistoryPanel::setRunsFolder(const QString& folder)
-{
+void HistoryPanel::setRunsFolder(const QString& folder) {
     m_folder = folder;
     m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
     refresh();
 }
 
-void HistoryPanel::refresh()
-{
+void HistoryPanel::refresh() {
     m_runs = scanRuns(m_folder);
     m_table->setRowCount(m_runs.size());
     for (int i = 0; i < m_runs.size(); ++i) {
@@ -145,16 +134,16 @@ void HistoryPanel::refresh()
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 2)
-                item->setIcon(r.status() == QLatin1String("ok") ? icon(IconId::Ok)
-                              : r.status() == QLatin1String("failed") ? icon(IconId::Error) : icon(IconId::Warning));
+                item->setIcon(r.status() == QLatin1String("ok")       ? icon(IconId::Ok)
+                              : r.status() == QLatin1String("failed") ? icon(IconId::Error)
+                                                                      : icon(IconId::Warning));
             m_table->setItem(i, c, item);
         }
     }
     showSelection();
 }
 
-void HistoryPanel::selectRuns(const QVector<int>& rows)
-{
+void HistoryPanel::selectRuns(const QVector<int>& rows) {
     m_table->clearSelection();
     for (int r : rows)
         if (r >= 0 && r < m_table->rowCount())
@@ -163,10 +152,11 @@ void HistoryPanel::selectRuns(const QVector<int>& rows)
     showSelection();
 }
 
-QString HistoryPanel::detailsText() const { return m_details->text(); }
+QString HistoryPanel::detailsText() const {
+    return m_details->text();
+}
 
-void HistoryPanel::showSelection()
-{
+void HistoryPanel::showSelection() {
     m_chart->removeAllSeries();
     m_reading = false;
     QVector<int> rows;
@@ -176,8 +166,9 @@ void HistoryPanel::showSelection()
     std::sort(rows.begin(), rows.end());
     m_showInRun->setEnabled(rows.size() == 1);
     if (rows.isEmpty()) {
-        m_details->setText(m_runs.isEmpty() ? tr("No finished runs yet. Runs started from this app are kept here.")
-                                            : tr("Select a run to reopen it, or several to compare them."));
+        m_details->setText(m_runs.isEmpty()
+                               ? tr("No finished runs yet. Runs started from this app are kept here.")
+                               : tr("Select a run to reopen it, or several to compare them."));
         return;
     }
     if (rows.size() == 1) {
@@ -191,18 +182,18 @@ void HistoryPanel::showSelection()
                            .arg(s.value(QLatin1String("wall_s")).toDouble(), 0, 'f', 1)
                            .arg(s.value(QLatin1String("samples_per_s")).toDouble(), 0, 'f', 0);
         if (s.value(QLatin1String("failed_rank")).isDouble())
-            text += QStringLiteral(" ") + tr("Rank %1 failed: %2")
-                                              .arg(s.value(QLatin1String("failed_rank")).toInt())
-                                              .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
+            text += QStringLiteral(" ") +
+                    tr("Rank %1 failed: %2")
+                        .arg(s.value(QLatin1String("failed_rank")).toInt())
+                        .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
         const std::optional<RunCurves> c = m_curves->curves(r.folder);
         m_reading = !c;
-        if (!c)
-            text += QStringLiteral(" ") + tr("Reading the recording...");
+        if (!c) text += QStringLiteral(" ") + tr("Reading the recording...");
         m_details->setText(text);
-        if (!c)
-            return; // drawn when CurveCache::ready arrives
+        if (!c) return; // drawn when CurveCache::ready arrives
         for (int i = 0; i < c->ranks.size(); ++i)
-            m_chart->setPoints(m_chart->addSeries(tr("rank %1").arg(c->ranks[i]), seriesColor(i)), c->lossByRank[i]);
+            m_chart->setPoints(m_chart->addSeries(tr("rank %1").arg(c->ranks[i]), seriesColor(i)),
+                               c->lossByRank[i]);
         if (c->ranks.size() > 1)
             m_chart->setPoints(m_chart->addSeries(tr("mean"), QColor(0x20, 0x20, 0x20)), c->meanLoss);
         return;
@@ -218,12 +209,12 @@ void HistoryPanel::showSelection()
             ++reading;
             continue;
         }
-        const QString name = tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
+        const QString name =
+            tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
         m_chart->setPoints(m_chart->addSeries(name, seriesColor(thisColor)), c->meanLoss);
     }
     m_reading = reading > 0;
-    if (reading > 0)
-        text += QStringLiteral(" ") + tr("Reading %n recording(s)...", nullptr, reading);
+    if (reading > 0) text += QStringLiteral(" ") + tr("Reading %n recording(s)...", nullptr, reading);
     m_details->setText(text);
 }
 

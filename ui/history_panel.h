@@ -1,7 +1,7 @@
 #pragma once
 
-// The History page: finished runs found in the runs folder, their summaries, and their loss curves; select one to
-// reopen it, several to compare them on one chart.
+// The History page: finished runs found in the runs folder, their summaries, and their loss curves; select
+// one to reopen it, several to compare them on one chart.
 
 #include "charts/line_chart.h"
 #include "run_history.h"

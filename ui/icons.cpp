@@ -16,8 +16,7 @@ const QColor kRed(0xc4, 0x2b, 0x1c);
 const QColor kAmber(0xf2, 0xa9, 0x00);
 const QColor kGrey(0x44, 0x44, 0x44);
 
-void paintBadge(QPainter& p, const QColor& fill, const QString& glyph)
-{
+void paintBadge(QPainter& p, const QColor& fill, const QString& glyph) {
     p.setPen(Qt::NoPen);
     p.setBrush(fill);
     p.drawEllipse(QRectF(1, 1, 30, 30));
@@ -29,8 +28,7 @@ void paintBadge(QPainter& p, const QColor& fill, const QString& glyph)
     p.drawText(QRectF(0, 0, 32, 32), Qt::AlignCenter, glyph);
 }
 
-void fillTriangle(QPainter& p, QPointF a, QPointF b, QPointF c, const QColor& fill)
-{
+void fillTriangle(QPainter& p, QPointF a, QPointF b, QPointF c, const QColor& fill) {
     QPainterPath path;
     path.moveTo(a);
     path.lineTo(b);
@@ -42,8 +40,7 @@ void fillTriangle(QPainter& p, QPointF a, QPointF b, QPointF c, const QColor& fi
 }
 
 // Paints on a 32x32 logical canvas; QPainter scales it to the requested size.
-void paintIcon(QPainter& p, IconId id)
-{
+void paintIcon(QPainter& p, IconId id) {
     p.setRenderHint(QPainter::Antialiasing);
     switch (id) {
     case IconId::App: {
@@ -155,18 +152,15 @@ void paintIcon(QPainter& p, IconId id)
 class PaintedIconEngine final : public QIconEngine {
 public:
     explicit PaintedIconEngine(IconId id) : m_id(id) {}
-    void paint(QPainter* painter, const QRect& rect, QIcon::Mode mode, QIcon::State) override
-    {
+    void paint(QPainter* painter, const QRect& rect, QIcon::Mode mode, QIcon::State) override {
         painter->save();
         painter->translate(rect.topLeft());
         painter->scale(rect.width() / 32.0, rect.height() / 32.0);
-        if (mode == QIcon::Disabled)
-            painter->setOpacity(0.35);
+        if (mode == QIcon::Disabled) painter->setOpacity(0.35);
         paintIcon(*painter, m_id);
         painter->restore();
     }
-    QPixmap pixmap(const QSize& size, QIcon::Mode mode, QIcon::State state) override
-    {
+    QPixmap pixmap(const QSize& size, QIcon::Mode mode, QIcon::State state) override {
         QPixmap pm(size);
         pm.fill(Qt::transparent);
         QPainter p(&pm);
@@ -181,11 +175,17 @@ private:
 
 } // namespace
 
-QIcon icon(IconId id) { return QIcon(new PaintedIconEngine(id)); }
+QIcon icon(IconId id) {
+    return QIcon(new PaintedIconEngine(id));
+}
 
 } // namespace ddpdesk::ui
 
 // Q_INIT_RESOURCE must be used outside any namespace.
-static void initDdpdeskResources() { Q_INIT_RESOURCE(ddpdesk); }
+static void initDdpdeskResources() {
+    Q_INIT_RESOURCE(ddpdesk);
+}
 
-void ddpdesk::ui::initResources() { initDdpdeskResources(); }
+void ddpdesk::ui::initResources() {
+    initDdpdeskResources();
+}

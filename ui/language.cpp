@@ -9,41 +9,37 @@
 namespace ddpdesk::ui {
 namespace {
 
-QTranslator& appTranslator()
-{
+QTranslator& appTranslator() {
     static QTranslator t;
     return t;
 }
 
-QTranslator& qtTranslator()
-{
+QTranslator& qtTranslator() {
     static QTranslator t;
     return t;
 }
 
-QString& current()
-{
+QString& current() {
     static QString c = QStringLiteral("en");
     return c;
 }
 
 } // namespace
 
-QStringList availableLanguages() { return {QStringLiteral("en"), QStringLiteral("ja")}; }
+QStringList availableLanguages() {
+    return {QStringLiteral("en"), QStringLiteral("ja")};
+}
 
-QString languageDisplayName(const QString& code)
-{
+QString languageDisplayName(const QString& code) {
     // Each language is named in itself so a user who cannot read the current one still finds theirs.
-    if (code == QLatin1String("ja"))
-        return QStringLiteral("\u65e5\u672c\u8a9e (Japanese)");
+    if (code == QLatin1String("ja")) return QStringLiteral("\u65e5\u672c\u8a9e (Japanese)");
     return QStringLiteral("English");
 }
 
 namespace {
-// Qt sends LanguageChange itself only once the event loop runs; before that (start-up, tests) widgets would keep
-// the old texts, so say it explicitly. Retranslating twice is harmless.
-void announce()
-{
+// Qt sends LanguageChange itself only once the event loop runs; before that (start-up, tests) widgets would
+// keep the old texts, so say it explicitly. Retranslating twice is harmless.
+void announce() {
     if (QCoreApplication* app = QCoreApplication::instance()) {
         QEvent e(QEvent::LanguageChange);
         QCoreApplication::sendEvent(app, &e);
@@ -51,11 +47,11 @@ void announce()
 }
 } // namespace
 
-bool applyLanguage(const QString& requested)
-{
+bool applyLanguage(const QString& requested) {
     QString code = requested;
     if (code.isEmpty())
-        code = QLocale::system().language() == QLocale::Japanese ? QStringLiteral("ja") : QStringLiteral("en");
+        code =
+            QLocale::system().language() == QLocale::Japanese ? QStringLiteral("ja") : QStringLiteral("en");
     QCoreApplication::removeTranslator(&appTranslator());
     QCoreApplication::removeTranslator(&qtTranslator());
     if (code == QLatin1String("en")) {
@@ -77,6 +73,8 @@ bool applyLanguage(const QString& requested)
     return true;
 }
 
-QString currentLanguage() { return current(); }
+QString currentLanguage() {
+    return current();
+}
 
 } // namespace ddpdesk::ui

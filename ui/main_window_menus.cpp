@@ -1,4 +1,5 @@
-// MainWindow's menus and actions (with Windows-style shortcuts) and the texts they show in the current language.
+// MainWindow's menus and actions (with Windows-style shortcuts) and the texts they show in the current
+// language.
 #include "main_window.h"
 
 #include "icons.h"
@@ -19,8 +20,7 @@
 
 namespace ddpdesk::ui {
 
-void MainWindow::buildMenus()
-{
+void MainWindow::buildMenus() {
     m_fileMenu = menuBar()->addMenu(QString());
     m_openProfile = m_fileMenu->addAction(QString(), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Load profile"), m_setup->runsFolder(),
@@ -74,7 +74,8 @@ void MainWindow::buildMenus()
     m_languageMenu = m_settingsMenu->addMenu(QString());
     m_languageGroup = new QActionGroup(this);
     for (const QString& code : availableLanguages()) {
-        QAction* a = m_languageMenu->addAction(languageDisplayName(code), this, [this, code] { setLanguage(code); });
+        QAction* a =
+            m_languageMenu->addAction(languageDisplayName(code), this, [this, code] { setLanguage(code); });
         a->setCheckable(true);
         a->setData(code);
         m_languageGroup->addAction(a);
@@ -83,17 +84,17 @@ void MainWindow::buildMenus()
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAct = m_helpMenu->addAction(icon(IconId::App), QString(), this, [this] {
-        QMessageBox::about(this, tr("About DDP Desk"),
-                           tr("<h3>DDP Desk %1</h3><p>Point-and-click Distributed Data Parallel training: pick "
-                              "workers or GPUs, press Start, watch every rank train, and let the doctor explain "
-                              "rendezvous problems.</p><p>Built with Qt %2.</p>")
-                               .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+        QMessageBox::about(
+            this, tr("About DDP Desk"),
+            tr("<h3>DDP Desk %1</h3><p>Point-and-click Distributed Data Parallel training: pick "
+               "workers or GPUs, press Start, watch every rank train, and let the doctor explain "
+               "rendezvous problems.</p><p>Built with Qt %2.</p>")
+                .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
     m_aboutQtAct = m_helpMenu->addAction(QString(), qApp, &QApplication::aboutQt);
 }
 
-void MainWindow::retranslate()
-{
+void MainWindow::retranslate() {
     setWindowTitle(tr("DDP Desk"));
     const QStringList pages = {tr("Setup"), tr("Run"), tr("Doctor"), tr("Compare"), tr("History")};
     for (int i = 0; i < PageCount; ++i) {
@@ -128,10 +129,8 @@ void MainWindow::retranslate()
     }
 }
 
-void MainWindow::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::LanguageChange)
-        retranslate();
+void MainWindow::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
     QMainWindow::changeEvent(e);
 }
 

@@ -1,5 +1,5 @@
-// MainWindow's run control: the demo configuration, the doctor's pre-flight before Start, following a live run,
-// Stop, and Diagnose.
+// MainWindow's run control: the demo configuration, the doctor's pre-flight before Start, following a live
+// run, Stop, and Diagnose.
 #include "main_window.h"
 
 #include "compare_panel.h"
@@ -17,8 +17,7 @@
 
 namespace ddpdesk::ui {
 
-launch::RunConfig MainWindow::demoConfig() const
-{
+launch::RunConfig MainWindow::demoConfig() const {
     launch::RunConfig c;
     c.workload = QStringLiteral("fashion-mnist");
     const int gpus = m_gpus ? m_gpus->deviceCount() : 0;
@@ -35,29 +34,26 @@ launch::RunConfig MainWindow::demoConfig() const
     c.epochs = 1;
     c.batchSize = 64; // learning rate: the workload's own default, tuned by the engine
     c.outDir = QDir(m_setup->runsFolder())
-                   .filePath(QStringLiteral("demo-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+                   .filePath(QStringLiteral("demo-") +
+                             QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     return c;
 }
 
-void MainWindow::startDemo()
-{
+void MainWindow::startDemo() {
     const launch::RunConfig c = demoConfig();
     m_setup->setConfig(c); // the user sees (and can reuse) what the demo runs
     startRun(c);
 }
 
-bool MainWindow::startRun(const launch::RunConfig& config)
-{
-    if ((m_supervisor && m_supervisor->isRunning()) || m_preflightPending)
-        return false;
+bool MainWindow::startRun(const launch::RunConfig& config) {
+    if ((m_supervisor && m_supervisor->isRunning()) || m_preflightPending) return false;
     const QVector<launch::ConfigProblem> problems = config.validate();
     if (!problems.isEmpty()) {
         showPage(SetupPage);
         statusBar()->showMessage(launch::RunConfig::problemsText(problems), kStatusMs);
         return false;
     }
-    if (!m_preflight || m_doctor->isBusy())
-        return launchNow(config);
+    if (!m_preflight || m_doctor->isBusy()) return launchNow(config);
     // The doctor looks at the store first: a stale FileStore or a taken port fails in seconds here instead of
     // hanging for the 30-minute Gloo timeout.
     doctor::DoctorRequest r;
@@ -72,13 +68,13 @@ bool MainWindow::startRun(const launch::RunConfig& config)
     return true;
 }
 
-bool MainWindow::launchNow(const launch::RunConfig& config)
-{
+bool MainWindow::launchNow(const launch::RunConfig& config) {
     auto* sup = new launch::Supervisor(this);
     QVector<launch::ConfigProblem> problems;
     followRun(sup);
     if (!sup->start(config, &problems)) {
-        statusBar()->showMessage(tr("Cannot start: %1").arg(launch::RunConfig::problemsText(problems)), kStatusMs);
+        statusBar()->showMessage(tr("Cannot start: %1").arg(launch::RunConfig::problemsText(problems)),
+                                 kStatusMs);
         sup->deleteLater();
         setRunning(false);
         return false;
@@ -88,8 +84,7 @@ bool MainWindow::launchNow(const launch::RunConfig& config)
     return true;
 }
 
-void MainWindow::followRun(launch::Supervisor* run)
-{
+void MainWindow::followRun(launch::Supervisor* run) {
     // Only runs this window started are its to delete; a sweep's runs belong to the SweepRunner.
     if (m_supervisor && m_supervisor != run && m_supervisor->parent() == this && !m_supervisor->isRunning())
         m_supervisor->deleteLater();
@@ -97,10 +92,10 @@ void MainWindow::followRun(launch::Supervisor* run)
     m_run->attach(run);
     connect(run, &launch::Supervisor::started, this, [this] { setRunning(true); });
     connect(run, &launch::Supervisor::finished, this, [this, run](bool ok) {
-        if (run == m_supervisor)
-            setRunning(false);
+        if (run == m_supervisor) setRunning(false);
         m_history->refresh();
-        statusBar()->showMessage(ok ? tr("The run finished.") : tr("The run failed or was stopped."), kStatusMs);
+        statusBar()->showMessage(ok ? tr("The run finished.") : tr("The run failed or was stopped."),
+                                 kStatusMs);
         emit runFinished(ok);
     });
     connect(run, &launch::Supervisor::stallDetected, this, [this, run](const QString&) {
@@ -116,8 +111,7 @@ void MainWindow::followRun(launch::Supervisor* run)
     showPage(RunPage);
 }
 
-void MainWindow::setRunning(bool running)
-{
+void MainWindow::setRunning(bool running) {
     m_setup->setRunning(running);
     m_stopAct->setEnabled(running);
     m_startAct->setEnabled(!running);
@@ -125,18 +119,15 @@ void MainWindow::setRunning(bool running)
     m_statusRun->setText(running ? tr("Running") : tr("Idle"));
 }
 
-void MainWindow::stopRun()
-{
-    if (m_compare->isRunning())
-        m_compare->stopSweep();
+void MainWindow::stopRun() {
+    if (m_compare->isRunning()) m_compare->stopSweep();
     if (m_supervisor && m_supervisor->isRunning()) {
         m_supervisor->stop(tr("stopped by the user"));
         statusBar()->showMessage(tr("Stopping every worker..."), kStatusMs);
     }
 }
 
-void MainWindow::diagnose()
-{
+void MainWindow::diagnose() {
     const launch::RunConfig c = m_supervisor ? m_supervisor->config() : m_setup->config();
     doctor::DoctorRequest r;
     r.store = c.effectiveStore().toStdString();

@@ -19,18 +19,16 @@
 
 namespace ddpdesk::ui {
 
-void MainWindow::setLanguage(const QString& code)
-{
+void MainWindow::setLanguage(const QString& code) {
     if (!applyLanguage(code))
-        statusBar()->showMessage(tr("The %1 translation is missing; staying in English.").arg(code), kStatusMs);
+        statusBar()->showMessage(tr("The %1 translation is missing; staying in English.").arg(code),
+                                 kStatusMs);
     QSettings().setValue(QStringLiteral("language"), currentLanguage());
     for (QAction* a : m_languageGroup->actions())
         a->setChecked(a->data().toString() == currentLanguage());
 }
 
-
-void MainWindow::restoreSettings()
-{
+void MainWindow::restoreSettings() {
     QSettings s;
     const QString runs = s.value(QStringLiteral("runsFolder"), defaultRunsFolder()).toString();
     QDir().mkpath(runs);
@@ -39,28 +37,25 @@ void MainWindow::restoreSettings()
     const QByteArray cfg = s.value(QStringLiteral("lastConfig")).toByteArray();
     if (!cfg.isEmpty()) {
         const QJsonDocument doc = QJsonDocument::fromJson(cfg);
-        if (doc.isObject())
-            m_setup->setConfig(launch::RunConfig::fromJson(doc.object()));
+        if (doc.isObject()) m_setup->setConfig(launch::RunConfig::fromJson(doc.object()));
     }
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 820);
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1280, 820);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     showPage(s.value(QStringLiteral("window/page"), int(SetupPage)).toInt());
 }
 
-void MainWindow::saveSettings() const
-{
+void MainWindow::saveSettings() const {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/page"), m_stack->currentIndex());
     s.setValue(QStringLiteral("runsFolder"), m_setup->runsFolder());
     s.setValue(QStringLiteral("language"), currentLanguage());
-    s.setValue(QStringLiteral("lastConfig"), QJsonDocument(m_setup->config().toJson()).toJson(QJsonDocument::Compact));
+    s.setValue(QStringLiteral("lastConfig"),
+               QJsonDocument(m_setup->config().toJson()).toJson(QJsonDocument::Compact));
 }
 
-void MainWindow::closeEvent(QCloseEvent* e)
-{
+void MainWindow::closeEvent(QCloseEvent* e) {
     if (m_supervisor && m_supervisor->isRunning()) {
         const auto answer = QMessageBox::question(this, tr("Stop the run?"),
                                                   tr("A run is in progress. Stop every worker and exit?"));
@@ -74,11 +69,9 @@ void MainWindow::closeEvent(QCloseEvent* e)
     QMainWindow::closeEvent(e);
 }
 
-void MainWindow::chooseRunsFolder()
-{
+void MainWindow::chooseRunsFolder() {
     const QString f = QFileDialog::getExistingDirectory(this, tr("Runs folder"), m_setup->runsFolder());
-    if (f.isEmpty())
-        return;
+    if (f.isEmpty()) return;
     m_setup->setRunsFolder(f);
     m_history->setRunsFolder(f);
 }

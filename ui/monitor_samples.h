@@ -1,7 +1,7 @@
 #pragma once
 
-// Reads the launcher's `gpu` / `proc` monitor events (core/monitor's JSON) into flat per-device readings for the
-// utilization and memory charts. Tolerant by design: a metric a device does not report is simply absent.
+// Reads the launcher's `gpu` / `proc` monitor events (core/monitor's JSON) into flat per-device readings for
+// the utilization and memory charts. Tolerant by design: a metric a device does not report is simply absent.
 
 #include <QJsonObject>
 #include <QString>

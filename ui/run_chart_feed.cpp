@@ -10,8 +10,7 @@
 
 namespace ddpdesk::ui {
 
-RunChartFeed::RunChartFeed(QWidget* parent)
-{
+RunChartFeed::RunChartFeed(QWidget* parent) {
     for (auto& c : m_charts)
         c = createLineChart(parent);
     m_charts[Utilization]->setYRange(0, 100);
@@ -19,23 +18,25 @@ RunChartFeed::RunChartFeed(QWidget* parent)
 
 RunChartFeed::~RunChartFeed() = default;
 
-QWidget* RunChartFeed::widget(Chart which) const { return m_charts[which]->widget(); }
+QWidget* RunChartFeed::widget(Chart which) const {
+    return m_charts[which]->widget();
+}
 
 // Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
-void RunChartFeed::retranslate()
-{
+void RunChartFeed::retranslate() {
     m_charts[Loss]->setTitle(RunPanel::tr("Loss"));
     m_charts[Loss]->setAxisTitles(RunPanel::tr("seconds"), RunPanel::tr("loss"));
     m_charts[Throughput]->setTitle(RunPanel::tr("Throughput"));
     m_charts[Throughput]->setAxisTitles(RunPanel::tr("seconds"), RunPanel::tr("samples/s"));
-    m_charts[Utilization]->setTitle(m_monitorIsGpu ? RunPanel::tr("GPU utilization") : RunPanel::tr("CPU per worker"));
+    m_charts[Utilization]->setTitle(m_monitorIsGpu ? RunPanel::tr("GPU utilization")
+                                                   : RunPanel::tr("CPU per worker"));
     m_charts[Utilization]->setAxisTitles(RunPanel::tr("seconds"), RunPanel::tr("%"));
-    m_charts[Memory]->setTitle(m_monitorIsGpu ? RunPanel::tr("GPU memory") : RunPanel::tr("Memory per worker"));
+    m_charts[Memory]->setTitle(m_monitorIsGpu ? RunPanel::tr("GPU memory")
+                                              : RunPanel::tr("Memory per worker"));
     m_charts[Memory]->setAxisTitles(RunPanel::tr("seconds"), RunPanel::tr("MiB"));
 }
 
-void RunChartFeed::reset(const launch::RunModel* model)
-{
+void RunChartFeed::reset(const launch::RunModel* model) {
     for (auto& c : m_charts)
         c->removeAllSeries();
     m_lossIds.clear();
@@ -52,14 +53,12 @@ void RunChartFeed::reset(const launch::RunModel* model)
     markAllDirty();
 }
 
-void RunChartFeed::clearMonitor()
-{
+void RunChartFeed::clearMonitor() {
     m_utilSeries.clear();
     m_memSeries.clear();
 }
 
-bool RunChartFeed::addMonitorSample(const launch::RunModel& model)
-{
+bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
     const double t = model.elapsedS();
     QVector<MonitorReading> readings = gpuReadings(model.lastGpuSample());
     const bool gpu = !readings.isEmpty();
@@ -68,8 +67,7 @@ bool RunChartFeed::addMonitorSample(const launch::RunModel& model)
         for (MonitorReading& r : readings) {
             // Name processes by rank: that is what the user picked, PIDs change on every run.
             for (const auto& rs : model.ranks())
-                if (rs.pid && rs.pid == r.pid)
-                    r.key = RunPanel::tr("rank %1").arg(rs.rank);
+                if (rs.pid && rs.pid == r.pid) r.key = RunPanel::tr("rank %1").arg(rs.rank);
         }
     }
     const bool switched = gpu != m_monitorIsGpu;
@@ -78,26 +76,26 @@ bool RunChartFeed::addMonitorSample(const launch::RunModel& model)
         clearMonitor();
     }
     for (const MonitorReading& r : readings) {
-        if (r.util >= 0)
-            m_utilSeries[r.key].push_back(QPointF(t, r.util));
-        if (r.memMiB >= 0)
-            m_memSeries[r.key].push_back(QPointF(t, r.memMiB));
+        if (r.util >= 0) m_utilSeries[r.key].push_back(QPointF(t, r.util));
+        if (r.memMiB >= 0) m_memSeries[r.key].push_back(QPointF(t, r.memMiB));
     }
     // Bounded like the model's series: thin 2:1 instead of growing for 100k-step runs.
     for (auto* map : {&m_utilSeries, &m_memSeries})
         for (auto& s : *map)
-            if (s.size() > 4 * kMaxChartPoints)
-                s = downsampleMinMax(s, 2 * kMaxChartPoints);
+            if (s.size() > 4 * kMaxChartPoints) s = downsampleMinMax(s, 2 * kMaxChartPoints);
     m_dirty[Utilization] = m_dirty[Memory] = true;
     return switched;
 }
 
-void RunChartFeed::markAllDirty() { std::fill(std::begin(m_dirty), std::end(m_dirty), true); }
+void RunChartFeed::markAllDirty() {
+    std::fill(std::begin(m_dirty), std::end(m_dirty), true);
+}
 
-void RunChartFeed::clearDirty() { std::fill(std::begin(m_dirty), std::end(m_dirty), false); }
+void RunChartFeed::clearDirty() {
+    std::fill(std::begin(m_dirty), std::end(m_dirty), false);
+}
 
-bool RunChartFeed::refreshNext(const launch::RunModel& model, double smoothing)
-{
+bool RunChartFeed::refreshNext(const launch::RunModel& model, double smoothing) {
     for (int k = 0; k < ChartCount; ++k) {
         const int c = (m_turn + k) % ChartCount;
         if (m_dirty[c]) {
@@ -110,14 +108,12 @@ bool RunChartFeed::refreshNext(const launch::RunModel& model, double smoothing)
     return false;
 }
 
-void RunChartFeed::drawPending()
-{
+void RunChartFeed::drawPending() {
     for (auto& c : m_charts)
         c->drawPending();
 }
 
-void RunChartFeed::refreshChart(Chart which, const launch::RunModel& model, double smoothing)
-{
+void RunChartFeed::refreshChart(Chart which, const launch::RunModel& model, double smoothing) {
     if (which == Loss) {
         LineChart& chart = *m_charts[Loss];
         auto drawn = [&](const QVector<QPointF>& raw) {
@@ -125,13 +121,13 @@ void RunChartFeed::refreshChart(Chart which, const launch::RunModel& model, doub
         };
         for (int i = 0; i < m_lossIds.size() && i < model.rankCount(); ++i)
             chart.setPoints(m_lossIds[i], drawn(model.lossSeries(i)));
-        if (m_meanId >= 0)
-            chart.setPoints(m_meanId, drawn(model.globalLossSeries()));
+        if (m_meanId >= 0) chart.setPoints(m_meanId, drawn(model.globalLossSeries()));
         return;
     }
     if (which == Throughput) {
         for (int i = 0; i < m_rateIds.size() && i < model.rankCount(); ++i)
-            m_charts[Throughput]->setPoints(m_rateIds[i], downsampleMinMax(model.throughputSeries(i), kMaxChartPoints));
+            m_charts[Throughput]->setPoints(m_rateIds[i],
+                                            downsampleMinMax(model.throughputSeries(i), kMaxChartPoints));
         return;
     }
     LineChart& chart = *m_charts[which];
@@ -140,8 +136,7 @@ void RunChartFeed::refreshChart(Chart which, const launch::RunModel& model, doub
     QStringList keys = series.keys();
     keys.sort();
     for (const QString& k : keys) {
-        if (!ids.contains(k))
-            ids[k] = chart.addSeries(k, seriesColor(int(keys.indexOf(k))));
+        if (!ids.contains(k)) ids[k] = chart.addSeries(k, seriesColor(int(keys.indexOf(k))));
         chart.setPoints(ids[k], downsampleMinMax(series[k], kMaxChartPoints));
     }
 }

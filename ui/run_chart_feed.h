@@ -1,9 +1,10 @@
 #pragma once
 
-// Feeds the Run page's four charts (loss per rank + smoothed mean, throughput, GPU or per-worker CPU utilization,
-// memory) from a RunModel. Model signals only mark a chart dirty; refreshNext() redraws one dirty chart per call,
-// so a refresh tick never pays for all four, and every series is cut to kMaxChartPoints (min/max per bucket, spikes
-// kept) before it reaches the chart, so a 100k-step run costs the same to draw as a short one.
+// Feeds the Run page's four charts (loss per rank + smoothed mean, throughput, GPU or per-worker CPU
+// utilization, memory) from a RunModel. Model signals only mark a chart dirty; refreshNext() redraws one
+// dirty chart per call, so a refresh tick never pays for all four, and every series is cut to kMaxChartPoints
+// (min/max per bucket, spikes kept) before it reaches the chart, so a 100k-step run costs the same to draw as
+// a short one.
 
 #include "charts/line_chart.h"
 

@@ -7,17 +7,14 @@
 
 namespace ddpdesk::ui {
 
-QVector<RunRecord> scanRuns(const QString& runsFolder)
-{
+QVector<RunRecord> scanRuns(const QString& runsFolder) {
     return launch::scanRecordedRuns(runsFolder);
 }
 
-RunCurves readCurves(const QString& runFolder, int maxPoints)
-{
+RunCurves readCurves(const QString& runFolder, int maxPoints) {
     RunCurves c;
     launch::RunModel model;
-    if (!launch::replayRecordedRun(runFolder, &model, nullptr))
-        return c;
+    if (!launch::replayRecordedRun(runFolder, &model, nullptr)) return c;
     for (int i = 0; i < model.rankCount(); ++i) {
         c.ranks << model.rank(i).rank;
         c.lossByRank << downsampleMinMax(model.lossSeries(i), maxPoints);
@@ -28,19 +25,16 @@ RunCurves readCurves(const QString& runFolder, int maxPoints)
 
 CurveCache::CurveCache(QObject* parent) : QObject(parent) {}
 
-CurveCache::~CurveCache()
-{
+CurveCache::~CurveCache() {
     for (QThread* t : std::as_const(m_reading)) {
         t->wait();
         delete t;
     }
 }
 
-std::optional<RunCurves> CurveCache::curves(const QString& runFolder)
-{
+std::optional<RunCurves> CurveCache::curves(const QString& runFolder) {
     const auto done = m_done.constFind(runFolder);
-    if (done != m_done.constEnd())
-        return done.value();
+    if (done != m_done.constEnd()) return done.value();
     if (!m_reading.contains(runFolder)) {
         QThread* t = QThread::create([this, runFolder] {
             const RunCurves c = readCurves(runFolder);

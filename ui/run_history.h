@@ -1,7 +1,8 @@
 #pragma once
 
 // The History page's view of finished runs. Listing and reading a run folder is core/launch's job
-// (launch/run_replay.h): a run is replayed into a RunModel, and this only turns the model's series into curves.
+// (launch/run_replay.h): a run is replayed into a RunModel, and this only turns the model's series into
+// curves.
 
 #include "launch/run_replay.h"
 
@@ -27,7 +28,8 @@ struct RunCurves {
 
 // Every direct subfolder of runsFolder with a summary.json, newest first. Unreadable ones are skipped.
 QVector<RunRecord> scanRuns(const QString& runsFolder);
-// Replays the run folder through a RunModel; maxPoints bounds each series (downsampled). Empty when unreadable.
+// Replays the run folder through a RunModel; maxPoints bounds each series (downsampled). Empty when
+// unreadable.
 RunCurves readCurves(const QString& runFolder, int maxPoints = 1000);
 
 // Finished runs' curves, read in background threads and kept: a finished run never changes, and replaying a

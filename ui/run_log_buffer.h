@@ -17,7 +17,7 @@ public:
     void resize(int count); // keeps the lines when the count is unchanged (a reset of the same run)
     int slotCount() const { return m_lines.size(); }
     void append(int slot, const QString& line);
-    QString text(int slot) const;  // the last maxLines lines, joined
+    QString text(int slot) const;              // the last maxLines lines, joined
     bool takePending(int slot, QString* text); // lines since the last take (at most maxLines), joined
     void clearPending(int slot) { m_pending[slot].clear(); }
 

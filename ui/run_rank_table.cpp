@@ -16,35 +16,44 @@ using launch::RankState;
 namespace {
 
 // Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
-QString stateText(RankState s)
-{
+QString stateText(RankState s) {
     switch (s) {
-    case RankState::Pending: return RunPanel::tr("pending");
-    case RankState::Starting: return RunPanel::tr("starting");
-    case RankState::Rendezvous: return RunPanel::tr("rendezvous");
-    case RankState::Training: return RunPanel::tr("training");
-    case RankState::Done: return RunPanel::tr("done");
-    case RankState::Failed: return RunPanel::tr("failed");
-    case RankState::Stopped: return RunPanel::tr("stopped");
+    case RankState::Pending:
+        return RunPanel::tr("pending");
+    case RankState::Starting:
+        return RunPanel::tr("starting");
+    case RankState::Rendezvous:
+        return RunPanel::tr("rendezvous");
+    case RankState::Training:
+        return RunPanel::tr("training");
+    case RankState::Done:
+        return RunPanel::tr("done");
+    case RankState::Failed:
+        return RunPanel::tr("failed");
+    case RankState::Stopped:
+        return RunPanel::tr("stopped");
     }
     return launch::rankStateName(s);
 }
 
-QColor stateColor(RankState s)
-{
+QColor stateColor(RankState s) {
     switch (s) {
-    case RankState::Training: return QColor(0x10, 0x7c, 0x10);
-    case RankState::Done: return QColor(0x00, 0x67, 0xc0);
-    case RankState::Failed: return QColor(0xc4, 0x2b, 0x1c);
-    case RankState::Stopped: return QColor(0x8a, 0x6d, 0x00);
-    default: return QColor(0x55, 0x55, 0x55);
+    case RankState::Training:
+        return QColor(0x10, 0x7c, 0x10);
+    case RankState::Done:
+        return QColor(0x00, 0x67, 0xc0);
+    case RankState::Failed:
+        return QColor(0xc4, 0x2b, 0x1c);
+    case RankState::Stopped:
+        return QColor(0x8a, 0x6d, 0x00);
+    default:
+        return QColor(0x55, 0x55, 0x55);
     }
 }
 
 } // namespace
 
-RunRankTable::RunRankTable(QWidget* parent) : m_table(new QTableWidget(0, ColCount, parent))
-{
+RunRankTable::RunRankTable(QWidget* parent) : m_table(new QTableWidget(0, ColCount, parent)) {
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -55,16 +64,14 @@ RunRankTable::RunRankTable(QWidget* parent) : m_table(new QTableWidget(0, ColCou
     m_table->setAlternatingRowColors(true);
 }
 
-void RunRankTable::retranslate()
-{
-    m_table->setHorizontalHeaderLabels({RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"),
-                                        RunPanel::tr("Loss"), RunPanel::tr("Samples/s"), RunPanel::tr("Comm wait"),
-                                        RunPanel::tr("PID"), RunPanel::tr("Exit")});
+void RunRankTable::retranslate() {
+    m_table->setHorizontalHeaderLabels(
+        {RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"), RunPanel::tr("Loss"),
+         RunPanel::tr("Samples/s"), RunPanel::tr("Comm wait"), RunPanel::tr("PID"), RunPanel::tr("Exit")});
     m_shownState.fill(-1); // state names are translated: redraw them
 }
 
-void RunRankTable::setRowCount(int rows)
-{
+void RunRankTable::setRowCount(int rows) {
     m_table->setRowCount(rows);
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < ColCount; ++c)
@@ -77,17 +84,14 @@ void RunRankTable::setRowCount(int rows)
     m_shownState = QVector<int>(rows, -1);
 }
 
-void RunRankTable::update(const launch::RunModel& model)
-{
+void RunRankTable::update(const launch::RunModel& model) {
     const int n = model.rankCount();
-    if (m_table->rowCount() != n)
-        setRowCount(n);
+    if (m_table->rowCount() != n) setRowCount(n);
     for (int i = 0; i < n; ++i) {
         const launch::RankStatus& r = model.rank(i);
         auto set = [&](int col, const QString& text) {
             QTableWidgetItem* item = m_table->item(i, col);
-            if (item->text() != text)
-                item->setText(text);
+            if (item->text() != text) item->setText(text);
         };
         set(ColRank, QString::number(r.rank));
         QString state = stateText(r.state);
@@ -95,19 +99,23 @@ void RunRankTable::update(const launch::RunModel& model)
             state += QStringLiteral(" (%1)").arg(r.rendezvousPhase);
         set(ColState, state);
         if (m_shownState[i] != int(r.state)) {
-            // Colour and icon only change with the state; setting them anyway would repaint the cell every tick.
+            // Colour and icon only change with the state; setting them anyway would repaint the cell every
+            // tick.
             m_shownState[i] = int(r.state);
             m_table->item(i, ColState)->setForeground(stateColor(r.state));
-            m_table->item(i, ColState)->setIcon(r.state == RankState::Failed ? icon(IconId::Error)
-                                                : r.state == RankState::Done ? icon(IconId::Ok) : QIcon());
+            m_table->item(i, ColState)
+                ->setIcon(r.state == RankState::Failed ? icon(IconId::Error)
+                          : r.state == RankState::Done ? icon(IconId::Ok)
+                                                       : QIcon());
         }
         set(ColStep, QString::number(r.step));
         set(ColLoss, std::isfinite(r.loss) ? QString::number(r.loss, 'g', 4) : QStringLiteral("\u2013"));
-        set(ColRate, r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 0) : QStringLiteral("\u2013"));
+        set(ColRate,
+            r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 0) : QStringLiteral("\u2013"));
         set(ColComm, QStringLiteral("%1 %").arg(r.commWaitShare * 100.0, 0, 'f', 1));
         set(ColPid, r.pid ? QString::number(r.pid) : QString());
-        set(ColExit, r.exitText.isEmpty() ? (r.exitCode >= 0 ? QString::number(r.exitCode) : QString())
-                                          : r.exitText);
+        set(ColExit,
+            r.exitText.isEmpty() ? (r.exitCode >= 0 ? QString::number(r.exitCode) : QString()) : r.exitText);
         if (m_table->item(i, ColExit)->toolTip() != r.exitText)
             m_table->item(i, ColExit)->setToolTip(r.exitText);
     }

@@ -1,8 +1,8 @@
 #pragma once
 
-// The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, PID, exit). Refreshed from a
-// RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of an unchanged
-// row costs no repaint.
+// The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, PID, exit). Refreshed
+// from a RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of
+// an unchanged row costs no repaint.
 
 #include <QVector>
 

@@ -1,8 +1,8 @@
 #pragma once
 
 // Drives the real window through every page during a real run and saves one PNG per view; used by
-// tests/ui/screenshots.sh (under Xvfb) to produce docs/screenshots/. Each step waits for a condition with a timeout,
-// so a run that never starts produces a clear message and a non-zero exit instead of a hang.
+// tests/ui/screenshots.sh (under Xvfb) to produce docs/screenshots/. Each step waits for a condition with a
+// timeout, so a run that never starts produces a clear message and a non-zero exit instead of a hang.
 
 #include <QObject>
 #include <QString>
@@ -22,7 +22,8 @@ public:
     void start();
     // Paints the application icon (same drawing as the window icon) into a PNG.
     static bool exportAppIcon(const QString& path, int size);
-    // Writes a FileStore as c10d leaves it after a crashed run (two keys, an hour old): the doctor's FILESTORE_STALE.
+    // Writes a FileStore as c10d leaves it after a crashed run (two keys, an hour old): the doctor's
+    // FILESTORE_STALE.
     static bool writeStaleStore(const QString& path);
 
 signals:
@@ -35,7 +36,8 @@ private:
         std::function<void()> action;
         int timeoutMs;
     };
-    void add(const QString& what, std::function<bool()> ready, std::function<void()> action, int timeoutMs = 10000);
+    void add(const QString& what, std::function<bool()> ready, std::function<void()> action,
+             int timeoutMs = 10000);
     void next();
     void poll();
     void grab(const QString& name);

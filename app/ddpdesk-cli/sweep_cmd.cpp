@@ -1,4 +1,5 @@
-// `ddpdesk-cli sweep`: the run flags at several sizes in turn; writes sweep.csv and sweep.png and prints the table.
+// `ddpdesk-cli sweep`: the run flags at several sizes in turn; writes sweep.csv and sweep.png and prints the
+// table.
 #include "commands.h"
 #include "run_cmd.h"
 
@@ -36,12 +37,13 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
     prepareQtApplication(ctx.argc, ctx.argv, true);
     launch::SweepRunner sweep;
     std::unique_ptr<launch::ConsoleView> view;
-    QObject::connect(&sweep, &launch::SweepRunner::sizeStarted, &sweep, [&view, sizes](int i, launch::Supervisor* run) {
-        const launch::SweepSize& s = sizes[i];
-        view = std::make_unique<launch::ConsoleView>(
-            run, s.devices == QLatin1String("cpu") ? QStringLiteral("nproc %1").arg(s.nproc)
-                                                   : QStringLiteral("gpus %1").arg(s.devices));
-    });
+    QObject::connect(
+        &sweep, &launch::SweepRunner::sizeStarted, &sweep, [&view, sizes](int i, launch::Supervisor* run) {
+            const launch::SweepSize& s = sizes[i];
+            view = std::make_unique<launch::ConsoleView>(run, s.devices == QLatin1String("cpu")
+                                                                  ? QStringLiteral("nproc %1").arg(s.nproc)
+                                                                  : QStringLiteral("gpus %1").arg(s.devices));
+        });
     // Deleted later: the view still prints its final line from the same `finished` signal.
     QObject::connect(&sweep, &launch::SweepRunner::sizeFinished, &sweep,
                      [&view](int, bool) { view.release()->deleteLater(); });
@@ -51,8 +53,7 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
         QCoreApplication::exit(0);
     });
     QVector<launch::ConfigProblem> problems;
-    if (!sweep.start(toConfig(f.run), sizes, &problems, f.targetLoss))
-        return refuse(problems);
+    if (!sweep.start(toConfig(f.run), sizes, &problems, f.targetLoss)) return refuse(problems);
     bool interrupted = false;
     launch::installInterruptHandler([&sweep, &interrupted] {
         interrupted = true;
@@ -68,7 +69,8 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
 
 void addSweepCommand(CLI::App& app, CliContext& ctx) {
     auto flags = std::make_shared<SweepFlags>();
-    CLI::App* sub = app.add_subcommand("sweep", "run the same configuration at several sizes and compare scaling");
+    CLI::App* sub =
+        app.add_subcommand("sweep", "run the same configuration at several sizes and compare scaling");
     addRunFlags(sub, flags->run, true);
     auto* list = sub->add_option("--nproc-list", flags->nprocList, "worker counts, e.g. 1,2,4");
     auto* gpus = sub->add_option("--gpu-sets", flags->gpuSets, "GPU sets, e.g. \"0;0,1;0,1,2,3\"");

@@ -1,5 +1,5 @@
-// ddpdesk-worker: one process = one rank of a DDP job. The program lives in core/train (worker.cpp); this file
-// only adds --version, which reports what the shared version text reports for every DDP Desk executable.
+// ddpdesk-worker: one process = one rank of a DDP job. The program lives in core/train (worker.cpp); this
+// file only adds --version, which reports what the shared version text reports for every DDP Desk executable.
 
 #include "train/worker.h"
 
@@ -19,8 +19,9 @@ int main(int argc, char** argv) {
 #ifdef DDPDESK_HAVE_VERSION_TEXT
             std::string text = ddpdesk::versionText("ddpdesk-worker");
 #else
-            std::string text = std::string("ddpdesk-worker ") + DDPDESK_VERSION + "\nLibTorch: " + DDPDESK_TORCH_VERSION +
-                               "\nCUDA: " + (DDPDESK_TORCH_HAS_CUDA ? "compiled in" : "not available (CPU-only LibTorch)");
+            std::string text =
+                std::string("ddpdesk-worker ") + DDPDESK_VERSION + "\nLibTorch: " + DDPDESK_TORCH_VERSION +
+                "\nCUDA: " + (DDPDESK_TORCH_HAS_CUDA ? "compiled in" : "not available (CPU-only LibTorch)");
 #endif
             std::printf("%s\n", text.c_str());
             return 0;

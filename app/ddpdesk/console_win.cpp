@@ -6,8 +6,7 @@
 
 namespace ddpdesk {
 
-void attachParentConsole()
-{
+void attachParentConsole() {
     if (AttachConsole(ATTACH_PARENT_PROCESS)) {
         std::freopen("CONOUT$", "w", stdout);
         std::freopen("CONOUT$", "w", stderr);

@@ -15,10 +15,10 @@
 #include <cstdio>
 #include <cstring>
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     ddpdesk::attachParentConsole();
-    // --version must work without a display (installers and CI call it), so it is answered before QApplication.
+    // --version must work without a display (installers and CI call it), so it is answered before
+    // QApplication.
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
             std::printf("%s\n", ddpdesk::versionText("ddpdesk", qVersion()).c_str());
@@ -33,18 +33,22 @@ int main(int argc, char** argv)
     ddpdesk::ui::initResources();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("DDP Desk: point-and-click Distributed Data Parallel training."));
+    parser.setApplicationDescription(
+        QStringLiteral("DDP Desk: point-and-click Distributed Data Parallel training."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("version"), QStringLiteral("Print versions (product, LibTorch, Qt, CUDA, NVML).")});
+    parser.addOption(
+        {QStringLiteral("version"), QStringLiteral("Print versions (product, LibTorch, Qt, CUDA, NVML).")});
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start the demo run immediately."));
-    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("User interface language: en or ja."),
-                                  QStringLiteral("code"));
-    const QCommandLineOption shots(QStringLiteral("screenshot-dir"),
-                                   QStringLiteral("Tour every page during a real run, save PNGs into DIR, then exit."),
-                                   QStringLiteral("DIR"));
-    const QCommandLineOption icon(QStringLiteral("export-icon"),
-                                  QStringLiteral("Write the application icon as a 256 px PNG to FILE and exit."),
-                                  QStringLiteral("FILE"));
+    const QCommandLineOption lang(
+        QStringLiteral("lang"), QStringLiteral("User interface language: en or ja."), QStringLiteral("code"));
+    const QCommandLineOption shots(
+        QStringLiteral("screenshot-dir"),
+        QStringLiteral("Tour every page during a real run, save PNGs into DIR, then exit."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption icon(
+        QStringLiteral("export-icon"),
+        QStringLiteral("Write the application icon as a 256 px PNG to FILE and exit."),
+        QStringLiteral("FILE"));
     parser.addOptions({demo, lang, shots, icon});
     parser.process(app);
 
@@ -65,7 +69,8 @@ int main(int argc, char** argv)
     window.show();
     if (parser.isSet(shots)) {
         auto* tour = new ddpdesk::ui::ScreenshotTour(&window, parser.value(shots), &window);
-        QObject::connect(tour, &ddpdesk::ui::ScreenshotTour::finished, &app, [](int rc) { QApplication::exit(rc); });
+        QObject::connect(tour, &ddpdesk::ui::ScreenshotTour::finished, &app,
+                         [](int rc) { QApplication::exit(rc); });
         QTimer::singleShot(500, tour, &ddpdesk::ui::ScreenshotTour::start);
     } else if (parser.isSet(demo)) {
         QTimer::singleShot(0, &window, &ddpdesk::ui::MainWindow::startDemo);

@@ -14,11 +14,13 @@ std::string versionText(std::string_view program, std::string_view qtRuntimeVers
     out << "LibTorch: " << (DDPDESK_TORCH_VERSION[0] ? DDPDESK_TORCH_VERSION : "unknown") << "\n";
     std::string qtBuilt = DDPDESK_QT_BUILD_VERSION;
     if (qtRuntimeVersion.empty())
-        out << "Qt: not used by this program" << (qtBuilt.empty() ? "" : " (the GUI and CLI use Qt " + qtBuilt + ")")
-            << "\n";
+        out << "Qt: not used by this program"
+            << (qtBuilt.empty() ? "" : " (the GUI and CLI use Qt " + qtBuilt + ")") << "\n";
     else
-        out << "Qt: " << qtRuntimeVersion << " (built with " << (qtBuilt.empty() ? "unknown" : qtBuilt) << ")\n";
-    out << "CUDA: " << (DDPDESK_TORCH_HAS_CUDA ? "compiled in (LibTorch with CUDA)" : "not available (CPU-only LibTorch)")
+        out << "Qt: " << qtRuntimeVersion << " (built with " << (qtBuilt.empty() ? "unknown" : qtBuilt)
+            << ")\n";
+    out << "CUDA: "
+        << (DDPDESK_TORCH_HAS_CUDA ? "compiled in (LibTorch with CUDA)" : "not available (CPU-only LibTorch)")
         << "\n";
     monitor::NvmlStatus nvml = monitor::probeNvml();
     if (nvml.available)

@@ -1,5 +1,7 @@
 #include "doctor/rank_census.h"
 
+#include "protocol/store_keys.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -8,7 +10,7 @@ namespace ddpdesk::doctor {
 
 namespace {
 
-const std::string kArrived = "ddpdesk/arrived/";
+const std::string kArrived = protocol::kArrivedKeyPrefix;
 const std::string kGlooRank = "rank_";
 const std::string kBarrier = "store_based_barrier_key:";
 

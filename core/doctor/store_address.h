@@ -8,6 +8,8 @@ namespace ddpdesk::doctor {
 
 using StoreAddress = protocol::StoreSpec;
 
-inline StoreAddress parseStoreAddress(const std::string& store) { return protocol::parseStoreSpec(store); }
+inline StoreAddress parseStoreAddress(const std::string& store) {
+    return protocol::parseStoreSpec(store);
+}
 
 } // namespace ddpdesk::doctor

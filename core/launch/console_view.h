@@ -1,7 +1,8 @@
 #pragma once
 
-// The terminal view of a run: a live one-line progress bar (ranks, loss, samples/s, ETA) when stderr is a terminal,
-// plain progress lines every few seconds otherwise; launcher messages (failures, restarts, stalls) as lines.
+// The terminal view of a run: a live one-line progress bar (ranks, loss, samples/s, ETA) when stderr is a
+// terminal, plain progress lines every few seconds otherwise; launcher messages (failures, restarts, stalls)
+// as lines.
 
 #include <QObject>
 #include <QString>

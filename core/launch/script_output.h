@@ -1,7 +1,7 @@
 #pragma once
 
-// A user script prints free text, not telemetry: its loss is read with a regular expression and turned into `step`
-// events, so the model, the charts and summary.json treat a script like the built-in worker.
+// A user script prints free text, not telemetry: its loss is read with a regular expression and turned into
+// `step` events, so the model, the charts and summary.json treat a script like the built-in worker.
 
 #include <QRegularExpression>
 #include <QString>
@@ -15,7 +15,8 @@ namespace ddpdesk::launch {
 class ScriptOutputParser {
 public:
     explicit ScriptOutputParser(const QString& lossRegex);
-    // A `step` event (step = number of loss lines so far, epoch when the line names one) when the line has a loss.
+    // A `step` event (step = number of loss lines so far, epoch when the line names one) when the line has a
+    // loss.
     std::optional<nlohmann::json> parse(int rank, const QString& line);
     qint64 count() const { return m_count; }
 

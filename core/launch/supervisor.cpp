@@ -12,6 +12,7 @@
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/telemetry.h"
+#include "protocol/worker_codes.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -27,7 +28,6 @@ namespace {
 
 constexpr int kMaxLine = 64 * 1024;   // longer lines are cut: a worker printing megabytes must not hurt us
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
-constexpr int kPeerLostExit = 5;
 
 // A single-node script run joins a store DDP Desk hosts on loopback, as torchrun's agent hosts one: otherwise
 // the script's rank 0 would host it through Python's TCPStore, which listens on every interface. It needs the
@@ -393,8 +393,8 @@ void Supervisor::onWorkerExited(int index, int exitCode, bool crashed, const QSt
         Failure f;
         f.index = index;
         f.exitCode = crashed ? -1 : exitCode;
-        f.peerLost =
-            (!crashed && exitCode == kPeerLostExit) || status.errorCode == QLatin1String("PEER_LOST");
+        f.peerLost = (!crashed && exitCode == protocol::exit_code::PeerFailure) ||
+                     status.errorCode == QLatin1String(protocol::error_code::PeerLost);
         f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);

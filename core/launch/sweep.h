@@ -24,14 +24,14 @@ struct SweepSize {
 struct SweepRow {
     SweepSize size;
     bool ok = false;
-    QString status;            // the run's summary status
+    QString status; // the run's summary status
     double samplesPerS = 0;
     double speedup = 0;        // samplesPerS / samplesPerS of the smallest size
     double efficiency = 0;     // speedup / (nproc / smallest nproc)
     double timeToTargetS = -1; // first wall time the mean loss reached the target; -1: never
     double finalLoss = qQNaN();
     double testAccuracy = qQNaN();
-    double commWaitShare = 0;  // mean over ranks
+    double commWaitShare = 0; // mean over ranks
     double wallS = 0;
     QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
 };
@@ -43,8 +43,8 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error);
 // Fills speedup/efficiency/timeToTarget. targetLoss <= 0 (or NaN): the largest final loss among successful
 // sizes, so every size that finished reaches it.
 void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss = 0);
-QString sweepCsv(const QVector<SweepRow>& rows);   // header: nproc,samples_per_s,speedup,efficiency,
-                                                   // time_to_target_s,final_loss,test_accuracy,comm_wait_share
+QString sweepCsv(const QVector<SweepRow>& rows); // header: nproc,samples_per_s,speedup,efficiency,
+                                                 // time_to_target_s,final_loss,test_accuracy,comm_wait_share
 QString sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal
 // Two panels (speedup vs ideal; loss vs wall time per size) drawn with QPainter. Needs a QGuiApplication.
 bool drawSweepPng(const QVector<SweepRow>& rows, const QString& path, QString* error);
@@ -56,8 +56,8 @@ public:
     ~SweepRunner() override;
 
     // Each size runs in <base.outDir>/n<nproc> (or g<list>); sweep.csv and sweep.png go into base.outDir.
-    bool start(const RunConfig& base, const QVector<SweepSize>& sizes, QVector<ConfigProblem>* problems = nullptr,
-               double targetLoss = 0);
+    bool start(const RunConfig& base, const QVector<SweepSize>& sizes,
+               QVector<ConfigProblem>* problems = nullptr, double targetLoss = 0);
     void stop();
     const QVector<SweepRow>& rows() const { return m_rows; }
     Supervisor* current() const { return m_current; } // the run in progress (null between sizes)

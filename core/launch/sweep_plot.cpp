@@ -1,5 +1,6 @@
-// sweep.png: left, measured speedup against the ideal (linear) line; right, mean loss against wall time per size.
-// Drawn with QPainter on a QImage so it works headless (QT_QPA_PLATFORM=offscreen) and needs no chart library.
+// sweep.png: left, measured speedup against the ideal (linear) line; right, mean loss against wall time per
+// size. Drawn with QPainter on a QImage so it works headless (QT_QPA_PLATFORM=offscreen) and needs no chart
+// library.
 #include "launch/sweep.h"
 
 #include <QColor>
@@ -14,8 +15,9 @@ namespace ddpdesk::launch {
 
 namespace {
 
-const QColor kPalette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                           QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
+const QColor kPalette[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                           QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                           QColor(227, 119, 194), QColor(127, 127, 127)};
 
 struct Axes {
     QRectF area;
@@ -33,7 +35,8 @@ QString tick(double v, double span) {
     return QString::number(v, 'f', decimals);
 }
 
-void drawFrame(QPainter& p, const Axes& a, const QString& title, const QString& xLabel, const QString& yLabel) {
+void drawFrame(QPainter& p, const Axes& a, const QString& title, const QString& xLabel,
+               const QString& yLabel) {
     p.setPen(QPen(Qt::black, 1));
     p.drawRect(a.area);
     const QFontMetrics fm = p.fontMetrics();
@@ -62,14 +65,14 @@ void drawSpeedup(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows)
     double maxS = 1;
     for (const SweepRow& r : rows) {
         maxN = qMax(maxN, r.size.nproc);
-        if (r.ok && r.speedup > 0 && (minN == 0 || r.size.nproc < minN))
-            minN = r.size.nproc;
+        if (r.ok && r.speedup > 0 && (minN == 0 || r.size.nproc < minN)) minN = r.size.nproc;
         maxS = qMax(maxS, r.speedup);
     }
     minN = qMax(1, minN);
     maxS = qMax(maxS, double(maxN) / minN);
     const Axes a{area, 0, double(maxN), 0, std::ceil(maxS * 1.1 * 2) / 2};
-    drawFrame(p, a, QStringLiteral("Speedup vs workers"), QStringLiteral("workers"), QStringLiteral("speedup"));
+    drawFrame(p, a, QStringLiteral("Speedup vs workers"), QStringLiteral("workers"),
+              QStringLiteral("speedup"));
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(QPen(Qt::gray, 1.5, Qt::DashLine));
     p.drawLine(a.map(0, 0), a.map(maxN, double(maxN) / minN));
@@ -77,8 +80,7 @@ void drawSpeedup(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows)
     bool first = true;
     p.setPen(QPen(kPalette[0], 2.5));
     for (const SweepRow& r : rows) {
-        if (!(r.speedup > 0))
-            continue;
+        if (!(r.speedup > 0)) continue;
         const QPointF pt = a.map(r.size.nproc, r.speedup);
         first ? path.moveTo(pt) : path.lineTo(pt);
         first = false;
@@ -88,7 +90,8 @@ void drawSpeedup(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows)
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);
     p.setPen(Qt::gray);
-    p.drawText(a.area.adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("- - ideal (linear)"));
+    p.drawText(a.area.adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop,
+               QStringLiteral("- - ideal (linear)"));
     p.setPen(kPalette[0]);
     p.drawText(a.area.adjusted(8, 24, -8, -6), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("— measured"));
 }
@@ -115,8 +118,7 @@ void drawLoss(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows) {
         QPainterPath path;
         bool first = true;
         for (const QPointF& pt : rows[i].lossVsWall) {
-            if (!std::isfinite(pt.y()))
-                continue;
+            if (!std::isfinite(pt.y())) continue;
             first ? path.moveTo(a.map(pt.x(), pt.y())) : path.lineTo(a.map(pt.x(), pt.y()));
             first = false;
         }
@@ -143,8 +145,7 @@ bool drawSweepPng(const QVector<SweepRow>& rows, const QString& path, QString* e
         drawLoss(p, QRectF(720, 50, 500, 430), rows);
     }
     if (!img.save(path, "PNG")) {
-        if (error)
-            *error = QStringLiteral("cannot write '%1'").arg(path);
+        if (error) *error = QStringLiteral("cannot write '%1'").arg(path);
         return false;
     }
     return true;

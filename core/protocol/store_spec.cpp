@@ -6,18 +6,18 @@ namespace ddpdesk::protocol {
 
 namespace {
 
-bool startsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+bool startsWith(const std::string& s, const std::string& prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+}
 
 bool isDrive(const std::string& s, std::size_t at) {
     return s.size() > at + 1 && std::isalpha(static_cast<unsigned char>(s[at])) && s[at + 1] == ':';
 }
 
 int parsePort(const std::string& text) {
-    if (text.empty() || text.size() > 5)
-        return -1;
+    if (text.empty() || text.size() > 5) return -1;
     for (char c : text)
-        if (!std::isdigit(static_cast<unsigned char>(c)))
-            return -1;
+        if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
     int value = std::stoi(text);
     return value <= 65535 ? value : -1;
 }
@@ -57,16 +57,14 @@ std::string filePath(std::string p) {
     else if (startsWith(p, "//") && isDrive(p, 2))
         p = p.substr(2); // file://C:/x -> C:/x
     // Otherwise file://server/share/x stays //server/share/x: a UNC path on Windows.
-    if (startsWith(p, "/") && isDrive(p, 1))
-        p = p.substr(1); // file:///C:/x -> C:/x
+    if (startsWith(p, "/") && isDrive(p, 1)) p = p.substr(1); // file:///C:/x -> C:/x
     return p;
 }
 
 } // namespace
 
 StoreSpec parseStoreSpec(const std::string& store) {
-    if (startsWith(store, "tcp://"))
-        return parseTcp(store.substr(6));
+    if (startsWith(store, "tcp://")) return parseTcp(store.substr(6));
     StoreSpec a;
     if (startsWith(store, "file:")) {
         std::string p = filePath(store.substr(5));

@@ -3,8 +3,8 @@
 // The rendezvous store string shared by the worker, the launcher and the doctor: "file:PATH" or
 // "tcp://HOST:PORT". One parser, so a path or address means the same thing to every part of DDP Desk.
 //   file:/tmp/run/store  file:C:\runs\store  file:\\server\share\store    the path as written
-//   file:///tmp/x -> /tmp/x   file:///C:/x, file://C:/x -> C:/x   file://server/share/x -> //server/share/x (UNC)
-//   tcp://127.0.0.1:29500  tcp://node0:29500  tcp://[::1]:29500 (IPv6 in brackets)
+//   file:///tmp/x -> /tmp/x   file:///C:/x, file://C:/x -> C:/x   file://server/share/x -> //server/share/x
+//   (UNC) tcp://127.0.0.1:29500  tcp://node0:29500  tcp://[::1]:29500 (IPv6 in brackets)
 
 #include <filesystem>
 #include <string>

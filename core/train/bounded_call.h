@@ -11,10 +11,11 @@
 
 namespace ddpdesk::train {
 
-// Runs `fn` on a helper thread and waits at most `limit`. Returns true when it finished (rethrowing what it threw),
-// false when it did not: the call is then abandoned on its detached thread, and the caller must end the process
-// soon (std::_Exit) because the call may still hold resources. Used for library calls that can block longer than
-// the user's --timeout (c10d store connects to a non-store peer, Gloo pair connects to an unreachable address).
+// Runs `fn` on a helper thread and waits at most `limit`. Returns true when it finished (rethrowing what it
+// threw), false when it did not: the call is then abandoned on its detached thread, and the caller must end
+// the process soon (std::_Exit) because the call may still hold resources. Used for library calls that can
+// block longer than the user's --timeout (c10d store connects to a non-store peer, Gloo pair connects to an
+// unreachable address).
 inline bool runBounded(const std::function<void()>& fn, std::chrono::milliseconds limit) {
     struct State {
         std::mutex mutex;
@@ -43,8 +44,7 @@ inline bool runBounded(const std::function<void()>& fn, std::chrono::millisecond
         return false;
     }
     worker.join();
-    if (state->error)
-        std::rethrow_exception(state->error);
+    if (state->error) std::rethrow_exception(state->error);
     return true;
 }
 

@@ -32,7 +32,8 @@ at::Tensor images(const IdxArray& a, const fs::path& file) {
 
 at::Tensor labels(const IdxArray& a, const fs::path& file) {
     if (a.dims.size() != 1)
-        throw TrainError(error_code::DataCorrupt, "dataset file " + file.string() + " is not a 1-dimensional label file",
+        throw TrainError(error_code::DataCorrupt,
+                         "dataset file " + file.string() + " is not a 1-dimensional label file",
                          exit_code::BadInput);
     return a.data.to(torch::kLong);
 }
@@ -43,8 +44,7 @@ void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::
         imagesFile = findIdxFile(dir, prefix + "-images-idx3-ubyte");
         labelsFile = findIdxFile(dir, prefix + "-labels-idx1-ubyte");
     } catch (const TrainError&) {
-        if (required)
-            throw;
+        if (required) throw;
         return;
     }
     x = images(readIdxFile(imagesFile), imagesFile);
@@ -56,12 +56,13 @@ void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::
                          exit_code::BadInput);
 }
 
-at::Tensor dictTensor(const c10::Dict<c10::IValue, c10::IValue>& dict, const char* key, const std::string& path) {
+at::Tensor dictTensor(const c10::Dict<c10::IValue, c10::IValue>& dict, const char* key,
+                      const std::string& path) {
     auto it = dict.find(c10::IValue(std::string(key)));
-    if (it == dict.end())
-        return {};
+    if (it == dict.end()) return {};
     if (!it->value().isTensor())
-        throw TrainError(error_code::DataCorrupt, "tensor file " + path + ": entry '" + key + "' is not a tensor",
+        throw TrainError(error_code::DataCorrupt,
+                         "tensor file " + path + ": entry '" + key + "' is not a tensor",
                          exit_code::BadInput);
     return it->value().toTensor();
 }
@@ -69,8 +70,7 @@ at::Tensor dictTensor(const c10::Dict<c10::IValue, c10::IValue>& dict, const cha
 } // namespace
 
 std::string defaultDataDir() {
-    if (auto env = envValue("DDPDESK_DATA"))
-        return *env;
+    if (auto env = envValue("DDPDESK_DATA")) return *env;
     return "/usr/share/datasets/fashion-mnist";
 }
 
@@ -105,13 +105,14 @@ Dataset loadTensorFile(const std::string& path) {
     } catch (const std::exception& e) {
         std::string what = e.what();
         throw TrainError(error_code::DataCorrupt,
-                         "tensor file " + path + " could not be read as a torch.save file: " +
-                             what.substr(0, what.find('\n')),
+                         "tensor file " + path +
+                             " could not be read as a torch.save file: " + what.substr(0, what.find('\n')),
                          exit_code::BadInput);
     }
     if (!value.isGenericDict())
         throw TrainError(error_code::DataCorrupt,
-                         "tensor file " + path + " must hold a dict like {\"x\": X, \"y\": Y} saved with torch.save",
+                         "tensor file " + path +
+                             " must hold a dict like {\"x\": X, \"y\": Y} saved with torch.save",
                          exit_code::BadInput);
     auto dict = value.toGenericDict();
     Dataset d;
@@ -128,17 +129,15 @@ Dataset loadTensorFile(const std::string& path) {
                              std::to_string(d.x.size(0)) + ")",
                          exit_code::BadInput);
     if (d.xTest.defined() != d.yTest.defined() && d.y.defined())
-        throw TrainError(error_code::DataCorrupt, "tensor file " + path + ": give both x_test and y_test, or neither",
+        throw TrainError(error_code::DataCorrupt,
+                         "tensor file " + path + ": give both x_test and y_test, or neither",
                          exit_code::BadInput);
-    if (d.x.is_floating_point() == false)
-        d.x = d.x.to(torch::kFloat32);
-    if (d.xTest.defined() && !d.xTest.is_floating_point())
-        d.xTest = d.xTest.to(torch::kFloat32);
+    if (d.x.is_floating_point() == false) d.x = d.x.to(torch::kFloat32);
+    if (d.xTest.defined() && !d.xTest.is_floating_point()) d.xTest = d.xTest.to(torch::kFloat32);
     d.classification = d.y.defined() && !d.y.is_floating_point();
     if (d.classification) {
         d.y = d.y.to(torch::kLong);
-        if (d.yTest.defined())
-            d.yTest = d.yTest.to(torch::kLong);
+        if (d.yTest.defined()) d.yTest = d.yTest.to(torch::kLong);
     }
     d.x = d.x.contiguous();
     d.description = "tensor file " + path + ": " + std::to_string(d.x.size(0)) + " samples";
@@ -147,8 +146,7 @@ Dataset loadTensorFile(const std::string& path) {
 
 void limitSamples(Dataset& d, std::int64_t n) {
     auto head = [n](at::Tensor& t) {
-        if (t.defined() && t.size(0) > n)
-            t = t.narrow(0, 0, n).contiguous();
+        if (t.defined() && t.size(0) > n) t = t.narrow(0, 0, n).contiguous();
     };
     head(d.x);
     head(d.y);

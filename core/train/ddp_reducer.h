@@ -14,14 +14,14 @@
 namespace ddpdesk::train {
 
 struct ReducerStats {
-    double commWaitMs = 0;          // time spent after backward waiting for allreduces
+    double commWaitMs = 0; // time spent after backward waiting for allreduces
     std::int64_t bytesAllreduced = 0;
 };
 
 // PyTorch-DDP-style gradient synchronisation. Parameters are packed into flat buckets in reverse registration
-// order (the first bucket capped at 1 MiB like DDP's, the rest at `bucketBytes`). With overlap, a hook on every
-// parameter copies its gradient into its bucket as autograd produces it; when a bucket is complete (and all
-// earlier buckets were launched, so every rank issues collectives in the same order) its allreduce starts
+// order (the first bucket capped at 1 MiB like DDP's, the rest at `bucketBytes`). With overlap, a hook on
+// every parameter copies its gradient into its bucket as autograd produces it; when a bucket is complete (and
+// all earlier buckets were launched, so every rank issues collectives in the same order) its allreduce starts
 // asynchronously while backward continues. finishBackward() launches what is left (parameters that got no
 // gradient contribute zeros), waits with a timeout, and points each .grad at its averaged slice.
 class DdpReducer {

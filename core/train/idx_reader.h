@@ -8,8 +8,8 @@
 
 namespace ddpdesk::train {
 
-// Reads an IDX file of unsigned bytes (the MNIST / Fashion-MNIST format), gzipped (needs zlib in the build) or
-// plain. Throws TrainError DATA_MISSING (absent, unreadable, .gz without zlib) or DATA_CORRUPT (bad magic,
+// Reads an IDX file of unsigned bytes (the MNIST / Fashion-MNIST format), gzipped (needs zlib in the build)
+// or plain. Throws TrainError DATA_MISSING (absent, unreadable, .gz without zlib) or DATA_CORRUPT (bad magic,
 // truncated, wrong dimensions) naming the file.
 struct IdxArray {
     std::vector<std::int64_t> dims;

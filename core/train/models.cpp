@@ -14,10 +14,11 @@ namespace ddpdesk::train {
 
 namespace {
 
-// Debian's LibTorch multiplies through the generic reference BLAS, several times slower than oneDNN's JIT kernels
-// that it also ships. A Linear layer is a 1x1 convolution, which LibTorch runs through oneDNN, so built-in models
-// compute their Linear layers that way (same parameters, same result up to summation order). The choice is fixed
-// (not timed) so every run of a job computes identically; DDPDESK_LINEAR=blas turns it off.
+// Debian's LibTorch multiplies through the generic reference BLAS, several times slower than oneDNN's JIT
+// kernels that it also ships. A Linear layer is a 1x1 convolution, which LibTorch runs through oneDNN, so
+// built-in models compute their Linear layers that way (same parameters, same result up to summation order).
+// The choice is fixed (not timed) so every run of a job computes identically; DDPDESK_LINEAR=blas turns it
+// off.
 bool linearViaOneDnn() {
     static const bool on = [] {
         const char* env = std::getenv("DDPDESK_LINEAR");
@@ -30,7 +31,8 @@ at::Tensor linear(const at::Tensor& x, torch::nn::LinearImpl& layer) {
     if (!linearViaOneDnn() || !x.device().is_cpu() || x.scalar_type() != at::kFloat || x.dim() != 2)
         return layer.forward(x);
     const std::int64_t out = layer.weight.size(0), in = layer.weight.size(1);
-    at::Tensor y = at::conv2d(x.reshape({x.size(0), in, 1, 1}), layer.weight.view({out, in, 1, 1}), layer.bias);
+    at::Tensor y =
+        at::conv2d(x.reshape({x.size(0), in, 1, 1}), layer.weight.view({out, in, 1, 1}), layer.bias);
     return y.view({x.size(0), out});
 }
 
@@ -48,8 +50,7 @@ at::Tensor runSequential(torch::nn::SequentialImpl& seq, at::Tensor x) {
 NamedTensors toNamed(const torch::OrderedDict<std::string, at::Tensor>& dict, bool trainableOnly) {
     NamedTensors out;
     for (const auto& item : dict)
-        if (!trainableOnly || item.value().requires_grad())
-            out.emplace_back(item.key(), item.value());
+        if (!trainableOnly || item.value().requires_grad()) out.emplace_back(item.key(), item.value());
     return out;
 }
 
@@ -84,28 +85,29 @@ private:
 
 struct AutoencoderImpl : torch::nn::Module {
     AutoencoderImpl() {
-        net = register_module("net", torch::nn::Sequential(torch::nn::Linear(1000, 100), torch::nn::Linear(100, 1000)));
+        net = register_module(
+            "net", torch::nn::Sequential(torch::nn::Linear(1000, 100), torch::nn::Linear(100, 1000)));
     }
     torch::nn::Sequential net{nullptr};
 };
 
 class ScriptedModel : public TrainModel {
 public:
-    ScriptedModel(torch::jit::Module module, std::string path) : m_module(std::move(module)), m_path(std::move(path)) {}
+    ScriptedModel(torch::jit::Module module, std::string path)
+        : m_module(std::move(module)), m_path(std::move(path)) {}
     at::Tensor forward(const at::Tensor& x) override {
         c10::IValue out = m_module.forward({x});
         if (!out.isTensor())
             throw TrainError(error_code::ModelInvalid,
-                             "TorchScript model " + m_path + ": forward() must return one Tensor, it returned " +
-                                 out.tagKind(),
+                             "TorchScript model " + m_path +
+                                 ": forward() must return one Tensor, it returned " + out.tagKind(),
                              exit_code::BadInput);
         return out.toTensor();
     }
     NamedTensors namedParameters() override {
         NamedTensors out;
         for (const auto& p : m_module.named_parameters(true))
-            if (p.value.requires_grad())
-                out.emplace_back(p.name, p.value);
+            if (p.value.requires_grad()) out.emplace_back(p.name, p.value);
         return out;
     }
     NamedTensors namedBuffers() override {
@@ -123,8 +125,7 @@ public:
         torch::NoGradGuard noGrad;
         for (const auto& p : m_module.named_parameters(true))
             for (const auto& q : src)
-                if (q.name == p.name)
-                    p.value.copy_(q.value);
+                if (q.name == p.name) p.value.copy_(q.value);
     }
     std::string describe() const override { return "TorchScript module " + m_path; }
 
@@ -161,11 +162,12 @@ std::unique_ptr<TrainModel> loadTorchScript(const std::string& path) {
         std::ifstream in(std::filesystem::path(path), std::ios::binary);
         torch::jit::Module module = torch::jit::load(in);
         if (!module.find_method("forward"))
-            throw TrainError(error_code::ModelInvalid, "TorchScript model " + path + " has no forward() method",
-                             exit_code::BadInput);
+            throw TrainError(error_code::ModelInvalid,
+                             "TorchScript model " + path + " has no forward() method", exit_code::BadInput);
         auto model = std::make_unique<ScriptedModel>(std::move(module), path);
         if (model->namedParameters().empty())
-            throw TrainError(error_code::ModelInvalid, "TorchScript model " + path + " has no trainable parameters",
+            throw TrainError(error_code::ModelInvalid,
+                             "TorchScript model " + path + " has no trainable parameters",
                              exit_code::BadInput);
         return model;
     } catch (const TrainError&) {
@@ -173,19 +175,18 @@ std::unique_ptr<TrainModel> loadTorchScript(const std::string& path) {
     } catch (const std::exception& e) {
         std::string what = e.what();
         throw TrainError(error_code::ModelInvalid,
-                         "--model " + path + " is not a TorchScript module (save one from Python with "
-                             "torch.jit.save(torch.jit.script(model), path)): " + what.substr(0, what.find('\n')),
+                         "--model " + path +
+                             " is not a TorchScript module (save one from Python with "
+                             "torch.jit.save(torch.jit.script(model), path)): " +
+                             what.substr(0, what.find('\n')),
                          exit_code::BadInput);
     }
 }
 
 std::unique_ptr<TrainModel> makeModel(const std::string& workload, const std::string& modelPath) {
-    if (workload == "autoencoder")
-        return makeAutoencoder();
-    if (workload == "fashion-mnist")
-        return makeFashionCnn();
-    if (workload == "torchscript")
-        return loadTorchScript(modelPath);
+    if (workload == "autoencoder") return makeAutoencoder();
+    if (workload == "fashion-mnist") return makeFashionCnn();
+    if (workload == "torchscript") return loadTorchScript(modelPath);
     throw badInput("unknown workload '" + workload + "': autoencoder, fashion-mnist or torchscript");
 }
 

@@ -23,8 +23,8 @@ public:
     virtual NamedTensors namedBuffers() = 0;
     virtual void setTraining(bool on) = 0;
     virtual void toDevice(const c10::Device& device) = 0;
-    // model.pt: TorchScript archive. Built-in models keep PyTorch's names (e.g. "net.0.weight"), so Python reads
-    // them with torch.jit.load(path).state_dict().
+    // model.pt: TorchScript archive. Built-in models keep PyTorch's names (e.g. "net.0.weight"), so Python
+    // reads them with torch.jit.load(path).state_dict().
     virtual void save(std::ostream& out) = 0;
     virtual void load(std::istream& in) = 0; // the counterpart of save() for the same architecture
     virtual std::string describe() const = 0;

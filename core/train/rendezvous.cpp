@@ -6,6 +6,7 @@
 #include "train/wait_report.h"
 
 #include "protocol/run_auth.h"
+#include "protocol/store_keys.h"
 #include "protocol/telemetry.h"
 
 #include <filesystem>
@@ -18,7 +19,7 @@ using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
 std::string arrivedKey(int rank) {
-    return "ddpdesk/arrived/" + std::to_string(rank);
+    return protocol::arrivedKey(rank);
 }
 
 namespace {

@@ -7,12 +7,13 @@
 namespace ddpdesk::train {
 
 // The same indices as torch.utils.data.DistributedSampler(shuffle=True, drop_last=False): a permutation from
-// torch.randperm with a generator seeded seed + epoch, padded by repeating its head to a multiple of the world
-// size, then every world-size-th index starting at the rank. So N ranks x batch b see, step by step, exactly the
-// samples one rank with batch N*b sees.
+// torch.randperm with a generator seeded seed + epoch, padded by repeating its head to a multiple of the
+// world size, then every world-size-th index starting at the rank. So N ranks x batch b see, step by step,
+// exactly the samples one rank with batch N*b sees.
 class DistributedSampler {
 public:
-    DistributedSampler(std::int64_t datasetSize, int rank, int worldSize, std::uint64_t seed, bool shuffle = true);
+    DistributedSampler(std::int64_t datasetSize, int rank, int worldSize, std::uint64_t seed,
+                       bool shuffle = true);
 
     std::int64_t samplesPerRank() const { return m_perRank; }
     // Batches per epoch for one rank (the last one may be short, as with DataLoader(drop_last=False)).

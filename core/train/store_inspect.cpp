@@ -19,23 +19,21 @@ namespace fs = std::filesystem;
 std::optional<FileStoreSnapshot> readFileStore(const std::string& path, std::string* error) {
     std::ifstream in(fs::path(path), std::ios::binary);
     if (!in) {
-        if (error)
-            *error = "cannot open " + path + " for reading";
+        if (error) *error = "cannot open " + path + " for reading";
         return std::nullopt;
     }
     std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    // c10d FileStore appends records: [uint32 length][key bytes][uint32 length][value bytes], native byte order
-    // (little-endian on every platform LibTorch supports). set() keys carry a "/" prefix, deleteKey() appends a
+    // c10d FileStore appends records: [uint32 length][key bytes][uint32 length][value bytes], native byte
+    // order (little-endian on every platform LibTorch supports). set() keys carry a "/" prefix, deleteKey()
+    // appends a
     // "-"-prefixed tombstone, and add() on the cleanup counter uses the bare "cleanup/" key.
     FileStoreSnapshot snap;
     size_t pos = 0;
     auto readString = [&](std::string& out) {
         std::uint32_t len = 0;
-        if (raw.size() - pos < sizeof(len))
-            return false;
+        if (raw.size() - pos < sizeof(len)) return false;
         std::memcpy(&len, raw.data() + pos, sizeof(len));
-        if (raw.size() - pos - sizeof(len) < len)
-            return false;
+        if (raw.size() - pos - sizeof(len) < len) return false;
         out.assign(raw.data() + pos + sizeof(len), static_cast<size_t>(len));
         pos += sizeof(len) + static_cast<size_t>(len);
         return true;
@@ -70,7 +68,8 @@ InspectResult inspectFile(const StoreAddress& a, const std::vector<std::string>&
     InspectResult r;
     std::error_code ec;
     if (!fs::exists(fs::path(a.path), ec)) {
-        r.error = "store file " + a.path + " does not exist (no rank has opened it yet, or the last rank of a "
+        r.error = "store file " + a.path +
+                  " does not exist (no rank has opened it yet, or the last rank of a "
                   "finished run removed it)";
         return r;
     }
@@ -104,7 +103,8 @@ InspectResult inspectFile(const StoreAddress& a, const std::vector<std::string>&
     return r;
 }
 
-InspectResult inspectTcp(const StoreAddress& a, const std::vector<std::string>& wanted, std::chrono::milliseconds timeout) {
+InspectResult inspectTcp(const StoreAddress& a, const std::vector<std::string>& wanted,
+                         std::chrono::milliseconds timeout) {
     auto result = std::make_shared<InspectResult>();
     StoreSpec spec;
     spec.isFile = false;
@@ -119,7 +119,8 @@ InspectResult inspectTcp(const StoreAddress& a, const std::vector<std::string>& 
             [result, spec, wanted] {
                 auto store = KvStore::open(spec);
                 for (const std::string& k : wanted)
-                    result->keys[k] = store->check(k) ? nlohmann::json(store->get(k)) : nlohmann::json(nullptr);
+                    result->keys[k] =
+                        store->check(k) ? nlohmann::json(store->get(k)) : nlohmann::json(nullptr);
                 result->extra["num_keys"] = store->numKeys();
             },
             timeout + std::chrono::milliseconds(1000));
@@ -130,8 +131,8 @@ InspectResult inspectTcp(const StoreAddress& a, const std::vector<std::string>& 
     }
     if (!finished) {
         InspectResult r;
-        r.error = "no answer from " + a.display + " within " + std::to_string(timeout.count() / 1000.0).substr(0, 5) +
-                  " s (is it a c10d TCPStore?)";
+        r.error = "no answer from " + a.display + " within " +
+                  std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s (is it a c10d TCPStore?)";
         return r;
     }
     if (!failure.empty()) {
@@ -151,7 +152,8 @@ int inspectStore(const WorkerOptions& o) {
     if (a.kind == StoreAddress::Kind::None)
         throw badInput("--inspect-store needs --store file:PATH or tcp://HOST:PORT");
     auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
-    InspectResult r = a.kind == StoreAddress::Kind::File ? inspectFile(a, o.keys) : inspectTcp(a, o.keys, timeout);
+    InspectResult r =
+        a.kind == StoreAddress::Kind::File ? inspectFile(a, o.keys) : inspectTcp(a, o.keys, timeout);
     nlohmann::json e = tm.event("store_inspect");
     e["store"] = a.display;
     e["reachable"] = r.reachable;

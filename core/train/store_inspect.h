@@ -14,7 +14,8 @@ namespace ddpdesk::train {
 int inspectStore(const WorkerOptions& options);
 
 // Reads a c10d FileStore file without locking or writing it: the entries as c10d's FileStore would see them
-// (user keys without c10d's internal "/" prefix; deleted keys removed). A partly written last entry is ignored.
+// (user keys without c10d's internal "/" prefix; deleted keys removed). A partly written last entry is
+// ignored.
 struct FileStoreSnapshot {
     std::map<std::string, std::string> keys;     // user keys
     std::map<std::string, std::string> internal; // c10d bookkeeping, e.g. "cleanup/" (ranks that finished)

@@ -24,7 +24,8 @@ void TelemetryEmitter::emit(const nlohmann::json& event) {
     std::string line = protocol::encodeLine(event);
     line.push_back('\n');
     std::lock_guard<std::mutex> lock(m_mutex);
-    // One fwrite per line: under mpirun several ranks share one stdout pipe, and whole-line writes keep lines intact.
+    // One fwrite per line: under mpirun several ranks share one stdout pipe, and whole-line writes keep lines
+    // intact.
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fflush(stdout);
 }
@@ -34,8 +35,7 @@ void TelemetryEmitter::emitError(const TrainError& error) {
     e["code"] = error.code();
     e["message"] = error.what();
     e["exit_code"] = error.exitCode();
-    if (!error.waitingFor().is_null())
-        e["waiting_for"] = error.waitingFor();
+    if (!error.waitingFor().is_null()) e["waiting_for"] = error.waitingFor();
     emit(e);
     log(std::string("error ") + error.code() + ": " + error.what());
 }
@@ -50,8 +50,7 @@ void TelemetryEmitter::log(const std::string& line) {
 bool TelemetryEmitter::stepDue(int intervalMs) {
     auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (m_anyStep && now - m_lastStep < std::chrono::milliseconds(intervalMs))
-        return false;
+    if (m_anyStep && now - m_lastStep < std::chrono::milliseconds(intervalMs)) return false;
     m_anyStep = true;
     m_lastStep = now;
     return true;

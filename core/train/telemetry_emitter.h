@@ -11,8 +11,8 @@
 
 namespace ddpdesk::train {
 
-// Writes telemetry events (core/protocol/telemetry.h) to stdout, one line each, flushed per line so a reader sees
-// every event as it happens; human log lines go to stderr. Thread-safe.
+// Writes telemetry events (core/protocol/telemetry.h) to stdout, one line each, flushed per line so a reader
+// sees every event as it happens; human log lines go to stderr. Thread-safe.
 class TelemetryEmitter {
 public:
     static TelemetryEmitter& instance();

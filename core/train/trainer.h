@@ -23,8 +23,8 @@ struct TrainerConfig {
     Identity identity;
     std::string workload;
     LossKind loss = LossKind::Mse;
-    std::int64_t batchSize = 1;           // per rank
-    std::optional<std::int64_t> epochs;   // exactly one of epochs / steps is set
+    std::int64_t batchSize = 1;         // per rank
+    std::optional<std::int64_t> epochs; // exactly one of epochs / steps is set
     std::optional<std::int64_t> steps;
     double lr = 0.01;
     std::uint64_t seed = 0;
@@ -40,8 +40,8 @@ struct TrainerConfig {
 };
 
 // The DDP step loop for one rank: initial broadcast from rank 0, optional resume, sharded batches, bucketed
-// overlapped allreduce, optimizer step, telemetry, checkpoints, per-epoch evaluation, final model. `group` is null
-// for a single process without a store (no communication at all).
+// overlapped allreduce, optimizer step, telemetry, checkpoints, per-epoch evaluation, final model. `group` is
+// null for a single process without a store (no communication at all).
 class Trainer {
 public:
     Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group);

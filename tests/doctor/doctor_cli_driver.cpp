@@ -1,5 +1,5 @@
-// Runs the real `doctor` subcommand (app/ddpdesk-cli/doctor_cmd.cpp) without the rest of the CLI, so its flags, output
-// and exit codes are tested even while the launcher and monitor commands are built elsewhere.
+// Runs the real `doctor` subcommand (app/ddpdesk-cli/doctor_cmd.cpp) without the rest of the CLI, so its
+// flags, output and exit codes are tested even while the launcher and monitor commands are built elsewhere.
 
 #include "commands.h"
 

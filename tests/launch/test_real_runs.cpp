@@ -1,5 +1,5 @@
-// The real ddpdesk-worker under ddpdesk-cli: 2-worker runs on a FileStore and a TCPStore, a worker killed with
-// SIGKILL mid-run (fails fast, names the rank, leaves nothing), and a restart from the last checkpoint.
+// The real ddpdesk-worker under ddpdesk-cli: 2-worker runs on a FileStore and a TCPStore, a worker killed
+// with SIGKILL mid-run (fails fast, names the rank, leaves nothing), and a restart from the last checkpoint.
 #include "launch_test_util.h"
 
 #include "launch/run_model.h"
@@ -13,8 +13,9 @@
 
 namespace {
 
-const QStringList kSmall = {"--workload", "autoencoder", "--nproc", "2", "--threads", "1", "--batch-size", "16",
-                            "--limit-samples", "256", "--timeout", "60", "--telemetry-ms", "0"};
+const QStringList kSmall = {
+    "--workload",      "autoencoder", "--nproc",   "2",  "--threads",      "1", "--batch-size", "16",
+    "--limit-samples", "256",         "--timeout", "60", "--telemetry-ms", "0"};
 
 // Waits until metrics.jsonl holds an event matching pred (polls the file the launcher appends to).
 bool waitForEvent(const QString& path, const std::function<bool(const QJsonObject&)>& pred, int timeoutMs,
@@ -23,8 +24,7 @@ bool waitForEvent(const QString& path, const std::function<bool(const QJsonObjec
     t.start();
     while (t.elapsed() < timeoutMs && cli.state() != QProcess::NotRunning) {
         for (const QJsonObject& e : launchtest::readJsonLines(path))
-            if (pred(e))
-                return true;
+            if (pred(e)) return true;
         cli.waitForFinished(200);
     }
     return false;
@@ -100,8 +100,7 @@ class RealRunsTest : public QObject {
             QCOMPARE(m.lossSeries(i).size(), 12);
             QJsonObject lastStep;
             for (const QJsonObject& e : events)
-                if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == i)
-                    lastStep = e;
+                if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == i) lastStep = e;
             QCOMPARE(m.lossSeries(i).last().y(), lastStep["loss"].toDouble());
             QCOMPARE(m.lossSeries(i).last().x(), lastStep["t"].toDouble() - events.first()["t"].toDouble());
         }
@@ -111,14 +110,16 @@ class RealRunsTest : public QObject {
         QCOMPARE(r.finalLoss, s["final_loss"].toDouble());
         QCOMPARE(r.wallS, s["wall_s"].toDouble());
         QCOMPARE(m.progress(), 1.0);
-        QVERIFY(m.elapsedS() > 0 && m.elapsedS() <= events.last()["t"].toDouble() - events.first()["t"].toDouble());
+        QVERIFY(m.elapsedS() > 0 &&
+                m.elapsedS() <= events.last()["t"].toDouble() - events.first()["t"].toDouble());
     }
 
 private slots:
     void fileStoreTwoWorkers() {
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
-        const auto r = launchtest::runCli(QStringList{"run", "--steps", "12", "--out", out, "--json"} + kSmall, 120000);
+        const auto r =
+            launchtest::runCli(QStringList{"run", "--steps", "12", "--out", out, "--json"} + kSmall, 120000);
         checkOkRun(out, r);
         QVERIFY(QFileInfo(out + "/store").isDir()); // the default store: a fresh FileStore inside --out
     }
@@ -127,8 +128,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
         const QString store = QStringLiteral("tcp://127.0.0.1:%1").arg(launchtest::freePort());
-        const auto r = launchtest::runCli(QStringList{"run", "--steps", "12", "--store", store, "--out", out, "--json"} +
-                                              kSmall, 120000);
+        const auto r = launchtest::runCli(
+            QStringList{"run", "--steps", "12", "--store", store, "--out", out, "--json"} + kSmall, 120000);
         checkOkRun(out, r);
         const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
         QCOMPARE(events.first()["store"].toString(), store);
@@ -140,9 +141,14 @@ private slots:
         QProcess cli;
         QVERIFY(startEndlessRun(cli, out));
         const QString metrics = out + "/metrics.jsonl";
-        QVERIFY2(waitForEvent(metrics, [](const QJsonObject& e) {
-                     return e["event"].toString() == "step" && e["rank"].toInt() == 1 && e["step"].toInt() >= 3;
-                 }, 90000, cli), qPrintable(cli.readAllStandardError()));
+        QVERIFY2(waitForEvent(
+                     metrics,
+                     [](const QJsonObject& e) {
+                         return e["event"].toString() == "step" && e["rank"].toInt() == 1 &&
+                                e["step"].toInt() >= 3;
+                     },
+                     90000, cli),
+                 qPrintable(cli.readAllStandardError()));
         const qint64 victim = pidOfRank(metrics, 1);
         QVERIFY(victim > 0);
         QCOMPARE(QProcess::execute("kill", {"-KILL", QString::number(victim)}), 0);
@@ -167,15 +173,16 @@ private slots:
         QProcess cli;
         QVERIFY(startEndlessRun(cli, out, {"--checkpoint-every", "5"}));
         const QString metrics = out + "/metrics.jsonl";
-        QVERIFY(waitForEvent(metrics, [](const QJsonObject& e) { return e["event"].toString() == "checkpoint"; },
-                             90000, cli));
+        QVERIFY(waitForEvent(
+            metrics, [](const QJsonObject& e) { return e["event"].toString() == "checkpoint"; }, 90000, cli));
         QCOMPARE(QProcess::execute("kill", {"-INT", QString::number(cli.processId())}), 0);
         QVERIFY2(cli.waitForFinished(30000), "Ctrl-C did not end the run");
         QCOMPARE(cli.exitCode(), 130);
         const QJsonObject s = launchtest::readJsonFile(out + "/summary.json");
         QCOMPARE(s["status"].toString(), QStringLiteral("stopped"));
         QVERIFY(s["failed_rank"].isNull());
-        QVERIFY2(s["failure_reason"].toString().contains("Ctrl-C"), qPrintable(s["failure_reason"].toString()));
+        QVERIFY2(s["failure_reason"].toString().contains("Ctrl-C"),
+                 qPrintable(s["failure_reason"].toString()));
         QVERIFY(QFileInfo(out + "/checkpoint.pt").size() > 0);
         QVERIFY(launchtest::leftovers(launchtest::workerPids(metrics)).isEmpty());
     }
@@ -186,8 +193,8 @@ private slots:
         QProcess cli;
         QVERIFY(startEndlessRun(cli, out));
         const QString metrics = out + "/metrics.jsonl";
-        QVERIFY(waitForEvent(metrics, [](const QJsonObject& e) { return e["event"].toString() == "step"; }, 90000,
-                             cli));
+        QVERIFY(waitForEvent(
+            metrics, [](const QJsonObject& e) { return e["event"].toString() == "step"; }, 90000, cli));
         const QVector<qint64> pids = launchtest::workerPids(metrics);
         QCOMPARE(pids.size(), 2);
         cli.kill(); // SIGKILL: the launcher gets no chance to clean up; the parent-death signal must do it
@@ -202,13 +209,18 @@ private slots:
         QProcess cli;
         const int steps = 400;
         cli.start(launchtest::envPath("DDPDESK_CLI"),
-                  QStringList{"run", "--steps", QString::number(steps), "--checkpoint-every", "5", "--max-restarts",
-                              "1", "--out", out, "--json"} + kSmall);
+                  QStringList{"run", "--steps", QString::number(steps), "--checkpoint-every", "5",
+                              "--max-restarts", "1", "--out", out, "--json"} +
+                      kSmall);
         QVERIFY(cli.waitForStarted(10000));
         const QString metrics = out + "/metrics.jsonl";
-        QVERIFY2(waitForEvent(metrics, [](const QJsonObject& e) {
-                     return e["event"].toString() == "checkpoint" && e["step"].toInt() >= 10;
-                 }, 90000, cli), qPrintable(cli.readAllStandardError()));
+        QVERIFY2(waitForEvent(
+                     metrics,
+                     [](const QJsonObject& e) {
+                         return e["event"].toString() == "checkpoint" && e["step"].toInt() >= 10;
+                     },
+                     90000, cli),
+                 qPrintable(cli.readAllStandardError()));
         QCOMPARE(QProcess::execute("kill", {"-KILL", QString::number(pidOfRank(metrics, 1))}), 0);
         QVERIFY2(cli.waitForFinished(180000), "the restarted run did not finish");
         const QString err = QString::fromUtf8(cli.readAllStandardError());

@@ -1,5 +1,6 @@
-// RunConfig validation (every refusal names its flag), the per-rank worker flags and torchrun environment, JSON
-// profiles, the script loss parser, the cluster command formats and the RunModel fed with recorded events.
+// RunConfig validation (every refusal names its flag), the per-rank worker flags and torchrun environment,
+// JSON profiles, the script loss parser, the cluster command formats and the RunModel fed with recorded
+// events.
 #include "launch/command_format.h"
 #include "launch/run_config.h"
 #include "launch/run_model.h"
@@ -22,8 +23,7 @@ QStringList fields(const QVector<ConfigProblem>& problems) {
 
 QString messageFor(const QVector<ConfigProblem>& problems, const QString& field) {
     for (const ConfigProblem& p : problems)
-        if (p.field == field)
-            return p.message;
+        if (p.field == field) return p.message;
     return QString();
 }
 
@@ -51,18 +51,30 @@ private slots:
     void badFlagsAreNamed_data() {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("expectedText");
-        QTest::newRow("nproc 0") << "nproc" << "use 1..";
-        QTest::newRow("port 0") << "store" << "1..65535";
-        QTest::newRow("port 70000") << "store" << "1..65535";
-        QTest::newRow("unknown workload") << "workload" << "valid: autoencoder, fashion-mnist, torchscript";
-        QTest::newRow("node rank >= nnodes") << "node-rank" << "valid node ranks are 0..1";
-        QTest::newRow("unwritable out") << "out" << "cannot create folder";
-        QTest::newRow("epochs and steps") << "steps" << "not both";
-        QTest::newRow("bad store scheme") << "store" << "file:PATH or tcp://HOST:PORT";
-        QTest::newRow("multi-node without store") << "store" << "every node must reach the same store";
-        QTest::newRow("gpu count mismatch") << "nproc" << "one worker per GPU";
-        QTest::newRow("torchscript without model") << "model" << "needs --model";
-        QTest::newRow("unknown grad transport") << "grad-transport" << "use auto, shm or gloo";
+        QTest::newRow("nproc 0") << "nproc"
+                                 << "use 1..";
+        QTest::newRow("port 0") << "store"
+                                << "1..65535";
+        QTest::newRow("port 70000") << "store"
+                                    << "1..65535";
+        QTest::newRow("unknown workload") << "workload"
+                                          << "valid: autoencoder, fashion-mnist, torchscript";
+        QTest::newRow("node rank >= nnodes") << "node-rank"
+                                             << "valid node ranks are 0..1";
+        QTest::newRow("unwritable out") << "out"
+                                        << "cannot create folder";
+        QTest::newRow("epochs and steps") << "steps"
+                                          << "not both";
+        QTest::newRow("bad store scheme") << "store"
+                                          << "file:PATH or tcp://HOST:PORT";
+        QTest::newRow("multi-node without store") << "store"
+                                                  << "every node must reach the same store";
+        QTest::newRow("gpu count mismatch") << "nproc"
+                                            << "one worker per GPU";
+        QTest::newRow("torchscript without model") << "model"
+                                                   << "needs --model";
+        QTest::newRow("unknown grad transport") << "grad-transport"
+                                                << "use auto, shm or gloo";
     }
 
     void badFlagsAreNamed() {
@@ -74,16 +86,25 @@ private slots:
         if (tag == "port 0") c.store = "tcp://127.0.0.1:0";
         if (tag == "port 70000") c.store = "tcp://127.0.0.1:70000";
         if (tag == "unknown workload") c.workload = "resnet";
-        if (tag == "node rank >= nnodes") { c.nnodes = 2; c.nodeRank = 2; c.store = "tcp://10.0.0.1:29500"; }
+        if (tag == "node rank >= nnodes") {
+            c.nnodes = 2;
+            c.nodeRank = 2;
+            c.store = "tcp://10.0.0.1:29500";
+        }
         if (tag == "unwritable out") {
             QFile file(m_dir.filePath("a-file"));
             QVERIFY(file.open(QIODevice::WriteOnly));
-            c.outDir = m_dir.filePath("a-file/sub"); // below a regular file: no one, not even root, can create it
+            c.outDir =
+                m_dir.filePath("a-file/sub"); // below a regular file: no one, not even root, can create it
         }
         if (tag == "epochs and steps") c.epochs = 2;
         if (tag == "bad store scheme") c.store = "redis://x:1";
-        if (tag == "multi-node without store") { c.nnodes = 2; }
-        if (tag == "gpu count mismatch") { c.devices = "0,1,2"; }
+        if (tag == "multi-node without store") {
+            c.nnodes = 2;
+        }
+        if (tag == "gpu count mismatch") {
+            c.devices = "0,1,2";
+        }
         if (tag == "torchscript without model") c.workload = "torchscript";
         if (tag == "unknown grad transport") c.gradTransport = "nccl";
         const auto problems = c.validate();
@@ -127,7 +148,8 @@ private slots:
         QCOMPARE(value("--iface"), QStringLiteral("veth1"));
         QVERIFY(!a.contains("--grad-transport")); // auto is the worker's default
         c.gradTransport = "gloo";
-        QCOMPARE(c.workerArgs(0).value(c.workerArgs(0).indexOf("--grad-transport") + 1), QStringLiteral("gloo"));
+        QCOMPARE(c.workerArgs(0).value(c.workerArgs(0).indexOf("--grad-transport") + 1),
+                 QStringLiteral("gloo"));
         QVERIFY(!a.contains("--external-store")); // rank 0 lives on node 0 and hosts the store itself
         const auto env = c.rankEnvironment(1);
         QCOMPARE(env["RANK"], QStringLiteral("3"));
@@ -193,17 +215,21 @@ private slots:
         c.threads = 2;
         const QString t = formatCommand(c, CommandFormat::Torchrun);
         QVERIFY2(t.startsWith("torchrun --nnodes=2 --nproc_per_node=2 --node_rank=0 --master_addr=node0 "
-                              "--master_port=29600 --no_python ddpdesk-worker --workload autoencoder"), qPrintable(t));
+                              "--master_port=29600 --no_python ddpdesk-worker --workload autoencoder"),
+                 qPrintable(t));
         QVERIFY(t.contains("--external-store") && !t.contains("--rank "));
         const QString m = formatCommand(c, CommandFormat::Mpirun);
         QVERIFY2(m.startsWith("mpirun -np 4 -npernode 2") && m.contains("-x MASTER_ADDR=node0") &&
-                     m.contains("-x MASTER_PORT=29600") && m.contains("--store tcp://node0:29600"), qPrintable(m));
+                     m.contains("-x MASTER_PORT=29600") && m.contains("--store tcp://node0:29600"),
+                 qPrintable(m));
         const QString s = formatCommand(c, CommandFormat::Slurm);
         QVERIFY2(s.startsWith("#!/bin/bash\n") && s.contains("#SBATCH --nodes=2") &&
-                     s.contains("#SBATCH --ntasks-per-node=2") && s.contains("\nsrun ddpdesk-worker "), qPrintable(s));
+                     s.contains("#SBATCH --ntasks-per-node=2") && s.contains("\nsrun ddpdesk-worker "),
+                 qPrintable(s));
         const QString h = formatCommand(c, CommandFormat::HpcPack);
         QVERIFY2(h.startsWith("job submit /numnodes:2 ") && h.contains("--rdzv_endpoint=node0:29600") &&
-                     h.contains("ddpdesk-worker.exe"), qPrintable(h));
+                     h.contains("ddpdesk-worker.exe"),
+                 qPrintable(h));
         QVERIFY(!parseCommandFormat("kubernetes").has_value());
         QCOMPARE(shellQuote("it's"), QStringLiteral("'it'\\''s'"));
         RunConfig py = valid();
@@ -242,7 +268,8 @@ private slots:
         QCOMPARE(m.lossSeries(0).last().y(), 1.0 / 5000);
         QVERIFY(updated.count() >= 10000);
         feed(0, "not json at all");
-        feed(1, "{\"v\":1,\"event\":\"error\",\"rank\":1,\"t\":1,\"code\":\"PEER_LOST\",\"message\":\"gone\"}");
+        feed(1,
+             "{\"v\":1,\"event\":\"error\",\"rank\":1,\"t\":1,\"code\":\"PEER_LOST\",\"message\":\"gone\"}");
         QCOMPARE(m.rank(1).errorCode, QStringLiteral("PEER_LOST"));
         m.finish("ok", -1, QString());
         const QJsonObject j = m.summary().toJson(m.ranks());

@@ -1,6 +1,6 @@
 // The acceptance bar of the engine: the reference CNN trained by two workers for five epochs on the full
-// Fashion-MNIST set (SGD 0.01, momentum 0.9, batch 64 per rank) reaches >= 0.88 test accuracy, as PyTorch's own
-// Python DDP does with the same settings. Takes minutes (labelled "slow").
+// Fashion-MNIST set (SGD 0.01, momentum 0.9, batch 64 per rank) reaches >= 0.88 test accuracy, as PyTorch's
+// own Python DDP does with the same settings. Takes minutes (labelled "slow").
 
 #include "worker_harness.h"
 
@@ -16,8 +16,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         WorkerSet set;
         set.startRanks(2, {"--workload", "fashion-mnist", "--epochs", "5", "--store",
-                           QString("tcp://127.0.0.1:%1").arg(freePort()), "--out", dir.path(), "--telemetry-ms", "2000",
-                           "--threads", "1"});
+                           QString("tcp://127.0.0.1:%1").arg(freePort()), "--out", dir.path(),
+                           "--telemetry-ms", "2000", "--threads", "1"});
         auto results = set.waitAll(2300 * 1000);
         for (const auto& r : results)
             QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));

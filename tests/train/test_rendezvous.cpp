@@ -1,6 +1,7 @@
 // Rendezvous for real: two worker processes meeting over a c10d FileStore and a TCPStore, identity from the
-// torchrun environment, and every way it can go wrong: a rank that never comes (bounded, names who arrived), a
-// store nobody hosts, a port already taken, a stale store, a rank that dies mid-training. Also --inspect-store.
+// torchrun environment, and every way it can go wrong: a rank that never comes (bounded, names who arrived),
+// a store nobody hosts, a port already taken, a stale store, a rank that dies mid-training. Also
+// --inspect-store.
 
 #include "worker_harness.h"
 
@@ -12,7 +13,8 @@ using namespace ddpdesk::traintest;
 
 namespace {
 
-const QStringList kQuickJob = {"--workload", "autoencoder", "--steps", "3", "--telemetry-ms", "0", "--limit-samples", "400"};
+const QStringList kQuickJob = {"--workload",     "autoencoder", "--steps",         "3",
+                               "--telemetry-ms", "0",           "--limit-samples", "400"};
 
 QStringList phases(const RankResult& r) {
     QStringList out;
@@ -68,10 +70,12 @@ private Q_SLOTS:
         }
         auto results = set.waitAll(120000);
         verifyTrained(results);
-        QCOMPARE(results[0].last("hello")->body["identity_source"].get<std::string>(), std::string("torchrun env"));
+        QCOMPARE(results[0].last("hello")->body["identity_source"].get<std::string>(),
+                 std::string("torchrun env"));
         QCOMPARE(results[0].ofType("rendezvous").front().body["hosting"].get<bool>(), true);
         QCOMPARE(results[1].ofType("rendezvous").front().body["hosting"].get<bool>(), false);
-        // Both ranks took identical optimizer steps on different shards: their last losses differ, models agree.
+        // Both ranks took identical optimizer steps on different shards: their last losses differ, models
+        // agree.
         QVERIFY(results[0].last("done")->body["final_loss"] != results[1].last("done")->body["final_loss"]);
     }
 
@@ -80,9 +84,10 @@ private Q_SLOTS:
         const QString store = dir.filePath("store");
         QElapsedTimer timer;
         timer.start();
-        RankResult r0 = runWorker(kQuickJob + QStringList{"--store", "file:" + store, "--rank", "0", "--world-size",
-                                                          "2", "--timeout", "3", "--out", dir.path()},
-                                  60000);
+        RankResult r0 =
+            runWorker(kQuickJob + QStringList{"--store", "file:" + store, "--rank", "0", "--world-size", "2",
+                                              "--timeout", "3", "--out", dir.path()},
+                      60000);
         QVERIFY2(r0.exitCode == 3, qPrintable(r0.describe()));
         QVERIFY(timer.elapsed() < 40000);
         const protocol::Event* err = r0.last("error");
@@ -90,12 +95,18 @@ private Q_SLOTS:
         QCOMPARE(err->body["code"].get<std::string>(), std::string("RENDEZVOUS_TIMEOUT"));
         QCOMPARE(QString::fromStdString(err->body["waiting_for"]["arrived"].dump()), QStringLiteral("[0]"));
         QCOMPARE(QString::fromStdString(err->body["waiting_for"]["missing"].dump()), QStringLiteral("[1]"));
-        QVERIFY(err->body["message"].get<std::string>().find("file:" + store.toStdString()) != std::string::npos);
+        QVERIFY(err->body["message"].get<std::string>().find("file:" + store.toStdString()) !=
+                std::string::npos);
 
-        // The doctor's view of the same store: rank 0's arrival is there, rank 1's is not; reading changes nothing.
-        const QByteArray before = [&] { QFile f(store); f.open(QIODevice::ReadOnly); return f.readAll(); }();
-        RankResult inspect = runWorker({"--inspect-store", "--store", "file:" + store, "--keys",
-                                        "ddpdesk/arrived/0,ddpdesk/arrived/1"});
+        // The doctor's view of the same store: rank 0's arrival is there, rank 1's is not; reading changes
+        // nothing.
+        const QByteArray before = [&] {
+            QFile f(store);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
+        RankResult inspect = runWorker(
+            {"--inspect-store", "--store", "file:" + store, "--keys", "ddpdesk/arrived/0,ddpdesk/arrived/1"});
         QCOMPARE(inspect.exitCode, 0);
         const protocol::Event* seen = inspect.last("store_inspect");
         QVERIFY(seen);
@@ -103,26 +114,32 @@ private Q_SLOTS:
         QVERIFY(seen->body["keys"]["ddpdesk/arrived/1"].is_null());
         auto arrival = nlohmann::json::parse(seen->body["keys"]["ddpdesk/arrived/0"].get<std::string>());
         QCOMPARE(arrival["pid"].get<qint64>(), r0.last("hello")->body["pid"].get<qint64>());
-        const QByteArray after = [&] { QFile f(store); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray after = [&] {
+            QFile f(store);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         QCOMPARE(after, before);
 
         // Starting rank 0 again on that stale store is refused with the reason, not a hang.
-        RankResult again = runWorker(kQuickJob + QStringList{"--store", "file:" + store, "--rank", "0", "--world-size",
-                                                             "2", "--timeout", "3", "--out", dir.path()});
+        RankResult again =
+            runWorker(kQuickJob + QStringList{"--store", "file:" + store, "--rank", "0", "--world-size", "2",
+                                              "--timeout", "3", "--out", dir.path()});
         QCOMPARE(again.exitCode, 3);
         QCOMPARE(again.last("error")->body["code"].get<std::string>(), std::string("RENDEZVOUS_FAILED"));
     }
 
     void tcpStoreNobodyHosts() {
         const quint16 port = freePort();
-        RankResult r1 = runWorker(kQuickJob + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(port), "--rank",
-                                                          "1", "--world-size", "2", "--timeout", "3"},
-                                  60000);
+        RankResult r1 =
+            runWorker(kQuickJob + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(port), "--rank",
+                                              "1", "--world-size", "2", "--timeout", "3"},
+                      60000);
         QVERIFY2(r1.exitCode == 3, qPrintable(r1.describe()));
         QCOMPARE(r1.last("error")->body["code"].get<std::string>(), std::string("STORE_UNREACHABLE"));
 
-        RankResult inspect = runWorker({"--inspect-store", "--store", QString("tcp://127.0.0.1:%1").arg(port), "--keys",
-                                        "ddpdesk/arrived/0", "--timeout", "2"});
+        RankResult inspect = runWorker({"--inspect-store", "--store", QString("tcp://127.0.0.1:%1").arg(port),
+                                        "--keys", "ddpdesk/arrived/0", "--timeout", "2"});
         QCOMPARE(inspect.exitCode, 3);
         QCOMPARE(inspect.last("store_inspect")->body["reachable"].get<bool>(), false);
     }
@@ -130,15 +147,17 @@ private Q_SLOTS:
     void portAlreadyInUse() {
         QTcpServer holder;
         QVERIFY(holder.listen(QHostAddress::Any, 0));
-        RankResult r0 = runWorker(kQuickJob + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(holder.serverPort()),
-                                                          "--rank", "0", "--world-size", "2", "--timeout", "3"},
-                                  60000);
+        RankResult r0 = runWorker(
+            kQuickJob + QStringList{"--store", QString("tcp://127.0.0.1:%1").arg(holder.serverPort()),
+                                    "--rank", "0", "--world-size", "2", "--timeout", "3"},
+            60000);
         QVERIFY2(r0.exitCode == 3, qPrintable(r0.describe()));
         QCOMPARE(r0.last("error")->body["code"].get<std::string>(), std::string("PORT_IN_USE"));
     }
 
     void inspectLiveTcpStore() {
-        // Rank 0 hosts a TCPStore and waits for a rank 1 that never comes; meanwhile a client reads its arrival.
+        // Rank 0 hosts a TCPStore and waits for a rank 1 that never comes; meanwhile a client reads its
+        // arrival.
         QTemporaryDir dir;
         const quint16 port = freePort();
         const QString spec = QString("tcp://127.0.0.1:%1").arg(port);
@@ -156,8 +175,7 @@ private Q_SLOTS:
                                             "ddpdesk/arrived/0,ddpdesk/arrived/1", "--timeout", "5"});
             QCOMPARE(inspect.exitCode, 0);
             keys = inspect.last("store_inspect")->body["keys"];
-            if (!keys["ddpdesk/arrived/0"].is_null())
-                break;
+            if (!keys["ddpdesk/arrived/0"].is_null()) break;
             QThread::msleep(100);
         }
         QVERIFY(keys["ddpdesk/arrived/0"].is_string());
@@ -168,8 +186,9 @@ private Q_SLOTS:
     void peerDiesMidTraining() {
         QTemporaryDir dir;
         WorkerSet set;
-        set.startRanks(2, {"--workload", "autoencoder", "--steps", "100000", "--telemetry-ms", "0", "--store",
-                           "file:" + dir.filePath("store"), "--out", dir.path(), "--collective-timeout", "30"});
+        set.startRanks(2,
+                       {"--workload", "autoencoder", "--steps", "100000", "--telemetry-ms", "0", "--store",
+                        "file:" + dir.filePath("store"), "--out", dir.path(), "--collective-timeout", "30"});
         QByteArray buffer;
         QVERIFY(waitForEvent(set.process(1), "step", 120000, buffer));
         set.process(1)->kill();

@@ -1,13 +1,17 @@
-// Responsiveness benchmark (not a pass/fail test): feeds telemetry into a live Run page at a fixed event rate and
-// measures what a user would feel on the UI thread:
+// Responsiveness benchmark (not a pass/fail test): feeds telemetry into a live Run page at a fixed event rate
+// and measures what a user would feel on the UI thread:
 //   - event-loop latency: how late a 5 ms precise timer fires (p50 / p99 / max);
-//   - the worst single stall: the longest one event dispatch kept the UI thread away from the event loop, and what
+//   - the worst single stall: the longest one event dispatch kept the UI thread away from the event loop, and
+//   what
 //     it was (event type and receiver), with the slowest event nested inside it (usually a paint).
 //   bench_ui_latency [--rate 10000] [--ranks 8] [--seconds 10] [--load] [--prefill STEPS]
-//     --load          a child process spins on another core for the whole run, so the figures are a loaded machine's
-//     --prefill STEPS feed STEPS steps per rank before measuring (a long run: full, downsampled series), and report
+//     --load          a child process spins on another core for the whole run, so the figures are a loaded
+//     machine's
+//     --prefill STEPS feed STEPS steps per rank before measuring (a long run: full, downsampled series), and
+//     report
 //                     how long the finished-run view (History's "Show in Run page") takes to draw such a run
-// Target: max latency under 50 ms at 10,000 events/s. The numbers are wall-clock: other processes add to them.
+// Target: max latency under 50 ms at 10,000 events/s. The numbers are wall-clock: other processes add to
+// them.
 
 #include "launch/run_model.h"
 #include "protocol/telemetry.h"
@@ -22,8 +26,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 using namespace ddpdesk;
@@ -38,14 +42,11 @@ struct Dispatch {
     const char* parentCls = nullptr; // a viewport or other anonymous child: the widget it belongs to
     QString name;
 
-    QString text() const
-    {
+    QString text() const {
         const char* t = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
         QString who = QString::fromLatin1(cls);
-        if (!name.isEmpty())
-            who += QStringLiteral(" '%1'").arg(name);
-        if (parentCls)
-            who += QStringLiteral(" in %1").arg(QString::fromLatin1(parentCls));
+        if (!name.isEmpty()) who += QStringLiteral(" '%1'").arg(name);
+        if (parentCls) who += QStringLiteral(" in %1").arg(QString::fromLatin1(parentCls));
         return QStringLiteral("%1 -> %2").arg(t ? QString::fromLatin1(t) : QString::number(type), who);
     }
 };
@@ -55,10 +56,8 @@ class TimedApp : public QApplication {
 public:
     using QApplication::QApplication;
 
-    bool notify(QObject* receiver, QEvent* e) override
-    {
-        if (!m_measuring || m_depth > 1)
-            return QApplication::notify(receiver, e);
+    bool notify(QObject* receiver, QEvent* e) override {
+        if (!m_measuring || m_depth > 1) return QApplication::notify(receiver, e);
         const int depth = m_depth++;
         Dispatch d;
         d.type = e->type();
@@ -115,8 +114,7 @@ private:
     Dispatch m_inner;
 };
 
-QByteArray stepLine(int rank, qint64 step, qint64 sent)
-{
+QByteArray stepLine(int rank, qint64 step, qint64 sent) {
     auto e = protocol::makeEvent(protocol::ev::Step, rank);
     e["epoch"] = 0;
     e["step"] = step;
@@ -130,25 +128,24 @@ QByteArray stepLine(int rank, qint64 step, qint64 sent)
 }
 
 // What core/monitor reports per worker process, twice a second (feeds the CPU and memory charts).
-nlohmann::json procSample(int ranks, double t)
-{
+nlohmann::json procSample(int ranks, double t) {
     auto e = protocol::makeEvent(protocol::ev::Proc, -1);
     nlohmann::json procs = nlohmann::json::array();
     for (int r = 0; r < ranks; ++r)
-        procs.push_back({{"pid", 1000 + r}, {"rank", r}, {"cpu_percent", 90 + 10 * std::sin(t + r)},
+        procs.push_back({{"pid", 1000 + r},
+                         {"rank", r},
+                         {"cpu_percent", 90 + 10 * std::sin(t + r)},
                          {"rss_bytes", (400.0 + 5 * r + t) * 1024 * 1024}});
     e["processes"] = procs;
     return e;
 }
 
-double percentile(const std::vector<double>& sorted, double q)
-{
+double percentile(const std::vector<double>& sorted, double q) {
     return sorted.empty() ? 0 : sorted[size_t(std::floor(q * double(sorted.size() - 1)))];
 }
 
 // --busy-child: spin until the parent ends us (or `seconds` pass, so it never outlives a crashed parent).
-int busyChild(double seconds)
-{
+int busyChild(double seconds) {
     QElapsedTimer t;
     t.start();
     volatile double x = 0;
@@ -160,11 +157,9 @@ int busyChild(double seconds)
 
 } // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--busy-child")
-            return busyChild(std::atof(argv[i + 1]));
+        if (std::string(argv[i]) == "--busy-child") return busyChild(std::atof(argv[i + 1]));
 
     TimedApp app(argc, argv);
     int rate = 10000, ranks = 8;
@@ -185,13 +180,16 @@ int main(int argc, char** argv)
         else if (args[i] == QLatin1String("--prefill") && hasValue)
             prefill = args[++i].toLongLong();
         else {
-            std::fprintf(stderr, "bench_ui_latency: unknown option '%s'; valid: --rate N --ranks N --seconds S "
-                                 "--prefill STEPS --load\n", qPrintable(args[i]));
+            std::fprintf(stderr,
+                         "bench_ui_latency: unknown option '%s'; valid: --rate N --ranks N --seconds S "
+                         "--prefill STEPS --load\n",
+                         qPrintable(args[i]));
             return 2;
         }
     }
     if (rate <= 0 || ranks <= 0 || seconds <= 0 || prefill < 0) {
-        std::fprintf(stderr, "bench_ui_latency: --rate, --ranks and --seconds must be positive, --prefill >= 0\n");
+        std::fprintf(stderr,
+                     "bench_ui_latency: --rate, --ranks and --seconds must be positive, --prefill >= 0\n");
         return 2;
     }
 
@@ -223,11 +221,11 @@ int main(int argc, char** argv)
         for (qint64 s = 1; s <= prefill; ++s)
             for (int r = 0; r < ranks; ++r) {
                 model.applyLine(r, stepLine(r, ++step[r], sent++));
-                if (s % 1000 == 0 && r == 0)
-                    model.applyMonitorEvent(procSample(ranks, double(s) / 1000));
+                if (s % 1000 == 0 && r == 0) model.applyMonitorEvent(procSample(ranks, double(s) / 1000));
             }
-        std::printf("prefill: %lld steps x %d ranks through RunModel in %.2f s (%.0f events/s incl. encoding)\n",
-                    (long long)prefill, ranks, t.elapsed() / 1000.0, sent / (t.elapsed() / 1000.0 + 1e-9));
+        std::printf(
+            "prefill: %lld steps x %d ranks through RunModel in %.2f s (%.0f events/s incl. encoding)\n",
+            (long long)prefill, ranks, t.elapsed() / 1000.0, sent / (t.elapsed() / 1000.0 + 1e-9));
         ui::RunPanel finished;
         finished.resize(1280, 800);
         finished.show();
@@ -256,8 +254,7 @@ int main(int argc, char** argv)
         while (sent < due) {
             const int r = int((sent - prefill * ranks) % ranks);
             model.applyLine(r, stepLine(r, ++step[r], sent));
-            if (step[r] % 50 == 0)
-                model.applyLine(r, QByteArray("plain log text from the rank"));
+            if (step[r] % 50 == 0) model.applyLine(r, QByteArray("plain log text from the rank"));
             ++sent;
         }
         if (clock.elapsed() / 1000.0 >= nextSample) {
@@ -294,20 +291,23 @@ int main(int argc, char** argv)
     std::sort(lateMs.begin(), lateMs.end());
     const double mx = lateMs.empty() ? 0 : lateMs.back();
     const qint64 live = sent - prefill * ranks;
-    std::printf("bench_ui_latency%s: %lld events in %.1f s (%.0f events/s, %d ranks%s), %zu latency samples\n",
-                load ? " --load" : "", (long long)live, clock.elapsed() / 1000.0, live / (clock.elapsed() / 1000.0),
-                ranks, prefill ? qPrintable(QStringLiteral(", after %1 prefilled steps").arg(prefill)) : "",
-                lateMs.size());
+    std::printf(
+        "bench_ui_latency%s: %lld events in %.1f s (%.0f events/s, %d ranks%s), %zu latency samples\n",
+        load ? " --load" : "", (long long)live, clock.elapsed() / 1000.0, live / (clock.elapsed() / 1000.0),
+        ranks, prefill ? qPrintable(QStringLiteral(", after %1 prefilled steps").arg(prefill)) : "",
+        lateMs.size());
     const auto over = std::count_if(lateMs.begin(), lateMs.end(), [](double v) { return v >= 50.0; });
-    std::printf("event-loop latency after 1 s warm-up: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %lld of %zu ticks "
-                ">= 50 ms (target < 50 ms): %s\n",
-                percentile(lateMs, 0.5), percentile(lateMs, 0.99), mx, (long long)over, lateMs.size(),
-                mx < 50 ? "OK" : "OVER");
+    std::printf(
+        "event-loop latency after 1 s warm-up: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %lld of %zu ticks "
+        ">= 50 ms (target < 50 ms): %s\n",
+        percentile(lateMs, 0.5), percentile(lateMs, 0.99), mx, (long long)over, lateMs.size(),
+        mx < 50 ? "OK" : "OVER");
     std::printf("worst single UI-thread stall: %.2f ms (%.2f ms CPU) in %s", app.m_worstMs, app.m_worstMsCpu,
                 qPrintable(app.m_worst.text()));
     if (app.m_worstInnerMs >= 0.1)
         std::printf(" (largest part %.2f ms: %s)", app.m_worstInnerMs, qPrintable(app.m_worstInner.text()));
-    std::printf("\nmost CPU in one dispatch: %.2f ms in %s\n", app.m_worstCpuMs, qPrintable(app.m_worstCpu.text()));
+    std::printf("\nmost CPU in one dispatch: %.2f ms in %s\n", app.m_worstCpuMs,
+                qPrintable(app.m_worstCpu.text()));
     std::printf("UI thread busy %.0f%% of the measured %.1f s\n", 100.0 * app.m_busyMs / 1000.0 / measuredS,
                 measuredS);
     QVector<QPair<double, QString>> kinds;

@@ -1,16 +1,16 @@
-// The chart data path: downsampling keeps extremes and bounds the point count; smoothing matches TensorBoard's
-// debiased EMA; the Qt Charts adapter draws and exports what it is given, and a live chart's axes move only now and
-// then (every axis move re-lays out every series, which is what used to stall the UI thread); the Run page's log
-// buffer stays bounded.
+// The chart data path: downsampling keeps extremes and bounds the point count; smoothing matches
+// TensorBoard's debiased EMA; the Qt Charts adapter draws and exports what it is given, and a live chart's
+// axes move only now and then (every axis move re-lays out every series, which is what used to stall the UI
+// thread); the Run page's log buffer stays bounded.
 
 #include "charts/line_chart.h"
 #include "charts/series_buffer.h"
 #include "run_log_buffer.h"
 
 #include <QChartView>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QValueAxis>
-#include <QImage>
 #include <QtTest>
 
 #include <cmath>
@@ -21,8 +21,7 @@ using namespace ddpdesk::ui;
 class TestCharts : public QObject {
     Q_OBJECT
 private slots:
-    void downsampleBoundsAndKeepsSpikes()
-    {
+    void downsampleBoundsAndKeepsSpikes() {
         QVector<QPointF> pts;
         for (int i = 0; i < 100000; ++i)
             pts << QPointF(i, std::sin(i * 0.001));
@@ -37,27 +36,24 @@ private slots:
         for (int i = 0; i < out.size(); ++i) {
             hi = hi || out[i] == QPointF(54321, 50.0);
             lo = lo || out[i] == QPointF(7777, -50.0);
-            if (i)
-                QVERIFY(out[i].x() > out[i - 1].x());
+            if (i) QVERIFY(out[i].x() > out[i - 1].x());
         }
         QVERIFY(hi);
         QVERIFY(lo);
         QCOMPARE(downsampleMinMax(pts.mid(0, 10), 800).size(), 10); // short series pass through
     }
 
-    void smoothingIsDebiasedEma()
-    {
+    void smoothingIsDebiasedEma() {
         const QVector<QPointF> pts = {{0, 1.0}, {1, 3.0}, {2, 3.0}};
         const QVector<QPointF> s = smoothEma(pts, 0.5);
         QCOMPARE(s.size(), 3);
-        QVERIFY(std::abs(s[0].y() - 1.0) < 1e-12);                 // debiased: first point is itself
-        QVERIFY(std::abs(s[1].y() - 1.75 / 0.75) < 1e-9);           // (0.5*0.5 + 0.5*3) / (1 - 0.5^2)
+        QVERIFY(std::abs(s[0].y() - 1.0) < 1e-12);        // debiased: first point is itself
+        QVERIFY(std::abs(s[1].y() - 1.75 / 0.75) < 1e-9); // (0.5*0.5 + 0.5*3) / (1 - 0.5^2)
         QVERIFY(std::abs(s[2].y() - 2.375 / 0.875) < 1e-9);
         QVERIFY(std::abs(smoothEma(pts, 0.0)[1].y() - 3.0) < 1e-12); // weight 0: raw
     }
 
-    void qtChartDrawsAndExports()
-    {
+    void qtChartDrawsAndExports() {
         auto chart = createLineChart(nullptr);
         chart->setTitle(QStringLiteral("Loss"));
         const int id = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
@@ -82,24 +78,23 @@ private slots:
         delete chart->widget();
     }
 
-    void firstRangeFitsTheData()
-    {
+    void firstRangeFitsTheData() {
         auto chart = createLineChart(nullptr);
         const int id = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
         chart->setPoints(id, {{2, 1.0}, {10, 3.0}});
         const QRectF r = chart->visibleRange();
-        QCOMPARE(r.left(), 2.0); // a finished run or a comparison: no headroom, the line ends at the right edge
+        QCOMPARE(r.left(),
+                 2.0); // a finished run or a comparison: no headroom, the line ends at the right edge
         QCOMPARE(r.right(), 10.0);
         QVERIFY(r.top() <= 1.0 && r.top() > 0.8);
         QVERIFY(r.bottom() >= 3.0 && r.bottom() < 3.2);
         delete chart->widget();
     }
 
-    void tinyThenWideRangeKeepsFewTicks()
-    {
-        // A CPU chart's first samples (one per rank) can be microseconds apart; the next ones span minutes. Qt
-        // Charts makes one item per tick, so the tick step must follow the range: with the tiny range's step the
-        // wide range meant millions of ticks and a UI thread stuck for minutes.
+    void tinyThenWideRangeKeepsFewTicks() {
+        // A CPU chart's first samples (one per rank) can be microseconds apart; the next ones span minutes.
+        // Qt Charts makes one item per tick, so the tick step must follow the range: with the tiny range's
+        // step the wide range meant millions of ticks and a UI thread stuck for minutes.
         auto chart = createLineChart(nullptr);
         chart->widget()->resize(600, 400);
         chart->widget()->show();
@@ -108,7 +103,8 @@ private slots:
         chart->setPoints(a, {{132.18832, 40.0}});
         chart->setPoints(b, {{132.18840, 42.0}});
         QRectF r = chart->visibleRange();
-        QVERIFY2(r.width() >= 0.1, qPrintable(QString::number(r.width(), 'g', 12))); // readable, not 8e-5 wide
+        QVERIFY2(r.width() >= 0.1,
+                 qPrintable(QString::number(r.width(), 'g', 12))); // readable, not 8e-5 wide
         chart->setPoints(a, {{0.5, 10.0}, {132.18832, 40.0}});
         chart->setPoints(b, {{0.7, 12.0}, {132.18840, 42.0}});
         r = chart->visibleRange();
@@ -120,14 +116,15 @@ private slots:
             auto* axis = qobject_cast<QValueAxis*>(abstractAxis);
             QVERIFY(axis);
             if (axis->tickType() == QValueAxis::TicksDynamic)
-                QVERIFY2((axis->max() - axis->min()) / axis->tickInterval() < 50,
-                         qPrintable(QStringLiteral("%1 ticks").arg((axis->max() - axis->min()) / axis->tickInterval())));
+                QVERIFY2(
+                    (axis->max() - axis->min()) / axis->tickInterval() < 50,
+                    qPrintable(
+                        QStringLiteral("%1 ticks").arg((axis->max() - axis->min()) / axis->tickInterval())));
         }
         delete chart->widget();
     }
 
-    void liveAxesMoveRarelyAndShowEveryPoint()
-    {
+    void liveAxesMoveRarelyAndShowEveryPoint() {
         auto chart = createLineChart(nullptr);
         const int a = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
         const int b = chart->addSeries(QStringLiteral("rank 1"), seriesColor(1));
@@ -142,10 +139,14 @@ private slots:
             const QRectF r = chart->visibleRange();
             for (const QVector<QPointF>* s : {&pa, &pb})
                 for (const QPointF& p : *s)
-                    QVERIFY2(r.left() <= p.x() && p.x() <= r.right() && r.top() <= p.y() && p.y() <= r.bottom(),
+                    QVERIFY2(r.left() <= p.x() && p.x() <= r.right() && r.top() <= p.y() &&
+                                 p.y() <= r.bottom(),
                              qPrintable(QStringLiteral("point (%1, %2) outside the axes at tick %3")
-                                            .arg(p.x()).arg(p.y()).arg(tick)));
-            QVERIFY(r.right() - pa.front().x() <= 1.2 * (pa.back().x() - pa.front().x()) + 1); // little empty space
+                                            .arg(p.x())
+                                            .arg(p.y())
+                                            .arg(tick)));
+            QVERIFY(r.right() - pa.front().x() <=
+                    1.2 * (pa.back().x() - pa.front().x()) + 1); // little empty space
             xRanges.insert({r.left(), r.right()});
             yRanges.insert({r.top(), r.bottom()});
         }
@@ -155,8 +156,7 @@ private slots:
         delete chart->widget();
     }
 
-    void logBufferStaysBounded()
-    {
+    void logBufferStaysBounded() {
         RunLogBuffer logs(100);
         logs.resize(3);
         for (int i = 0; i < 1000; ++i)
@@ -168,7 +168,7 @@ private slots:
         QCOMPARE(shown.back(), QStringLiteral("line 999"));
         QString pending;
         QVERIFY(logs.takePending(1, &pending));
-        QCOMPARE(pending, logs.text(1)); // never more than the view keeps
+        QCOMPARE(pending, logs.text(1));         // never more than the view keeps
         QVERIFY(!logs.takePending(1, &pending)); // taken
         logs.append(1, QString());
         QVERIFY(logs.takePending(1, &pending)); // an empty line is still a line

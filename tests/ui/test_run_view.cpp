@@ -1,6 +1,6 @@
-// The Run page against real ddpdesk-worker processes: a 2-worker run fills the rank table and finishes; Stop ends
-// a long run with every rank stopped; a broken model file fails the run and the banner names the failing rank.
-// And a recorded 100k-step run: the page shows it whole while the model's series stay bounded.
+// The Run page against real ddpdesk-worker processes: a 2-worker run fills the rank table and finishes; Stop
+// ends a long run with every rank stopped; a broken model file fails the run and the banner names the failing
+// rank. And a recorded 100k-step run: the page shows it whole while the model's series stay bounded.
 
 #include "doctor_panel.h"
 #include "history_panel.h"
@@ -27,8 +27,7 @@ class TestRunView : public QObject {
     QTemporaryDir m_dir;
     int m_runs = 0;
 
-    launch::RunConfig config(int steps)
-    {
+    launch::RunConfig config(int steps) {
         launch::RunConfig c;
         c.workload = QStringLiteral("autoencoder");
         c.nproc = 2;
@@ -40,25 +39,21 @@ class TestRunView : public QObject {
         return c;
     }
 
-    QPushButton* button(QWidget* w, const QString& text)
-    {
+    QPushButton* button(QWidget* w, const QString& text) {
         for (QPushButton* b : w->findChildren<QPushButton*>())
-            if (b->text().remove(QLatin1Char('&')) == text)
-                return b;
+            if (b->text().remove(QLatin1Char('&')) == text) return b;
         return nullptr;
     }
 
 private slots:
-    void initTestCase()
-    {
+    void initTestCase() {
         test::isolateSettings(m_dir);
         QString err;
         if (launch::Supervisor::findWorker(&err).isEmpty())
             QFAIL(qPrintable(QStringLiteral("ddpdesk-worker not found (set DDPDESK_WORKER): ") + err));
     }
 
-    void twoWorkerRunFillsTable()
-    {
+    void twoWorkerRunFillsTable() {
         MainWindow w;
         w.historyPanel()->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         w.show();
@@ -67,7 +62,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.supervisor() != nullptr, 10000);
         QCOMPARE(w.currentPage(), MainWindow::RunPage);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 90000);
-        QVERIFY2(finished.front().front().toBool(), qPrintable(w.supervisor()->model()->summary().failureReason));
+        QVERIFY2(finished.front().front().toBool(),
+                 qPrintable(w.supervisor()->model()->summary().failureReason));
         RunPanel* run = w.runPanel();
         run->refreshNow();
         QTableWidget* t = run->rankTable();
@@ -79,7 +75,8 @@ private slots:
             bool ok = false;
             t->item(r, 3)->text().toDouble(&ok);
             QVERIFY2(ok, qPrintable(t->item(r, 3)->text())); // a real loss value
-            QVERIFY2(t->item(r, 7)->text().contains(QLatin1Char('0')), qPrintable(t->item(r, 7)->text())); // exit 0
+            QVERIFY2(t->item(r, 7)->text().contains(QLatin1Char('0')),
+                     qPrintable(t->item(r, 7)->text())); // exit 0
         }
         QVERIFY(!run->failureVisible());
         QVERIFY2(run->statusText().contains(QLatin1String("world size 2")), qPrintable(run->statusText()));
@@ -96,13 +93,15 @@ private slots:
         w.historyPanel()->selectRuns({});
         w.historyPanel()->selectRuns({0});
         QVERIFY(!w.historyPanel()->detailsText().contains(QLatin1String("Reading")));
-        // Reopened on the Run page, the recording replays into a fresh model that shows what the live one showed.
+        // Reopened on the Run page, the recording replays into a fresh model that shows what the live one
+        // showed.
         const launch::RunModel* live = w.supervisor()->model();
         w.showPage(MainWindow::HistoryPage);
         QPushButton* reopen = w.historyPanel()->showInRunButton();
         QVERIFY(reopen->isEnabled());
         reopen->click();
-        // The recording is read in a background thread: the click returns at once, the page follows when it is read.
+        // The recording is read in a background thread: the click returns at once, the page follows when it
+        // is read.
         QCOMPARE(run->model(), live);
         QTRY_COMPARE_WITH_TIMEOUT(w.currentPage(), MainWindow::RunPage, 30000);
         const launch::RunModel* replayed = run->model();
@@ -120,8 +119,7 @@ private slots:
         }
     }
 
-    void stopEndsTheRun()
-    {
+    void stopEndsTheRun() {
         MainWindow w;
         w.setPreflightEnabled(false);
         w.show();
@@ -129,7 +127,8 @@ private slots:
         QVERIFY(w.startRun(config(1000000)));
         RunPanel* run = w.runPanel();
         QTableWidget* t = run->rankTable();
-        QTRY_VERIFY_WITH_TIMEOUT(t->rowCount() == 2 && t->item(0, 2) && t->item(0, 2)->text().toLongLong() > 0 &&
+        QTRY_VERIFY_WITH_TIMEOUT(t->rowCount() == 2 && t->item(0, 2) &&
+                                     t->item(0, 2)->text().toLongLong() > 0 &&
                                      t->item(1, 2)->text().toLongLong() > 0,
                                  60000);
         QPushButton* stop = button(run, QStringLiteral("Stop"));
@@ -147,9 +146,9 @@ private slots:
         QVERIFY(!run->failureVisible()); // a user's Stop is not a failure
     }
 
-    void longRunStaysBounded()
-    {
-        // 100,000 steps of 2 ranks, one step every 10 ms of the run's own clock, as History replays a recording.
+    void longRunStaysBounded() {
+        // 100,000 steps of 2 ranks, one step every 10 ms of the run's own clock, as History replays a
+        // recording.
         constexpr qint64 kSteps = 100000;
         launch::RunModel model;
         const double t0 = 1.7e9;
@@ -175,7 +174,8 @@ private slots:
         for (int r = 0; r < 2; ++r) {
             QVERIFY(model.lossSeries(r).size() <= launch::RunModel::kMaxSeriesPoints);
             QVERIFY(model.lossSeries(r).size() > launch::RunModel::kMaxSeriesPoints / 4);
-            QCOMPARE(model.lossSeries(r).back().x(), kSteps * 0.01); // thinned, yet still ends where the run did
+            QCOMPARE(model.lossSeries(r).back().x(),
+                     kSteps * 0.01); // thinned, yet still ends where the run did
         }
         RunPanel run;
         run.resize(1000, 700);
@@ -184,12 +184,12 @@ private slots:
         QCOMPARE(run.rankTable()->rowCount(), 2);
         for (int r = 0; r < 2; ++r)
             QCOMPARE(run.rankTable()->item(r, 2)->text().toLongLong(), kSteps);
-        QVERIFY2(run.statusText().contains(QLatin1String("step 100000 of 100000")), qPrintable(run.statusText()));
+        QVERIFY2(run.statusText().contains(QLatin1String("step 100000 of 100000")),
+                 qPrintable(run.statusText()));
         QVERIFY2(run.statusText().contains(QLatin1String("16:40 elapsed")), qPrintable(run.statusText()));
     }
 
-    void brokenModelShowsFailingRank()
-    {
+    void brokenModelShowsFailingRank() {
         const QString bad = m_dir.filePath(QStringLiteral("broken.pt"));
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -209,7 +209,8 @@ private slots:
         QVERIFY(run->failureVisible());
         const int failed = w.supervisor()->model()->summary().failedRank;
         QVERIFY(failed == 0 || failed == 1);
-        QVERIFY2(run->failureText().contains(QStringLiteral("Rank %1 failed").arg(failed)), qPrintable(run->failureText()));
+        QVERIFY2(run->failureText().contains(QStringLiteral("Rank %1 failed").arg(failed)),
+                 qPrintable(run->failureText()));
         run->refreshNow();
         QCOMPARE(run->rankTable()->item(failed, 1)->text(), QStringLiteral("failed"));
         // Diagnose jumps to the doctor with the run's store.

@@ -1,7 +1,7 @@
 #pragma once
 
-// The small surface the panels use to draw charts. Qt Charts is deprecated in newer Qt; keeping every Qt Charts
-// type behind this interface means only qt_line_chart.cpp changes when it is replaced.
+// The small surface the panels use to draw charts. Qt Charts is deprecated in newer Qt; keeping every Qt
+// Charts type behind this interface means only qt_line_chart.cpp changes when it is replaced.
 
 #include <QColor>
 #include <QPointF>
@@ -25,8 +25,9 @@ public:
     // Returns a series id. A dashed series is a reference line (e.g. "ideal").
     virtual int addSeries(const QString& name, const QColor& color, bool dashed = false) = 0;
     virtual void setSeriesName(int id, const QString& name) = 0;
-    // Replaces the drawn points; callers pass already-downsampled data (see series_buffer.h). Drawn when control
-    // returns to the event loop, once for all the series set until then (or at once by drawPending()).
+    // Replaces the drawn points; callers pass already-downsampled data (see series_buffer.h). Drawn when
+    // control returns to the event loop, once for all the series set until then (or at once by
+    // drawPending()).
     virtual void setPoints(int id, const QVector<QPointF>& points) = 0;
     virtual void drawPending() = 0;
     virtual void setYRange(double min, double max) = 0; // fixed range (utilization %); min > max: automatic

@@ -11,27 +11,26 @@
 #include <QValueAxis>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 
 namespace ddpdesk::ui {
 namespace {
 
-// Runs a callback before a widget paints. While a chart's points go in slice by slice its updates are off, so only
-// grab()/render() (screenshots, exports) paint it then; they must see the finished picture, not emptied series.
+// Runs a callback before a widget paints. While a chart's points go in slice by slice its updates are off, so
+// only grab()/render() (screenshots, exports) paint it then; they must see the finished picture, not emptied
+// series.
 class BeforePaint : public QObject {
 public:
-    BeforePaint(QWidget* widget, std::function<void()> callback) : QObject(widget), m_callback(std::move(callback))
-    {
+    BeforePaint(QWidget* widget, std::function<void()> callback)
+        : QObject(widget), m_callback(std::move(callback)) {
         widget->installEventFilter(this);
     }
 
-    bool eventFilter(QObject*, QEvent* e) override
-    {
-        if (e->type() == QEvent::Paint)
-            m_callback();
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::Paint) m_callback();
         return false;
     }
 
@@ -45,8 +44,8 @@ public:
     static constexpr int kPointsPerSlice = 1000; // handed to Qt Charts per event-loop turn (~1-2 ms of work)
 
     explicit QtLineChart(QWidget* parent)
-        : m_chart(new QChart), m_view(new QChartView(m_chart, parent)), m_x(new QValueAxis), m_y(new QValueAxis)
-    {
+        : m_chart(new QChart), m_view(new QChartView(m_chart, parent)), m_x(new QValueAxis),
+          m_y(new QValueAxis) {
         m_chart->addAxis(m_x, Qt::AlignBottom);
         m_chart->addAxis(m_y, Qt::AlignLeft);
         m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -60,40 +59,36 @@ public:
         m_y->setRange(0, 1);
         m_view->setRenderHint(QPainter::Antialiasing);
         m_view->setMinimumSize(240, 160);
-        // Every live update moves items; a BSP index would be rebuilt for them each time and a chart never needs
-        // item lookups by position.
+        // Every live update moves items; a BSP index would be rebuilt for them each time and a chart never
+        // needs item lookups by position.
         m_view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
         new BeforePaint(m_view->viewport(), [this, alive = m_alive] {
-            if (*alive && !m_view->updatesEnabled())
-                drawPending();
+            if (*alive && !m_view->updatesEnabled()) drawPending();
         });
     }
 
     QWidget* widget() override { return m_view; }
 
-    void setTitle(const QString& title) override
-    {
+    void setTitle(const QString& title) override {
         QFont f = m_chart->titleFont();
         f.setBold(true);
         m_chart->setTitleFont(f);
         m_chart->setTitle(title);
     }
 
-    void setAxisTitles(const QString& x, const QString& y) override
-    {
+    void setAxisTitles(const QString& x, const QString& y) override {
         m_x->setTitleText(x);
         m_y->setTitleText(y);
     }
 
-    int addSeries(const QString& name, const QColor& color, bool dashed) override
-    {
+    int addSeries(const QString& name, const QColor& color, bool dashed) override {
         auto* s = new QLineSeries;
         s->setName(name);
         QPen pen(color, dashed ? 1.5 : 2.0);
-        if (dashed)
-            pen.setStyle(Qt::DashLine);
+        if (dashed) pen.setStyle(Qt::DashLine);
         s->setPen(pen);
-        // OpenGL would be faster but is unavailable offscreen/under RDP; downsampling keeps this cheap instead.
+        // OpenGL would be faster but is unavailable offscreen/under RDP; downsampling keeps this cheap
+        // instead.
         s->setUseOpenGL(false);
         m_chart->addSeries(s);
         s->attachAxis(m_x);
@@ -106,38 +101,31 @@ public:
         return m_series.size() - 1;
     }
 
-    void setSeriesName(int id, const QString& name) override
-    {
-        if (id >= 0 && id < m_series.size())
-            m_series[id]->setName(name);
+    void setSeriesName(int id, const QString& name) override {
+        if (id >= 0 && id < m_series.size()) m_series[id]->setName(name);
     }
 
-    void setPoints(int id, const QVector<QPointF>& points) override
-    {
-        if (id < 0 || id >= m_series.size())
-            return;
-        // Only stored here: the flush after this batch draws every changed series once, after at most one range
-        // change, instead of Qt Charts recomputing every series' geometry per call and again per axis.
+    void setPoints(int id, const QVector<QPointF>& points) override {
+        if (id < 0 || id >= m_series.size()) return;
+        // Only stored here: the flush after this batch draws every changed series once, after at most one
+        // range change, instead of Qt Charts recomputing every series' geometry per call and again per axis.
         m_points[id] = points;
         m_bounds[id] = boundsOf(points);
         m_dirty[id] = true;
         scheduleFlush();
     }
 
-    void drawPending() override
-    {
+    void drawPending() override {
         while (m_flushPending)
             flush();
     }
 
-    QRectF visibleRange() override
-    {
+    QRectF visibleRange() override {
         drawPending();
         return QRectF(QPointF(m_x->min(), m_y->min()), QPointF(m_x->max(), m_y->max()));
     }
 
-    void setYRange(double min, double max) override
-    {
+    void setYRange(double min, double max) override {
         m_fixedY = min <= max;
         if (m_fixedY)
             setRangeAndTicks(m_y, min, max);
@@ -145,8 +133,7 @@ public:
             scheduleFlush();
     }
 
-    void removeAllSeries() override
-    {
+    void removeAllSeries() override {
         m_chart->removeAllSeries();
         m_series.clear();
         m_widths.clear();
@@ -156,19 +143,18 @@ public:
         m_points.clear();
         m_dirty.clear();
         m_hasRange = false;
-        // Back to plain ticks: a dynamic interval left from a longer run would leave the empty axes unlabelled.
+        // Back to plain ticks: a dynamic interval left from a longer run would leave the empty axes
+        // unlabelled.
         for (QValueAxis* a : {m_x, m_y}) {
             a->setTickType(QValueAxis::TicksFixed);
             a->setTickCount(5);
             a->setLabelFormat(QStringLiteral("%g"));
         }
         m_x->setRange(0, 1);
-        if (!m_fixedY)
-            m_y->setRange(0, 1);
+        if (!m_fixedY) m_y->setRange(0, 1);
     }
 
-    bool savePng(const QString& path) override
-    {
+    bool savePng(const QString& path) override {
         drawPending();
         return m_view->grab().save(path, "PNG");
     }
@@ -177,11 +163,11 @@ public:
 
 private:
     // Ticks on round values (0, 5, 10 s; 0.2, 0.4 loss) without stretching the range past the data.
-    // Sets the range and its ticks together. Qt Charts creates one item per tick as soon as either changes, so the
-    // order matters: a 0..130 s range under the 0.00002 s interval of a previous tiny range would mean millions of
-    // tick items (the UI thread hung for minutes). The step grows before the range does and shrinks after it.
-    static void setRangeAndTicks(QValueAxis* axis, double lo, double hi)
-    {
+    // Sets the range and its ticks together. Qt Charts creates one item per tick as soon as either changes,
+    // so the order matters: a 0..130 s range under the 0.00002 s interval of a previous tiny range would mean
+    // millions of tick items (the UI thread hung for minutes). The step grows before the range does and
+    // shrinks after it.
+    static void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
         const double raw = (hi - lo) / 5.0;
         if (!(raw > 0) || !std::isfinite(raw)) {
             axis->setRange(lo, hi);
@@ -195,21 +181,15 @@ private:
         const QString format = std::max(std::abs(lo), std::abs(hi)) < 1e6 && decimals <= 6
                                    ? QStringLiteral("%.%1f").arg(decimals)
                                    : QStringLiteral("%.3g");
-        // Each setter re-lays out the axis and its labels: touch only what changed (mostly nothing, as the step
-        // changes only with the range's order of magnitude).
+        // Each setter re-lays out the axis and its labels: touch only what changed (mostly nothing, as the
+        // step changes only with the range's order of magnitude).
         const bool growing = step >= axis->tickInterval();
-        if (!growing)
-            axis->setRange(lo, hi);
-        if (axis->tickInterval() != step)
-            axis->setTickInterval(step);
-        if (axis->tickAnchor() != 0.0)
-            axis->setTickAnchor(0.0);
-        if (axis->tickType() != QValueAxis::TicksDynamic)
-            axis->setTickType(QValueAxis::TicksDynamic);
-        if (growing)
-            axis->setRange(lo, hi);
-        if (axis->labelFormat() != format)
-            axis->setLabelFormat(format);
+        if (!growing) axis->setRange(lo, hi);
+        if (axis->tickInterval() != step) axis->setTickInterval(step);
+        if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
+        if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
+        if (growing) axis->setRange(lo, hi);
+        if (axis->labelFormat() != format) axis->setLabelFormat(format);
     }
 
     // Bounds are cached per series when its points are set, so a flush of N series costs O(points) once,
@@ -219,12 +199,10 @@ private:
         double y0 = std::numeric_limits<double>::max(), y1 = std::numeric_limits<double>::lowest();
     };
 
-    static Bounds boundsOf(const QVector<QPointF>& pts)
-    {
+    static Bounds boundsOf(const QVector<QPointF>& pts) {
         Bounds b;
         for (const QPointF& p : pts) {
-            if (!std::isfinite(p.y()))
-                continue;
+            if (!std::isfinite(p.y())) continue;
             b.x0 = std::min(b.x0, p.x());
             b.x1 = std::max(b.x1, p.x());
             b.y0 = std::min(b.y0, p.y());
@@ -233,22 +211,22 @@ private:
         return b;
     }
 
-    void scheduleFlush()
-    {
-        if (m_flushPending)
-            return;
+    void scheduleFlush() {
+        if (m_flushPending) return;
         m_flushPending = true;
-        QMetaObject::invokeMethod(m_view, [this, alive = m_alive] {
-            if (*alive && m_flushPending)
-                flush();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_view,
+            [this, alive = m_alive] {
+                if (*alive && m_flushPending) flush();
+            },
+            Qt::QueuedConnection);
     }
 
-    // An axis range change makes Qt Charts recompute every series' geometry (once per axis) and re-lay out the
-    // axes: with 9 series of 500 points that was most of a live chart's cost. So ranges move rarely (a live
-    // chart keeps headroom, see targetRange) and, when they do, the series are emptied first and refilled once.
-    void flush()
-    {
+    // An axis range change makes Qt Charts recompute every series' geometry (once per axis) and re-lay out
+    // the axes: with 9 series of 500 points that was most of a live chart's cost. So ranges move rarely (a
+    // live chart keeps headroom, see targetRange) and, when they do, the series are emptied first and
+    // refilled once.
+    void flush() {
         m_flushPending = false;
         Bounds all;
         for (const Bounds& b : m_bounds) {
@@ -277,27 +255,23 @@ private:
                     m_series[i]->clear();
                     m_dirty[i] = true;
                 }
-            if (xChanged)
-                setRangeAndTicks(m_x, x0, x1);
-            if (yChanged)
-                setRangeAndTicks(m_y, y0, y1);
+            if (xChanged) setRangeAndTicks(m_x, x0, x1);
+            if (yChanged) setRangeAndTicks(m_y, y0, y1);
             m_hasRange = true;
-            // The axes re-lay out in this turn; the points follow in the next ones, behind disabled updates so the
-            // emptied series are never painted.
+            // The axes re-lay out in this turn; the points follow in the next ones, behind disabled updates
+            // so the emptied series are never painted.
             m_view->setUpdatesEnabled(false);
             scheduleFlush();
             return;
         }
         setDense();
-        // A slice at a time, each in its own event-loop turn, so no single turn stalls the UI thread for all the
-        // series; the view shows the previous picture until the last slice is in, then repaints once.
+        // A slice at a time, each in its own event-loop turn, so no single turn stalls the UI thread for all
+        // the series; the view shows the previous picture until the last slice is in, then repaints once.
         int budget = kPointsPerSlice;
         for (int i = 0; i < m_series.size(); ++i) {
-            if (!m_dirty[i])
-                continue;
+            if (!m_dirty[i]) continue;
             if (budget <= 0) {
-                if (m_view->updatesEnabled())
-                    m_view->setUpdatesEnabled(false);
+                if (m_view->updatesEnabled()) m_view->setUpdatesEnabled(false);
                 scheduleFlush();
                 return;
             }
@@ -305,21 +279,18 @@ private:
             m_series[i]->replace(m_points[i]); // one geometry update instead of one per point
             budget -= std::max<int>(1, m_points[i].size());
         }
-        if (!m_view->updatesEnabled())
-            m_view->setUpdatesEnabled(true); // repaints the whole chart, once
+        if (!m_view->updatesEnabled()) m_view->setUpdatesEnabled(true); // repaints the whole chart, once
     }
 
-    // Antialiased or wide polylines cost several times more to rasterize than 1-px aliased ones; with many long
-    // series (8 ranks x 500 points) that is what makes a repaint block the UI thread, and at that density the
-    // lines overlap anyway: dense charts draw thin, sharp lines.
-    void setDense()
-    {
+    // Antialiased or wide polylines cost several times more to rasterize than 1-px aliased ones; with many
+    // long series (8 ranks x 500 points) that is what makes a repaint block the UI thread, and at that
+    // density the lines overlap anyway: dense charts draw thin, sharp lines.
+    void setDense() {
         int total = 0;
         for (const QVector<QPointF>& p : m_points)
             total += p.size();
         const bool dense = total > kAntialiasMaxPoints;
-        if (dense == m_dense)
-            return;
+        if (dense == m_dense) return;
         m_dense = dense;
         m_view->setRenderHint(QPainter::Antialiasing, !dense);
         for (int i = 0; i < m_series.size(); ++i) {
@@ -330,31 +301,28 @@ private:
         }
     }
 
-    // Decides an axis range for data spanning [lo, hi]. The first range fits the data exactly (a finished run or a
-    // comparison is drawn once). Afterwards the axis stays put while the data fits and fills at least half of it,
-    // and otherwise grows with 15% headroom on the side that grew, so a live run changes it only now and then.
-    bool targetRange(double lo, double hi, double& min, double& max) const
-    {
+    // Decides an axis range for data spanning [lo, hi]. The first range fits the data exactly (a finished run
+    // or a comparison is drawn once). Afterwards the axis stays put while the data fits and fills at least
+    // half of it, and otherwise grows with 15% headroom on the side that grew, so a live run changes it only
+    // now and then.
+    bool targetRange(double lo, double hi, double& min, double& max) const {
         if (!m_hasRange) {
             min = lo;
             max = hi;
             return true;
         }
         const bool inside = lo >= min && hi <= max;
-        if (inside && (hi - lo) >= 0.5 * (max - min))
-            return false;
+        if (inside && (hi - lo) >= 0.5 * (max - min)) return false;
         if (inside) { // the data shrank to less than half the axis: fit it again
             min = lo;
             max = hi;
             return true;
         }
         const double span = hi - lo, head = 0.15 * span;
-        // Only the side the data left moves. Non-negative data near zero (a falling loss, memory) gets zero as its
-        // floor at once, instead of a new floor for every step it falls.
-        if (lo < min)
-            min = lo >= 0 && lo - head < span ? 0 : lo - head;
-        if (hi > max)
-            max = hi + head;
+        // Only the side the data left moves. Non-negative data near zero (a falling loss, memory) gets zero
+        // as its floor at once, instead of a new floor for every step it falls.
+        if (lo < min) min = lo >= 0 && lo - head < span ? 0 : lo - head;
+        if (hi > max) max = hi + head;
         return true;
     }
 
@@ -365,7 +333,7 @@ private:
     QVector<QLineSeries*> m_series;
     QVector<double> m_widths; // per series, the pen width asked for (drawn at 1 px while the chart is dense)
     bool m_dense = false;
-    QVector<Bounds> m_bounds; // per series
+    QVector<Bounds> m_bounds;           // per series
     QVector<QVector<QPointF>> m_points; // per series, what the next flush draws
     QVector<bool> m_dirty;              // per series: points not yet handed to Qt Charts
     bool m_flushPending = false;
@@ -376,17 +344,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<LineChart> createLineChart(QWidget* parent) { return std::make_unique<QtLineChart>(parent); }
+std::unique_ptr<LineChart> createLineChart(QWidget* parent) {
+    return std::make_unique<QtLineChart>(parent);
+}
 
-QColor seriesColor(int index)
-{
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                                     QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+QColor seriesColor(int index) {
+    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                     QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
                                      QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
     const int n = int(sizeof(palette) / sizeof(palette[0]));
     QColor c = palette[index % n];
-    if (index >= n)
-        c = c.darker(140); // a second lap of the palette still differs from the first
+    if (index >= n) c = c.darker(140); // a second lap of the palette still differs from the first
     return c;
 }
 

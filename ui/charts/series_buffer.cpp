@@ -5,11 +5,9 @@
 
 namespace ddpdesk::ui {
 
-QVector<QPointF> downsampleMinMax(const QVector<QPointF>& points, int maxPoints)
-{
+QVector<QPointF> downsampleMinMax(const QVector<QPointF>& points, int maxPoints) {
     const int n = points.size();
-    if (maxPoints < 4 || n <= maxPoints)
-        return points;
+    if (maxPoints < 4 || n <= maxPoints) return points;
     // Each bucket contributes its min and its max (in x order), so buckets = maxPoints / 2.
     const int buckets = std::max(1, (maxPoints - 2) / 2);
     QVector<QPointF> out;
@@ -19,14 +17,11 @@ QVector<QPointF> downsampleMinMax(const QVector<QPointF>& points, int maxPoints)
     for (int b = 0; b < buckets; ++b) {
         const int begin = 1 + int(std::floor(b * span));
         const int end = std::min(n - 1, 1 + int(std::floor((b + 1) * span)));
-        if (begin >= end)
-            continue;
+        if (begin >= end) continue;
         int lo = begin, hi = begin;
         for (int i = begin; i < end; ++i) {
-            if (points[i].y() < points[lo].y())
-                lo = i;
-            if (points[i].y() > points[hi].y())
-                hi = i;
+            if (points[i].y() < points[lo].y()) lo = i;
+            if (points[i].y() > points[hi].y()) hi = i;
         }
         if (lo == hi) {
             out.push_back(points[lo]);
@@ -39,10 +34,8 @@ QVector<QPointF> downsampleMinMax(const QVector<QPointF>& points, int maxPoints)
     return out;
 }
 
-QVector<QPointF> smoothEma(const QVector<QPointF>& points, double weight)
-{
-    if (weight <= 0.0)
-        return points;
+QVector<QPointF> smoothEma(const QVector<QPointF>& points, double weight) {
+    if (weight <= 0.0) return points;
     weight = std::min(weight, 0.999);
     QVector<QPointF> out;
     out.reserve(points.size());
@@ -62,14 +55,12 @@ QVector<QPointF> smoothEma(const QVector<QPointF>& points, double weight)
     return out;
 }
 
-void SeriesBuffer::append(double x, double y)
-{
+void SeriesBuffer::append(double x, double y) {
     m_points.push_back(QPointF(x, y));
     ++m_revision;
 }
 
-void SeriesBuffer::clear()
-{
+void SeriesBuffer::clear() {
     m_points.clear();
     ++m_revision;
 }

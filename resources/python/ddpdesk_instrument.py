@@ -10,8 +10,9 @@ places that every DDP script passes through, and prints the telemetry protocol's
     costs one synchronisation per event, not per step);
   * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension);
   * the time waited in DDP's allreduce comes from a communication hook that does what DDP does by default (or calls
-    the script's own hook) and notes when the last bucket was handed over and when the last allreduce completed
-    (_timed_comm_hooks).
+    the script's own hook) and notes when the last bucket was handed over; backward returns when the last allreduce
+    has completed (_timed_comm_hooks). Only with DDPDESK_INSTRUMENT_COMM_WAIT=1: with a Python hook registered,
+    PyTorch 1.13 ranks were seen to hang or abort at exit (1 run in 6 here), so by default DDP's hooks stay alone.
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
 It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
 stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
@@ -25,12 +26,14 @@ import sys
 import threading
 import time
 import types
+import weakref
 
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
           "step_ms": 0.0, "n_ms": 0, "comm_ms": 0.0, "n_comm": 0}
-# This iteration's allreduce: when the last bucket was handed to the hook, when the last one completed (perf_counter).
-_comm = {"ready": None, "done": None}
+# DDP's allreduce in this step: when the last bucket was handed to the hook (perf_counter), the wait so far, and
+# whether any bucket went through the hook.
+_comm = {"ready": None, "wait": 0.0, "seen": False}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -78,12 +81,10 @@ def _on_step():
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
         _state["t_step"] = now
-        if _comm["ready"] is not None and _comm["done"] is not None:
-            # Backward ends only when every bucket's allreduce has: what remained after the last bucket was ready
-            # is time spent waiting for the other ranks and the network.
-            _state["comm_ms"] += max(0.0, _comm["done"] - _comm["ready"]) * 1000.0
+        if _comm["seen"]:
+            _state["comm_ms"] += _comm["wait"] * 1000.0
             _state["n_comm"] += 1
-        _comm["ready"] = _comm["done"] = None
+        _comm["ready"], _comm["wait"], _comm["seen"] = None, 0.0, False
         _state["step"] += 1
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
@@ -113,7 +114,13 @@ def _install():
     def counted_backward(self, *args, **kwargs):
         if self.numel() == 1:
             _state["loss"] = self.detach()
-        return backward(self, *args, **kwargs)
+        result = backward(self, *args, **kwargs)
+        if _comm["ready"] is not None:
+            # DDP's backward returns only once every bucket's allreduce has completed: what remained after the last
+            # bucket was handed over is time spent waiting for the other ranks and the network.
+            _comm["wait"] += max(0.0, time.perf_counter() - _comm["ready"])
+            _comm["ready"] = None
+        return result
 
     torch.Tensor.backward = counted_backward
 
@@ -158,6 +165,8 @@ def _timed_comm_hooks(ddp_class):
     goes in at the first forward, by which time a script has registered its hooks; a script that asked for one of
     DDP's built-in C++ hooks is left alone (no wait reported). Returns the installer for counted_forward, or None
     where this PyTorch has no hooks."""
+    if os.environ.get("DDPDESK_INSTRUMENT_COMM_WAIT", "0") != "1":
+        return None
     try:
         from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
     except Exception:
@@ -166,20 +175,18 @@ def _timed_comm_hooks(ddp_class):
     register_builtin = getattr(ddp_class, "_register_builtin_comm_hook", None)
 
     def timed(ddp):
+        # The reducer keeps the hook alive; a strong reference back to the model would make a cycle that only the
+        # collector frees, at interpreter exit, after the process group is gone: PyTorch 1.13 then aborts
+        # ("terminate called without an active exception").
+        model = weakref.ref(ddp)
+
         def hook(state, bucket):
+            ddp = model()
             inner_state, inner = ddp.__dict__.get("_ddpdesk_inner", (None, None))
             handed = time.perf_counter()
             fut = inner(inner_state, bucket) if inner is not None else allreduce_hook(ddp.process_group, bucket)
-            with _lock:
-                _comm["ready"] = handed
-
-            def done(f):
-                finished = time.perf_counter()
-                with _lock:
-                    _comm["done"] = finished if _comm["done"] is None else max(_comm["done"], finished)
-                return f.value()
-
-            return fut.then(done)
+            _comm["ready"], _comm["seen"] = handed, True
+            return fut
 
         return hook
 

@@ -22,10 +22,20 @@ bool copyProject(const QString& to) {
     return true;
 }
 
-launchtest::CliResult runIn(const QString& cwd, const QStringList& args) {
+launchtest::CliResult runIn(const QString& cwd, const QStringList& args, bool commWait = false) {
     // Every optimizer step reported (no 100 ms throttle), so even this short run shows a rate.
-    return launchtest::runCli(args, 200000, {{"DDPDESK_INSTRUMENT_MS", "0"}},
-                              launchtest::envPath("DDPDESK_CLI"), cwd);
+    return launchtest::runCli(
+        args, 200000,
+        {{"DDPDESK_INSTRUMENT_MS", "0"}, {"DDPDESK_INSTRUMENT_COMM_WAIT", commWait ? "1" : "0"}},
+        launchtest::envPath("DDPDESK_CLI"), cwd);
+}
+
+// The major version of the test Python's torch (0 when it cannot be read).
+int torchMajor() {
+    QProcess p;
+    p.start(launchtest::envPath("DDPDESK_PYTHON"), {"-c", "import torch; print(torch.__version__)"});
+    if (!p.waitForFinished(120000)) return 0;
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed().section('.', 0, 0).toInt();
 }
 
 } // namespace
@@ -85,9 +95,15 @@ private slots:
     }
 
     // The instrumentation observes and changes nothing: the trained parameters are bit for bit those of the
-    // same run without it, with DDP's default allreduce and with a hook the script registers itself.
+    // same run without it, with DDP's default allreduce and with a hook the script registers itself. On
+    // PyTorch 2.x with the allreduce-wait hook on (DDPDESK_INSTRUMENT_COMM_WAIT=1), which 1.13 does not get.
     void instrumentationChangesNoResult() {
-        for (const QStringList& scriptArgs : {QStringList{}, QStringList{"--own-hook"}}) {
+        // A script's own Python comm hook makes PyTorch 1.13 ranks hang at exit now and then, DDP Desk or
+        // not: that case (and DDP Desk's hook) is checked on 2.x only.
+        const bool commWait = torchMajor() >= 2;
+        QList<QStringList> cases{QStringList{}};
+        if (commWait) cases << QStringList{"--own-hook"};
+        for (const QStringList& scriptArgs : cases) {
             QTemporaryDir tmp;
             QStringList snapshots;
             for (const bool instrumented : {true, false}) {
@@ -97,7 +113,7 @@ private slots:
                     "run",     "--script", "train.py", "--python", launchtest::envPath("DDPDESK_PYTHON"),
                     "--nproc", "2",        "--out",    "runs/a"};
                 if (!instrumented) args << "--no-instrument";
-                const auto r = runIn(project, args + QStringList{"--"} + scriptArgs);
+                const auto r = runIn(project, args + QStringList{"--"} + scriptArgs, commWait);
                 QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
                 snapshots << project + "/snapshot.pt";
             }
@@ -117,15 +133,20 @@ private slots:
     // The time DDP's allreduce waits: rank 1's data loading sleeps 150 ms a step, so rank 0 spends most of
     // each step waiting for it in the allreduce, through DDP Desk's hook or the script's own.
     void allreduceWaitIsMeasured() {
+        if (torchMajor() < 2)
+            QSKIP(
+                "the allreduce-wait hook is off for PyTorch 1.13: with a Python comm hook its ranks hung or "
+                "aborted at exit in 1 run of 6 here (DDPDESK_INSTRUMENT_COMM_WAIT=1 forces it)");
         for (const QStringList& hook : {QStringList{}, QStringList{"--own-hook"}}) {
             QTemporaryDir tmp;
             const QString project = tmp.filePath("myproject");
             QVERIFY(copyProject(project));
-            const auto r =
-                runIn(project, QStringList{"run", "--script", "train.py", "--python",
-                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out",
-                                           "runs/a", "--", "--slow-rank", "1", "--slow-ms", "150"} +
-                                   hook);
+            const auto r = runIn(project,
+                                 QStringList{"run", "--script", "train.py", "--python",
+                                             launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out",
+                                             "runs/a", "--", "--slow-rank", "1", "--slow-ms", "150"} +
+                                     hook,
+                                 true);
             QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
             const QJsonObject s = launchtest::readJsonFile(project + "/runs/a/summary.json");
             double share[2] = {-1, -1};

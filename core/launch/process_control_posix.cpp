@@ -1,27 +1,18 @@
-// POSIX side of process_control.h: own process group per worker (so a stop reaches its children too), a
-// parent-death signal (Linux) so a crashed launcher leaves nothing behind, and SIGINT/SIGTERM via a
-// self-pipe.
+// POSIX side of process_control.h: own process group per worker (so a stop reaches its children too; the
+// groups are a ProcessJob), a parent-death signal (Linux) so a crashed launcher leaves nothing behind, and
+// SIGINT/SIGTERM via a self-pipe.
 #include "launch/process_control.h"
+
+#include "launch/process_job.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <QProcess>
 #include <QSocketNotifier>
-#include <QThread>
-
-#include <algorithm>
-#include <map>
-#include <vector>
 
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -33,77 +24,8 @@
 namespace ddpdesk::launch {
 
 struct ProcessGuard::Impl {
-    std::vector<pid_t> groups; // one per rank ever started (the rank's pid is its process group id)
-
-    // Groups with a member left, each with whether its leader (the rank itself) still runs. A group outlives
-    // its leader while a child of the leader lives; one with no member left is forgotten, so that its id,
-    // once reused by some other process, is never signalled.
-    std::map<pid_t, bool> liveGroups();
-    void signalGroups(int sig, bool orphansOnly);
+    ProcessJob job; // one process group per rank ever started
 };
-
-namespace {
-
-#ifdef __linux__
-// Process group -> whether its leader runs, for groups with a running member in our own session: our ranks
-// never leave it (setpgid keeps the session), while an unrelated process that got a reused id is almost
-// always elsewhere.
-std::map<pid_t, bool> groupsInOurSession() {
-    std::map<pid_t, bool> out;
-    const pid_t session = getsid(0);
-    DIR* proc = opendir("/proc");
-    if (!proc) return out;
-    while (dirent* entry = readdir(proc)) {
-        if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
-        char path[300]; // room for any d_name
-        std::snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
-        FILE* f = std::fopen(path, "r");
-        if (!f) continue;
-        char buf[512];
-        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-        std::fclose(f);
-        buf[n] = '\0';
-        const char* close = std::strrchr(buf, ')'); // the command name may hold spaces and parentheses
-        char state = 0;
-        int ppid = 0, pgrp = 0, sid = 0;
-        if (!close || std::sscanf(close + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sid) != 4 ||
-            sid != session || state == 'Z' || state == 'X')
-            continue;
-        bool& leaderRuns = out[pid_t(pgrp)];
-        leaderRuns = leaderRuns || std::atoi(entry->d_name) == pgrp;
-    }
-    closedir(proc);
-    return out;
-}
-#endif
-
-} // namespace
-
-std::map<pid_t, bool> ProcessGuard::Impl::liveGroups() {
-#ifdef __linux__
-    const std::map<pid_t, bool> ours = groupsInOurSession();
-#endif
-    std::map<pid_t, bool> live;
-    std::vector<pid_t> kept;
-    for (pid_t group : groups) {
-#ifdef __linux__
-        const auto it = ours.find(group);
-        if (it == ours.end()) continue;
-        live[group] = it->second;
-#else
-        if (::kill(-group, 0) != 0 && errno == ESRCH) continue;
-        live[group] = ::kill(group, 0) == 0;
-#endif
-        kept.push_back(group);
-    }
-    groups = kept;
-    return live;
-}
-
-void ProcessGuard::Impl::signalGroups(int sig, bool orphansOnly) {
-    for (const auto& [group, leaderRuns] : liveGroups())
-        if (!(orphansOnly && leaderRuns)) ::kill(-group, sig);
-}
 
 ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {}
 ProcessGuard::~ProcessGuard() = default;
@@ -122,13 +44,7 @@ void ProcessGuard::prepare(QProcess& process) {
 }
 
 void ProcessGuard::adopt(QProcess& process) {
-    const qint64 pid = process.processId();
-    if (pid <= 0) return;
-    // The child made itself a group leader before exec; doing it here too closes the window in which a stop
-    // could find no group yet (EACCES once the child has exec'd is expected and harmless).
-    setpgid(pid_t(pid), pid_t(pid));
-    if (std::find(d->groups.begin(), d->groups.end(), pid_t(pid)) == d->groups.end())
-        d->groups.push_back(pid_t(pid));
+    d->job.adopt(process.processId());
 }
 
 void ProcessGuard::terminate(QProcess& process) {
@@ -144,21 +60,15 @@ void ProcessGuard::kill(QProcess& process) {
 }
 
 void ProcessGuard::terminateOrphans() {
-    d->signalGroups(SIGTERM, true);
+    d->job.stop(false, true);
 }
 
 void ProcessGuard::killOrphans() {
-    d->signalGroups(SIGKILL, true);
+    d->job.stop(true, true);
 }
 
 void ProcessGuard::endLeftovers(int graceMs) {
-    if (d->liveGroups().empty()) return;
-    d->signalGroups(SIGTERM, false);
-    QElapsedTimer waited;
-    waited.start();
-    while (!d->liveGroups().empty() && waited.elapsed() < graceMs)
-        QThread::msleep(20);
-    d->signalGroups(SIGKILL, false);
+    d->job.endLeftovers(graceMs);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 // grace period).
 #include "launch/process_control.h"
 
+#include "launch/process_job.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QMetaObject>
@@ -20,21 +22,11 @@
 namespace ddpdesk::launch {
 
 struct ProcessGuard::Impl {
-    HANDLE job = nullptr;
+    ProcessJob job;
 };
 
-ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {
-    d->job = CreateJobObjectW(nullptr, nullptr);
-    if (d->job) {
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION info = {};
-        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-        SetInformationJobObject(d->job, JobObjectExtendedLimitInformation, &info, sizeof info);
-    }
-}
-
-ProcessGuard::~ProcessGuard() {
-    if (d->job) CloseHandle(d->job);
-}
+ProcessGuard::ProcessGuard() : d(std::make_unique<Impl>()) {}
+ProcessGuard::~ProcessGuard() = default;
 
 void ProcessGuard::prepare(QProcess& process) {
     // The worker is created suspended, joins the job, and only then runs: a child it starts at once (a
@@ -48,13 +40,13 @@ void ProcessGuard::prepare(QProcess& process) {
     // Connected here, before any caller's slot, and direct, so the job is joined before anything else reacts
     // to the start. The thread is resumed through its id: whether QProcess still holds the thread handle is
     // its own business, and a worker left suspended would hang the run.
-    HANDLE job = d->job;
+    ProcessJob* job = &d->job;
     QObject::connect(
         &process, &QProcess::started, &process,
         [info, job] {
             PROCESS_INFORMATION* pi = *info;
             if (!pi) return;
-            if (job && pi->hProcess) AssignProcessToJobObject(job, pi->hProcess); // adopt() retries by pid
+            job->adopt(std::int64_t(pi->dwProcessId)); // adopt() retries
             HANDLE thread = OpenThread(THREAD_SUSPEND_RESUME, FALSE, pi->dwThreadId);
             ResumeThread(thread ? thread : pi->hThread);
             if (thread) CloseHandle(thread);
@@ -63,15 +55,8 @@ void ProcessGuard::prepare(QProcess& process) {
 }
 
 void ProcessGuard::adopt(QProcess& process) {
-    if (!d->job) return;
     // Normally already in the job since prepare(); this covers a process started without it.
-    HANDLE h = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE,
-                           DWORD(process.processId()));
-    if (h) {
-        BOOL inJob = FALSE;
-        if (!IsProcessInJob(h, d->job, &inJob) || !inJob) AssignProcessToJobObject(d->job, h);
-        CloseHandle(h);
-    }
+    d->job.adopt(process.processId());
 }
 
 void ProcessGuard::terminate(QProcess& process) {
@@ -88,16 +73,11 @@ void ProcessGuard::kill(QProcess& process) {
 void ProcessGuard::terminateOrphans() {}
 
 void ProcessGuard::killOrphans() {
-    if (d->job) TerminateJobObject(d->job, 1);
+    d->job.stop(true, true);
 }
 
-void ProcessGuard::endLeftovers(int) {
-    // Every rank has exited: whatever is still in the job was started by one of them.
-    JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info = {};
-    if (d->job &&
-        QueryInformationJobObject(d->job, JobObjectBasicAccountingInformation, &info, sizeof info, nullptr) &&
-        info.ActiveProcesses > 0)
-        TerminateJobObject(d->job, 1);
+void ProcessGuard::endLeftovers(int graceMs) {
+    d->job.endLeftovers(graceMs); // no polite stop on Windows: ends at once
 }
 
 namespace {

@@ -36,6 +36,9 @@ public:
     // Starts `program` (a path, or a name looked up in PATH) with `args`. False with startError() when it
     // could not start; a Subprocess starts at most once.
     bool start(const std::string& program, const std::vector<std::string>& args, const EnvChanges& env = {});
+    // POSIX: the child leads a process group of its own (the default, so kill() reaches what it started), or
+    // stays in this process's group, as a tree the caller groups itself. Call before start(); Windows: no-op.
+    void setOwnProcessGroup(bool own) { m_ownGroup = own; }
 
     // Waits until the child exits or `deadline` passes; true once it has exited (also when it had already).
     bool waitUntil(Clock::time_point deadline);
@@ -66,6 +69,7 @@ private:
 
     std::unique_ptr<Native> m_native;
     bool m_started = false;
+    bool m_ownGroup = true;
     bool m_exited = false;
     int m_exitCode = -1;
     std::int64_t m_pid = -1;
@@ -92,6 +96,9 @@ struct ProgramResult {
 // Runs a program to completion within `timeout`, killing it at the deadline.
 inline ProgramResult runProgram(const std::string& program, const std::vector<std::string>& args,
                                 std::chrono::milliseconds timeout, const EnvChanges& env = {});
+
+// The full path of the running program, for tests that start themselves as a helper process.
+std::string currentExecutable();
 
 // A TCP port on 127.0.0.1 that nobody listens on right now (bound to 0, read back, released); 0 on failure.
 std::uint16_t freeLoopbackPort();

@@ -93,7 +93,8 @@ bool Subprocess::start(const std::string& program, const std::vector<std::string
     sigemptyset(&defaults);
     sigaddset(&defaults, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attr, m_ownGroup ? POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF
+                                               : POSIX_SPAWN_SETSIGDEF);
 
     std::vector<std::string> argStrings;
     argStrings.push_back(program);
@@ -176,7 +177,7 @@ bool Subprocess::waitUntil(Clock::time_point deadline) {
 
 void Subprocess::kill() {
     if (!m_started || m_exited) return;
-    ::kill(-m_native->pid, SIGKILL); // the group: wrappers and what they started
+    if (m_ownGroup) ::kill(-m_native->pid, SIGKILL); // the group: wrappers and what they started
     ::kill(m_native->pid, SIGKILL);
     int status = 0;
     while (::waitpid(m_native->pid, &status, 0) < 0 && errno == EINTR) {
@@ -184,6 +185,13 @@ void Subprocess::kill() {
     m_exited = true;
     m_exitCode = -1;
     finishReading();
+}
+
+std::string currentExecutable() {
+    std::string path(4096, '\0');
+    const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size()); // Linux; elsewhere empty
+    path.resize(n > 0 ? size_t(n) : 0);
+    return path;
 }
 
 std::uint16_t freeLoopbackPort() {

@@ -232,6 +232,18 @@ void Subprocess::kill() {
     finishReading();
 }
 
+std::string currentExecutable() {
+    std::wstring path(32768, L'\0');
+    const DWORD n = GetModuleFileNameW(nullptr, path.data(), DWORD(path.size()));
+    path.resize(n);
+    const int bytes =
+        WideCharToMultiByte(CP_UTF8, 0, path.data(), int(path.size()), nullptr, 0, nullptr, nullptr);
+    std::string out(size_t(bytes > 0 ? bytes : 0), '\0');
+    if (bytes > 0)
+        WideCharToMultiByte(CP_UTF8, 0, path.data(), int(path.size()), out.data(), bytes, nullptr, nullptr);
+    return out;
+}
+
 std::uint16_t freeLoopbackPort() {
     WSADATA data;
     if (WSAStartup(MAKEWORD(2, 2), &data) != 0) return 0;

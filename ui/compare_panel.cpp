@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/supervisor.h"
+#include "plot/sweep_plot.h"
 
 #include <QDir>
 #include <QEvent>
@@ -142,7 +143,7 @@ bool ComparePanel::startSweep(const QString& sizesText) {
     }
     launch::RunConfig base = m_provider();
     base.outDir.replace(QStringLiteral("run-"), QStringLiteral("sweep-"));
-    m_runner = std::make_unique<launch::SweepRunner>();
+    m_runner = std::make_unique<launch::SweepRunner>(plot::drawSweepPng);
     connect(
         m_runner.get(), &launch::SweepRunner::sizeStarted, this,
         [this, sizes](int i, launch::Supervisor* run) {
@@ -239,7 +240,7 @@ bool ComparePanel::exportCsv(const QString& path, QString* error) const {
 }
 
 bool ComparePanel::exportPng(const QString& path, QString* error) const {
-    return launch::drawSweepPng(m_rows, path, error);
+    return plot::drawSweepPng(m_rows, path, error);
 }
 
 } // namespace ddpdesk::ui

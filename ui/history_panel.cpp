@@ -120,17 +120,16 @@ void HistoryPanel::refresh() {
     m_table->setRowCount(m_runs.size());
     for (int i = 0; i < m_runs.size(); ++i) {
         const RunRecord& r = m_runs[i];
-        const QJsonObject& s = r.summary;
-        const double loss = s.value(QLatin1String("final_loss")).toDouble(qQNaN());
-        const QStringList cells = {
-            r.name,
-            QLocale().toString(r.finishedAt, QLocale::ShortFormat),
-            statusText(r.status()),
-            s.value(QLatin1String("workload")).toString(),
-            QString::number(s.value(QLatin1String("world_size")).toInt()),
-            QString::number(qint64(s.value(QLatin1String("steps")).toDouble())),
-            QString::number(s.value(QLatin1String("samples_per_s")).toDouble(), 'f', 0),
-            std::isfinite(loss) ? QString::number(loss, 'g', 4) : QStringLiteral("\u2013")};
+        const launch::RunSummary& s = r.summary;
+        const QStringList cells = {r.name,
+                                   QLocale().toString(r.finishedAt, QLocale::ShortFormat),
+                                   statusText(r.status()),
+                                   s.workload,
+                                   QString::number(s.worldSize),
+                                   QString::number(s.steps),
+                                   QString::number(s.samplesPerS, 'f', 0),
+                                   std::isfinite(s.finalLoss) ? QString::number(s.finalLoss, 'g', 4)
+                                                              : QStringLiteral("\u2013")};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 2)
@@ -174,18 +173,16 @@ void HistoryPanel::showSelection() {
     if (rows.size() == 1) {
         // One run: every rank's loss, like the Run page showed it.
         const RunRecord& r = m_runs[rows.front()];
-        const QJsonObject& s = r.summary;
+        const launch::RunSummary& s = r.summary;
         QString text = tr("<b>%1</b>: %2, world size %3, %4 steps in %5 s, %6 samples/s.")
                            .arg(r.name.toHtmlEscaped(), statusText(r.status()))
-                           .arg(s.value(QLatin1String("world_size")).toInt())
-                           .arg(qint64(s.value(QLatin1String("steps")).toDouble()))
-                           .arg(s.value(QLatin1String("wall_s")).toDouble(), 0, 'f', 1)
-                           .arg(s.value(QLatin1String("samples_per_s")).toDouble(), 0, 'f', 0);
-        if (s.value(QLatin1String("failed_rank")).isDouble())
+                           .arg(s.worldSize)
+                           .arg(s.steps)
+                           .arg(s.wallS, 0, 'f', 1)
+                           .arg(s.samplesPerS, 0, 'f', 0);
+        if (s.failedRank >= 0)
             text += QStringLiteral(" ") +
-                    tr("Rank %1 failed: %2")
-                        .arg(s.value(QLatin1String("failed_rank")).toInt())
-                        .arg(s.value(QLatin1String("failure_reason")).toString().toHtmlEscaped());
+                    tr("Rank %1 failed: %2").arg(s.failedRank).arg(s.failureReason.toHtmlEscaped());
         const std::optional<RunCurves> c = m_curves->curves(r.folder);
         m_reading = !c;
         if (!c) text += QStringLiteral(" ") + tr("Reading the recording...");
@@ -209,8 +206,7 @@ void HistoryPanel::showSelection() {
             ++reading;
             continue;
         }
-        const QString name =
-            tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.value(QLatin1String("world_size")).toInt());
+        const QString name = tr("%1 (%2 ranks)").arg(r.name).arg(r.summary.worldSize);
         m_chart->setPoints(m_chart->addSeries(name, seriesColor(thisColor)), c->meanLoss);
     }
     m_reading = reading > 0;

@@ -7,6 +7,7 @@
 #include "launch/process_control.h"
 #include "launch/supervisor.h"
 #include "launch/sweep.h"
+#include "plot/sweep_plot.h"
 
 #include <QCoreApplication>
 
@@ -35,7 +36,7 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
         return 2;
     }
     prepareQtApplication(ctx.argc, ctx.argv, true);
-    launch::SweepRunner sweep;
+    launch::SweepRunner sweep(plot::drawSweepPng);
     std::unique_ptr<launch::ConsoleView> view;
     QObject::connect(
         &sweep, &launch::SweepRunner::sizeStarted, &sweep, [&view, sizes](int i, launch::Supervisor* run) {

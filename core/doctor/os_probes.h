@@ -4,6 +4,8 @@
 // Implemented in os_probes_posix.cpp (Linux /proc) and os_probes_win.cpp (IP Helper + Restart Manager).
 // All calls are best effort and bounded: an empty answer means "no holder seen", never an exception.
 
+#include "os/process.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -31,8 +33,9 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path);
 // a FileStore for each operation and so rarely hold it open at the instant we look.
 std::vector<ProcessRef> processesMentioning(const std::string& text);
 
-bool processAlive(std::int64_t pid);
-std::string processName(std::int64_t pid);
-std::int64_t currentPid();
+// Process facts come from core/os, the one home of each (the doctor's code names them os::processAlive).
+using ddpdesk::os::currentPid;
+using ddpdesk::os::processAlive;
+using ddpdesk::os::processName;
 
 } // namespace ddpdesk::doctor::os

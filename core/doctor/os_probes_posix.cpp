@@ -67,28 +67,6 @@ void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, const std::string
 
 } // namespace
 
-std::int64_t currentPid() {
-    return ::getpid();
-}
-
-bool processAlive(std::int64_t pid) {
-    if (pid <= 0) return false;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
-    // A zombie (killed, not yet reaped) holds nothing any more.
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(stat, line);
-    auto close = line.rfind(')');
-    return close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'Z';
-}
-
-std::string processName(std::int64_t pid) {
-    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-    std::string name;
-    std::getline(comm, name);
-    return name;
-}
-
 std::vector<ProcessRef> portHolders(int port) {
     std::map<std::string, std::string> inodes; // socket inode -> "listening"/"bound"
     for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {

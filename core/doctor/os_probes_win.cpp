@@ -55,34 +55,6 @@ template <typename Table, typename Row> void scanTable(ULONG family, int port, s
 
 } // namespace
 
-std::int64_t currentPid() {
-    return static_cast<std::int64_t>(GetCurrentProcessId());
-}
-
-bool processAlive(std::int64_t pid) {
-    HANDLE h = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
-    if (!h) return GetLastError() == ERROR_ACCESS_DENIED; // exists, belongs to someone else
-    DWORD code = 0;
-    bool alive = GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
-    CloseHandle(h);
-    return alive;
-}
-
-std::string processName(std::int64_t pid) {
-    HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
-    if (!h) return {};
-    wchar_t path[MAX_PATH] = {0};
-    DWORD size = MAX_PATH;
-    std::string name;
-    if (QueryFullProcessImageNameW(h, 0, path, &size)) {
-        std::string full = narrow(path);
-        auto slash = full.find_last_of("\\/");
-        name = slash == std::string::npos ? full : full.substr(slash + 1);
-    }
-    CloseHandle(h);
-    return name;
-}
-
 std::vector<ProcessRef> portHolders(int port) {
     std::vector<ProcessRef> out;
     scanTable<MIB_TCPTABLE_OWNER_PID, MIB_TCPROW_OWNER_PID>(AF_INET, port, out);

@@ -52,9 +52,6 @@ QString describeExit(int exitCode, bool crashed);
 // A signal we did not send (someone's SIGKILL, a SIGSEGV) is a failure even while stopping.
 bool exitCausedByStop(int stage, int exitCode, bool crashed);
 
-// Whether a pid is still alive (tests and leftover checks).
-bool processAlive(qint64 pid);
-
 // Asks a script rank's Python to append every thread's stack to `stacksFile` (stack_dump.h). POSIX: SIGUSR1,
 // sent only where the process holds that file open (on Linux checked through /proc, so a reused pid is never
 // signalled; elsewhere the caller's announcement check is all). Windows: creates `requestFile`, which the

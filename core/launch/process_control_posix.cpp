@@ -175,21 +175,6 @@ bool requestPythonStacks(qint64 pid, const QString& stacksFile, const QString&) 
     return ::kill(pid_t(pid), SIGUSR1) == 0;
 }
 
-bool processAlive(qint64 pid) {
-    if (pid <= 0) return false;
-    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM) return false;
-#ifdef __linux__
-    // A zombie has exited; only its parent has not collected it yet.
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (stat.open(QIODevice::ReadOnly)) {
-        const QByteArray s = stat.readAll();
-        const int close = s.lastIndexOf(')');
-        if (close > 0 && close + 2 < s.size() && s[close + 2] == 'Z') return false;
-    }
-#endif
-    return true;
-}
-
 bool stderrIsTerminal() {
     return isatty(STDERR_FILENO) == 1;
 }

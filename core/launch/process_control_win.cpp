@@ -4,6 +4,7 @@
 // group so the launcher, not Ctrl-C, decides when they stop (CTRL_BREAK first, TerminateProcess after the
 // grace period).
 #include "launch/process_control.h"
+#include "os/process.h"
 
 #include "launch/process_job.h"
 
@@ -112,17 +113,9 @@ bool exitCausedByStop(int stage, int, bool) {
 }
 
 bool requestPythonStacks(qint64 pid, const QString&, const QString& requestFile) {
-    if (!processAlive(pid)) return false;
+    if (!os::processAlive(pid)) return false;
     QFile request(requestFile); // the rank's watcher thread removes it once it has written its stacks
     return request.open(QIODevice::WriteOnly | QIODevice::NewOnly) || request.exists();
-}
-
-bool processAlive(qint64 pid) {
-    HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, DWORD(pid));
-    if (!h) return false;
-    const bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
-    CloseHandle(h);
-    return alive;
 }
 
 bool stderrIsTerminal() {

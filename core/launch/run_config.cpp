@@ -8,7 +8,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QRegularExpression>
 #include <QTemporaryFile>
 #include <QThread>
@@ -63,7 +62,7 @@ QVector<ConfigProblem> hostProblems(const RunConfig& c) {
                            "[A-Za-z0-9])?)*\\z"));
         QString why;
         if (st.startsWith(QLatin1String("tcp://["))) {
-            if (QHostAddress(host).protocol() != QAbstractSocket::IPv6Protocol)
+            if (!protocol::isIpv6Literal(spec.host))
                 why = QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                   "'%1' in brackets is not an IPv6 address");
         } else if (ipv4.match(host).hasMatch()) {

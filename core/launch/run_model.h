@@ -64,6 +64,9 @@ struct RunSummary {
         diagnosis; // a known failure recognised in the ranks' output (failure_diagnosis.h)
     int restarts = 0;
     QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
+    // summary.json's object read back (its per-rank part is not kept); missing keys keep the defaults, a
+    // missing status reads "stopped".
+    static RunSummary fromJson(const QJsonObject& o);
 };
 
 class RunModel : public QObject {

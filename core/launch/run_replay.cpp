@@ -38,11 +38,6 @@ bool isLauncherEvent(const protocol::Event& e) {
     return e.rank < 0 || textOf(e.body, "source") == QLatin1String("launcher");
 }
 
-double numOr(const QJsonObject& o, const char* key, double fallback) {
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? v.toDouble() : fallback;
-}
-
 // Reads metrics.jsonl one line at a time through a fixed buffer: a line longer than the limit is read through
 // and dropped, so memory stays bounded whatever the file holds.
 class BoundedLines {
@@ -101,42 +96,12 @@ QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder) {
         r.folder = fi.filePath();
         r.name = fi.fileName();
         r.finishedAt = QFileInfo(f).lastModified();
-        r.summary = doc.object();
+        r.summary = RunSummary::fromJson(doc.object());
         out << r;
     }
     std::sort(out.begin(), out.end(),
               [](const RecordedRun& a, const RecordedRun& b) { return a.finishedAt > b.finishedAt; });
     return out;
-}
-
-RunSummary summaryFromJson(const QJsonObject& o) {
-    RunSummary s;
-    s.status = o.value(QLatin1String("status")).toString(QStringLiteral("stopped"));
-    s.worldSize = int(numOr(o, "world_size", 0));
-    s.workload = o.value(QLatin1String("workload")).toString();
-    s.steps = qint64(numOr(o, "steps", 0));
-    s.wallS = numOr(o, "wall_s", 0);
-    s.samplesPerS = numOr(o, "samples_per_s", 0);
-    s.finalLoss = numOr(o, "final_loss", qQNaN());
-    s.testAccuracy = numOr(o, "test_accuracy", qQNaN());
-    s.failedRank = int(numOr(o, "failed_rank", -1));
-    s.failureReason = o.value(QLatin1String("failure_reason")).toString();
-    for (const QJsonValue& v : o.value(QLatin1String("failed_rank_stderr")).toArray())
-        s.failedRankStderr << v.toString();
-    // Written by RunSummary::toJson (run_summary.cpp): a reopened run shows the same explanation and fix.
-    const QJsonObject d = o.value(QLatin1String("diagnosis")).toObject();
-    if (!d.value(QLatin1String("code")).toString().isEmpty()) {
-        Diagnosis g;
-        g.code = d.value(QLatin1String("code")).toString().toStdString();
-        g.rank = d.value(QLatin1String("rank")).toInt(-1);
-        g.message = d.value(QLatin1String("message")).toString().toStdString();
-        g.fix = d.value(QLatin1String("fix")).toString().toStdString();
-        g.matched = d.value(QLatin1String("matched")).toString().toStdString();
-        g.firstFailedRank = d.value(QLatin1String("first_failed_rank")).toInt(-1);
-        s.diagnosis = g;
-    }
-    s.restarts = int(numOr(o, "restarts", 0));
-    return s;
 }
 
 QString ReplayStats::describe() const {
@@ -243,7 +208,7 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
             QStringLiteral("stopped"), -1,
             QCoreApplication::translate("ddpdesk::launch::RunReplay", "the recording has no summary.json"));
     else
-        model->finishRecorded(summaryFromJson(recorded));
+        model->finishRecorded(RunSummary::fromJson(recorded));
     model->setReplayClock(0);
     return true;
 }

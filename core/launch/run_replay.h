@@ -4,6 +4,8 @@
 // the supervisor); replaying metrics.jsonl through the same RunModel entry points a live run uses gives the
 // History page, the Run page and tests exactly the state the run had, with the recording's own timestamps.
 
+#include "launch/run_model.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -12,21 +14,17 @@
 namespace ddpdesk::launch {
 
 class RunModel;
-struct RunSummary;
 
 struct RecordedRun {
     QString folder;
     QString name;         // folder name
     QDateTime finishedAt; // summary.json's modification time
-    QJsonObject summary;  // summary.json as written
-    QString status() const { return summary.value(QLatin1String("status")).toString(); }
+    RunSummary summary;   // summary.json read back
+    QString status() const { return summary.status; }
 };
 
 // Every direct subfolder of runsFolder with a readable summary.json, newest first.
 QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder);
-
-// summary.json's object -> RunSummary (the inverse of RunSummary::toJson, without the per-rank part).
-RunSummary summaryFromJson(const QJsonObject& o);
 
 // What a replay read. Lines over protocol::kMaxLineBytes or nested deeper than protocol::kMaxDepth are
 // skipped unparsed (a damaged or hostile recording must not exhaust memory or the stack) and counted here.

@@ -1,4 +1,5 @@
-// summary.json: the contract other tools read (keys are stable; NaN becomes null).
+// summary.json: the contract other tools read (keys are stable; NaN becomes null). Its writer and its reader
+// (the History page, replays) are this one pair.
 #include "launch/run_model.h"
 
 #include <QJsonArray>
@@ -10,6 +11,11 @@ namespace ddpdesk::launch {
 namespace {
 QJsonValue numOrNull(double v) {
     return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+double numOr(const QJsonObject& o, const char* key, double fallback) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? v.toDouble() : fallback;
 }
 } // namespace
 
@@ -58,6 +64,36 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
     }
     o["ranks"] = rs;
     return o;
+}
+
+RunSummary RunSummary::fromJson(const QJsonObject& o) {
+    RunSummary s;
+    s.status = o.value(QLatin1String("status")).toString(QStringLiteral("stopped"));
+    s.worldSize = int(numOr(o, "world_size", 0));
+    s.workload = o.value(QLatin1String("workload")).toString();
+    s.steps = qint64(numOr(o, "steps", 0));
+    s.wallS = numOr(o, "wall_s", 0);
+    s.samplesPerS = numOr(o, "samples_per_s", 0);
+    s.finalLoss = numOr(o, "final_loss", qQNaN());
+    s.testAccuracy = numOr(o, "test_accuracy", qQNaN());
+    s.failedRank = int(numOr(o, "failed_rank", -1));
+    s.failureReason = o.value(QLatin1String("failure_reason")).toString();
+    for (const QJsonValue& v : o.value(QLatin1String("failed_rank_stderr")).toArray())
+        s.failedRankStderr << v.toString();
+    // Written by RunSummary::toJson (run_summary.cpp): a reopened run shows the same explanation and fix.
+    const QJsonObject d = o.value(QLatin1String("diagnosis")).toObject();
+    if (!d.value(QLatin1String("code")).toString().isEmpty()) {
+        Diagnosis g;
+        g.code = d.value(QLatin1String("code")).toString().toStdString();
+        g.rank = d.value(QLatin1String("rank")).toInt(-1);
+        g.message = d.value(QLatin1String("message")).toString().toStdString();
+        g.fix = d.value(QLatin1String("fix")).toString().toStdString();
+        g.matched = d.value(QLatin1String("matched")).toString().toStdString();
+        g.firstFailedRank = d.value(QLatin1String("first_failed_rank")).toInt(-1);
+        s.diagnosis = g;
+    }
+    s.restarts = int(numOr(o, "restarts", 0));
+    return s;
 }
 
 } // namespace ddpdesk::launch

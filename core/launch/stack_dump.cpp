@@ -1,6 +1,7 @@
 #include "launch/stack_dump.h"
 
 #include "launch/process_control.h"
+#include "os/process.h"
 
 #include <QDir>
 #include <QFile>
@@ -45,7 +46,7 @@ QVector<StackTarget> stackTargets(const QString& instrumentDir) {
             t.byRequestFile = !r.captured(3).isEmpty();
         }
         t.rank = m.captured(1).toInt();
-        if (t.pid <= 0 || !processAlive(t.pid)) continue;
+        if (t.pid <= 0 || !os::processAlive(t.pid)) continue;
         t.file = info.filePath();
         t.request = stacksRequestFile(instrumentDir, t.rank);
         targets.push_back(t);
@@ -59,7 +60,7 @@ void requestStacks(QVector<StackTarget>& targets) {
         // The rank removes the request file once it has answered; one still there is a question not yet
         // answered, which stands for this one too.
         QFile request(it->request);
-        const bool asked = it->byRequestFile ? processAlive(it->pid) &&
+        const bool asked = it->byRequestFile ? os::processAlive(it->pid) &&
                                                    (request.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
                                                     request.exists())
                                              : requestPythonStacks(it->pid, it->file, it->request);

@@ -133,7 +133,7 @@ QString sweepTable(const QVector<SweepRow>& rows) {
     return out;
 }
 
-SweepRunner::SweepRunner(QObject* parent) : QObject(parent) {}
+SweepRunner::SweepRunner(Plotter plotter, QObject* parent) : QObject(parent), m_plotter(std::move(plotter)) {}
 SweepRunner::~SweepRunner() = default;
 
 QString SweepRunner::csvPath() const {
@@ -211,7 +211,7 @@ void SweepRunner::runNext() {
             allOk = false;
         }
         QString why;
-        if (!drawSweepPng(m_rows, pngPath(), &why)) allOk = false;
+        if (m_plotter && !m_plotter(m_rows, pngPath(), &why)) allOk = false;
         emit finished(allOk);
         return;
     }

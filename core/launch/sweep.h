@@ -10,6 +10,7 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 
 namespace ddpdesk::launch {
@@ -46,13 +47,13 @@ void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss = 0);
 QString sweepCsv(const QVector<SweepRow>& rows); // header: nproc,samples_per_s,speedup,efficiency,
                                                  // time_to_target_s,final_loss,test_accuracy,comm_wait_share
 QString sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal
-// Two panels (speedup vs ideal; loss vs wall time per size) drawn with QPainter. Needs a QGuiApplication.
-bool drawSweepPng(const QVector<SweepRow>& rows, const QString& path, QString* error);
 
 class SweepRunner : public QObject {
     Q_OBJECT
 public:
-    explicit SweepRunner(QObject* parent = nullptr);
+    // Draws sweep.png (plot::drawSweepPng: QtGui lives there, not in the launcher). Unset: no sweep.png.
+    using Plotter = std::function<bool(const QVector<SweepRow>& rows, const QString& path, QString* error)>;
+    explicit SweepRunner(Plotter plotter = {}, QObject* parent = nullptr);
     ~SweepRunner() override;
 
     // Each size runs in <base.outDir>/n<nproc> (or g<list>); sweep.csv and sweep.png go into base.outDir.
@@ -80,6 +81,7 @@ private:
     int m_next = 0;
     double m_target = 0;
     bool m_stopped = false;
+    Plotter m_plotter;
 };
 
 } // namespace ddpdesk::launch

@@ -1,5 +1,6 @@
 #include "protocol/store_spec.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ddpdesk::protocol {
@@ -78,6 +79,58 @@ StoreSpec parseStoreSpec(const std::string& store) {
     }
     a.error = "'" + store + "' is neither file:PATH nor tcp://HOST:PORT";
     return a;
+}
+
+namespace {
+
+bool isIpv4Literal(const std::string& text) {
+    int parts = 0;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t dot = std::min(text.find('.', at), text.size());
+        const std::string part = text.substr(at, dot - at);
+        if (part.empty() || part.size() > 3 || parsePort(part) < 0 || parsePort(part) > 255) return false;
+        ++parts;
+        at = dot + 1;
+    }
+    return parts == 4;
+}
+
+// Colon-separated groups of 1-4 hex digits, the last of which may be a dotted IPv4 address (two groups);
+// -1 when malformed.
+int countGroups(const std::string& text, bool allowIpv4Tail) {
+    if (text.empty()) return 0;
+    int groups = 0;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t colon = std::min(text.find(':', at), text.size());
+        const std::string group = text.substr(at, colon - at);
+        if (colon == text.size() && allowIpv4Tail && group.find('.') != std::string::npos)
+            return isIpv4Literal(group) ? groups + 2 : -1;
+        if (group.empty() || group.size() > 4) return -1;
+        for (char c : group)
+            if (!std::isxdigit(static_cast<unsigned char>(c))) return -1;
+        ++groups;
+        at = colon + 1;
+    }
+    return groups;
+}
+
+} // namespace
+
+bool isIpv6Literal(const std::string& text) {
+    std::string address = text;
+    const std::size_t zone = address.find('%');
+    if (zone != std::string::npos) {
+        if (zone + 1 == address.size()) return false; // "%" with no zone
+        address.resize(zone);
+    }
+    const std::size_t gap = address.find("::");
+    if (gap == std::string::npos) return countGroups(address, true) == 8;
+    if (address.find("::", gap + 1) != std::string::npos) return false;
+    const int before = countGroups(address.substr(0, gap), false);
+    const int after = countGroups(address.substr(gap + 2), true);
+    return before >= 0 && after >= 0 && before + after <= 7;
 }
 
 std::string tcpStoreSpec(const std::string& host, int port) {

@@ -23,6 +23,10 @@ struct StoreSpec {
 
 StoreSpec parseStoreSpec(const std::string& store);
 
+// Whether `text` is an IPv6 address as written in a URL's brackets ("::1", "fe80::1%eth0",
+// "::ffff:10.0.0.1").
+bool isIpv6Literal(const std::string& text);
+
 // "tcp://HOST:PORT" with IPv6 hosts bracketed again.
 std::string tcpStoreSpec(const std::string& host, int port);
 

@@ -1,5 +1,6 @@
 #include "train/checkpoint.h"
 
+#include "os/process.h"
 #include "train/errors.h"
 #include "train/platform.h"
 
@@ -85,8 +86,8 @@ void writeFileAtomically(const fs::path& path, const std::function<void(std::ost
     // reused.
     for (int attempt = 0;; ++attempt) {
         fs::path tmp = path;
-        tmp +=
-            ".tmp-" + std::to_string(processId()) + (attempt ? "-" + std::to_string(attempt) : std::string());
+        tmp += ".tmp-" + std::to_string(os::currentPid()) +
+               (attempt ? "-" + std::to_string(attempt) : std::string());
         bool taken = false;
         const std::string why = replaceFileDurably(tmp, path, bytes.data(), bytes.size(), &taken);
         if (why.empty()) return;

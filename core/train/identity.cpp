@@ -1,5 +1,6 @@
 #include "train/identity.h"
 
+#include "os/process.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
@@ -79,7 +80,7 @@ Identity resolveIdentity(const WorkerOptions& o) {
         throw badInput("local rank " + std::to_string(id.localRank) + " is not valid for local world size " +
                        std::to_string(id.localWorldSize));
     id.host = hostName();
-    id.pid = processId();
+    id.pid = os::currentPid();
     return id;
 }
 

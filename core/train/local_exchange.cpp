@@ -1,5 +1,6 @@
 #include "train/local_exchange.h"
 
+#include "os/process.h"
 #include "train/platform.h"
 
 #include <torch/torch.h>
@@ -36,7 +37,7 @@ std::string randomToken() {
     std::random_device rd;
     std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
                       static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
-                      (static_cast<std::uint64_t>(processId()) << 17);
+                      (static_cast<std::uint64_t>(os::currentPid()) << 17);
     char buf[17];
     std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(v));
     return buf;
@@ -132,7 +133,8 @@ LocalGradientExchange::Setup LocalGradientExchange::setup(GlooGroup& group,
         }
     }
     if (ex->m_shm)
-        ex->counter(rank, kPidLine).store(static_cast<std::uint64_t>(processId()), std::memory_order_release);
+        ex->counter(rank, kPidLine)
+            .store(static_cast<std::uint64_t>(os::currentPid()), std::memory_order_release);
     std::vector<double> opened = allreduce(group, {ex->m_shm ? 1.0 : 0.0}, timeout);
     if (rank == 0 && ex->m_shm)
         ex->m_shm->removeName(); // everybody who could open it has: nothing is left behind after a crash
@@ -147,7 +149,7 @@ LocalGradientExchange::Setup LocalGradientExchange::setup(GlooGroup& group,
     for (int r = 0; r < world; ++r) {
         ex->m_pids.push_back(
             static_cast<std::int64_t>(ex->counter(r, kPidLine).load(std::memory_order_acquire)));
-        seeAll = seeAll && processAlive(ex->m_pids.back());
+        seeAll = seeAll && os::processAlive(ex->m_pids.back());
     }
     std::vector<double> visible = allreduce(group, {seeAll ? 1.0 : 0.0}, timeout);
     if (visible[0] < world)
@@ -203,7 +205,7 @@ void LocalGradientExchange::waitPublished(int peer, std::size_t bucket, Clock::t
         if (now < nextLivenessCheck) continue;
         nextLivenessCheck = now + std::chrono::milliseconds(10);
         if (c.load(std::memory_order_acquire) >= m_seq) return;
-        if (!processAlive(m_pids[peer]))
+        if (!os::processAlive(m_pids[peer]))
             throw CommError(CommFailure::PeerLost, "rank " + std::to_string(peer) + " (process " +
                                                        std::to_string(m_pids[peer]) +
                                                        ") exited before handing over its gradients");

@@ -18,10 +18,6 @@ std::string hostName() {
     return name;
 }
 
-std::int64_t processId() {
-    return static_cast<std::int64_t>(getpid());
-}
-
 int logicalCores() {
 #ifdef CPU_COUNT
     // Respect taskset/cgroup CPU affinity: the cores we may actually use.

@@ -39,10 +39,6 @@ std::string hostName() {
     return host.empty() ? std::string("localhost") : host;
 }
 
-std::int64_t processId() {
-    return static_cast<std::int64_t>(GetCurrentProcessId());
-}
-
 int logicalCores() {
     unsigned n = std::thread::hardware_concurrency();
     return n > 0 ? static_cast<int>(n) : 1;

@@ -38,7 +38,4 @@ private:
     std::size_t m_size = 0;
 };
 
-// Whether a process with this id is still running (a zombie that has not been reaped counts as gone).
-bool processAlive(std::int64_t pid);
-
 } // namespace ddpdesk::train

@@ -185,20 +185,4 @@ void SharedMemory::removeName() {
     }
 }
 
-bool processAlive(std::int64_t pid) {
-    if (pid <= 0) return false;
-    if (kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
-#ifdef __linux__
-    // kill() succeeds on a zombie; its state letter in /proc says it is gone.
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (std::getline(stat, line)) {
-        std::size_t close = line.rfind(')');
-        if (close != std::string::npos && close + 2 < line.size())
-            return line[close + 2] != 'Z' && line[close + 2] != 'X';
-    }
-#endif
-    return true;
-}
-
 } // namespace ddpdesk::train

@@ -80,13 +80,4 @@ SharedMemory::~SharedMemory() {
 
 void SharedMemory::removeName() {}
 
-bool processAlive(std::int64_t pid) {
-    if (pid <= 0) return false;
-    HANDLE h = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
-    if (!h) return GetLastError() == ERROR_ACCESS_DENIED; // exists, but belongs to someone we may not query
-    bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
-    CloseHandle(h);
-    return alive;
-}
-
 } // namespace ddpdesk::train

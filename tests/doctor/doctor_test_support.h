@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -130,17 +131,31 @@ inline QByteArray dump(const std::vector<Finding>& findings) {
     return QByteArray::fromStdString(toText(findings));
 }
 
-// Diagnoses repeatedly until `code` appears (a job takes a while to reach the state under test).
+// Diagnoses repeatedly until `code` appears and, when given, `ready` holds for it (a job takes a while to
+// reach the state under test).
 inline std::vector<Finding> diagnoseUntil(const DoctorRequest& request, const std::string& code,
-                                          int timeoutMs) {
+                                          int timeoutMs,
+                                          const std::function<bool(const Finding&)>& ready = {}) {
     QElapsedTimer t;
     t.start();
     std::vector<Finding> findings = diagnose(request);
-    while (!find(findings, code) && t.elapsed() < timeoutMs) {
+    auto reached = [&] {
+        const Finding* f = find(findings, code);
+        return f && (!ready || ready(*f));
+    };
+    while (!reached() && t.elapsed() < timeoutMs) {
         QTest::qWait(300);
         findings = diagnose(request);
     }
     return findings;
+}
+
+// How many ranks a RANKS_MISSING finding counts as arrived (a list of ranks, or a count where ranks are
+// unnamed).
+inline std::size_t arrivedCount(const Finding& f) {
+    const auto it = f.evidence.find("arrived");
+    if (it == f.evidence.end()) return 0;
+    return it->is_array() ? it->size() : it->is_number() ? it->get<std::size_t>() : 0;
 }
 
 } // namespace ddpdesk::doctor::test

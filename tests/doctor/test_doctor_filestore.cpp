@@ -89,6 +89,7 @@ class TestDoctorFileStore : public QObject {
 private slots:
     void readerMatchesTorchFileStore();
     void folderMissing();
+    void shareThatStoppedAnswering();
     void lockedByAnotherProcess();
     void staleStoreFromKilledRun();
     void liveRankWaitingAloneIsNotStale();
@@ -134,6 +135,39 @@ void TestDoctorFileStore::folderMissing() {
     QCOMPARE(f->severity, Severity::Error);
     QVERIFY(hasError(findings));
     QCOMPARE(f->evidence["folder"].get<std::string>(), tmp.filePath("no/such/folder").toStdString());
+}
+
+// A store on a share whose server went down: stat() blocks (a FUSE mount that never answers the kernel). The
+// diagnosis must still end, within its bounds, and say so - for the library call and the CLI alike.
+void TestDoctorFileStore::shareThatStoppedAnswering() {
+    QTemporaryDir tmp;
+    const QString mount = tmp.filePath("share");
+    QVERIFY(QDir().mkpath(mount));
+    const QString python = QStringLiteral("/usr/bin/python3");
+    if (!QFileInfo::exists(python)) QSKIP("no /usr/bin/python3 to host the silent share");
+    Fault share;
+    if (!share.start(python, {DDPDESK_SILENT_SHARE, mount}, 30000)) {
+        if (share.error().contains("unavailable:"))
+            QSKIP(qPrintable("FUSE, which stands in for a dead network share, cannot be used here: " +
+                             share.error()));
+        QFAIL(qPrintable(share.error()));
+    }
+    const std::string store = QDir(mount).filePath("store").toStdString();
+
+    DoctorRequest r;
+    r.store = "file:" + store;
+    r.probeTimeoutSec = 1;
+    r.deadlineSec = 20;
+    const auto findings = diagnose(r); // returning at all is the point: a plain stat() would never
+    const Finding* f = find(findings, "FILESTORE_NOT_ANSWERING");
+    QVERIFY2(f, dump(findings));
+    QCOMPARE(f->severity, Severity::Error);
+    QCOMPARE(f->evidence["path"].get<std::string>(), store);
+    QCOMPARE(f->evidence["timeout_ms"].get<int>(), 1000);
+
+    const CliRun run = cli({"--store", QString::fromStdString("file:" + store), "--timeout", "1", "--json"});
+    QVERIFY2(run.exitCode > 0, qPrintable("the doctor CLI hung or crashed on the silent share: " + run.err));
+    QVERIFY2(run.out.contains("FILESTORE_NOT_ANSWERING"), qPrintable(run.out));
 }
 
 void TestDoctorFileStore::lockedByAnotherProcess() {

@@ -65,17 +65,9 @@ void TestDoctorRendezvous::hungJobTwoOfThreeArrived() {
     r.worldSize = 3;
     r.jobRunning = true;
     // Wait (bounded) until both ranks have announced themselves, then diagnose the hang.
-    QElapsedTimer t;
-    t.start();
-    std::vector<Finding> findings;
-    const Finding* missing = nullptr;
-    do {
-        QTest::qWait(300);
-        findings = diagnose(r);
-        missing = find(findings, "RANKS_MISSING");
-    } while (t.elapsed() < 90000 && !(missing && missing->evidence["arrived"].is_array()
-                                          ? missing->evidence["arrived"].size() == 2
-                                          : missing && missing->evidence["arrived"] == 2));
+    const auto findings =
+        diagnoseUntil(r, "RANKS_MISSING", 90000, [](const Finding& f) { return arrivedCount(f) == 2; });
+    const Finding* missing = find(findings, "RANKS_MISSING");
     QVERIFY2(missing, dump(findings));
     QCOMPARE(missing->severity, Severity::Error);
     QCOMPARE(missing->evidence["world_size"].get<int>(), 3);
@@ -181,16 +173,9 @@ void TestDoctorRendezvous::agentStoreJobMissingARank() {
     r.store = "tcp://127.0.0.1:" + std::to_string(agent.port());
     r.worldSize = 3;
     r.jobRunning = true;
-    QElapsedTimer t;
-    t.start();
-    std::vector<Finding> findings;
-    const Finding* missing = nullptr;
-    do {
-        QTest::qWait(300);
-        findings = diagnose(r);
-        missing = find(findings, "RANKS_MISSING");
-    } while (t.elapsed() < 90000 &&
-             !(missing && missing->evidence.contains("arrived") && missing->evidence["arrived"].size() == 2));
+    const auto findings =
+        diagnoseUntil(r, "RANKS_MISSING", 90000, [](const Finding& f) { return arrivedCount(f) == 2; });
+    const Finding* missing = find(findings, "RANKS_MISSING");
     QVERIFY2(missing, dump(findings));
     QCOMPARE(missing->evidence["arrived"], nlohmann::json::array({0, 1}));
     QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));

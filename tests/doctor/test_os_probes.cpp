@@ -209,12 +209,13 @@ TEST_CASE(lockedStoreFileHolderIsNamed) {
     // The file is fresh and in use either way: the doctor must not call it stale or offer to move it.
     TEST_CHECK_MSG(!find(findings, "FILESTORE_STALE") && !find(findings, "FILESTORE_ABANDONED"),
                    "a store held by a live process was judged stale: " + codes(findings));
-    TEST_CHECK_MSG(find(findings, "FILESTORE_LOCKED") || find(findings, "FILESTORE_IN_USE"),
-                   "a store file held by a live process was not reported in use: " + codes(findings));
+    TEST_CHECK_MSG(find(findings, "FILESTORE_LOCKED") || find(findings, "FILESTORE_IN_USE") ||
+                       find(findings, "FILESTORE_MAYBE_LIVE"),
+                   "a store file held by a live process was not reported as possibly in use: " +
+                       codes(findings));
     if (holders.empty())
-        TEST_SKIP(
-            "no holder of the locked file was seen: wine's Restart Manager (RmGetList) answers no "
-            "process (Windows names the helper); the doctor called the store in use from its recent write");
+        TEST_SKIP("no holder of the locked file was seen: wine's Restart Manager (RmGetList) answers no "
+                  "process (Windows names the helper); the doctor still did not call the store stale");
     TEST_CHECK_MSG(helperNamed, "the helper is not among the file's holders");
     const doctor::Finding* locked = find(findings, "FILESTORE_LOCKED");
     TEST_REQUIRE_MSG(locked, "findings: " + codes(findings));

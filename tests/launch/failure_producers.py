@@ -205,28 +205,26 @@ def nan_loss():
     torch.sqrt(w).sum().backward()
 
 
-def nan_printed_trains_on():
-    # A script that prints its loss and does not check it: the launcher's loss parser sees "nan".
+def train_into_nan(steps, each_step):
+    # A loss that turns NaN from step 3 on while training goes on: nothing in the script checks it.
     w = torch.zeros(2, requires_grad=True)
     opt = torch.optim.SGD([w], lr=0.1)
-    for step in range(6):
+    for step in range(steps):
         opt.zero_grad()
         loss = (w - 1.0).pow(2).sum() * (float("nan") if step >= 3 else 1.0)
         loss.backward()
         opt.step()
-        print("step %d loss: %.4f" % (step, loss.item()), flush=True)
+        each_step(step, loss)
+
+
+def nan_printed_trains_on():
+    # A script that prints its loss: the launcher's loss parser sees "nan".
+    train_into_nan(6, lambda step, loss: print("step %d loss: %.4f" % (step, loss.item()), flush=True))
 
 
 def nan_silent_trains_on():
     # The same without a print: only DDP Desk's instrumentation (the scalar backward() ran on) can see it.
-    w = torch.zeros(2, requires_grad=True)
-    opt = torch.optim.SGD([w], lr=0.1)
-    for step in range(20):
-        opt.zero_grad()
-        loss = (w - 1.0).pow(2).sum() * (float("nan") if step >= 3 else 1.0)
-        loss.backward()
-        opt.step()
-        time.sleep(0.03)
+    train_into_nan(20, lambda step, loss: time.sleep(0.03))
 
 
 CASES = {

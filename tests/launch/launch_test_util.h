@@ -4,6 +4,7 @@
 // checking that no worker outlived its run.
 
 #include "launch/process_control.h"
+#include "os/process.h"
 
 #include <QDir>
 #include <QFile>
@@ -86,7 +87,7 @@ inline QVector<qint64> leftovers(const QVector<qint64>& pids, int graceMs = 2000
     for (int waited = 0;; waited += 100) {
         alive.clear();
         for (qint64 pid : pids)
-            if (ddpdesk::launch::processAlive(pid)) alive.push_back(pid);
+            if (ddpdesk::os::processAlive(pid)) alive.push_back(pid);
         if (alive.isEmpty() || waited >= graceMs) return alive;
         QThread::msleep(100);
     }

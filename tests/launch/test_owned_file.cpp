@@ -26,6 +26,15 @@ void write(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 
+// Creates DIR/store as a run would, then moves it aside (allowed while the run holds it) to DIR/ours-aside,
+// so a case can put something else in its place. False when the create failed.
+bool createThenMoveAside(const fs::path& dir, launch::OwnedFile& id) {
+    std::string error;
+    if (launch::createOwnedFile(dir / "store", &id, &error) != launch::CreateResult::Created) return false;
+    fs::rename(dir / "store", dir / "ours-aside");
+    return true;
+}
+
 } // namespace
 
 TEST_CASE(createdFileIsRemoved) {
@@ -65,10 +74,7 @@ TEST_CASE(aFileThatTookTheNameSurvivesRemoval) {
     TempDir dir;
     const fs::path store = dir.path() / "store";
     launch::OwnedFile id;
-    std::string error;
-    TEST_REQUIRE_EQ(int(launch::createOwnedFile(store, &id, &error)), int(launch::CreateResult::Created));
-    // Someone renames ours aside (allowed while the run holds it) and puts their own file in its place.
-    fs::rename(store, dir.path() / "ours-aside");
+    TEST_REQUIRE(createThenMoveAside(dir.path(), id));
     write(store, "theirs");
     TEST_CHECK(!launch::removeOwnedFile(store, id));
     TEST_CHECK_EQ(contents(store), std::string("theirs"));
@@ -79,9 +85,7 @@ TEST_CASE(aFolderInItsPlaceSurvivesRemoval) {
     TempDir dir;
     const fs::path store = dir.path() / "store";
     launch::OwnedFile id;
-    std::string error;
-    TEST_REQUIRE_EQ(int(launch::createOwnedFile(store, &id, &error)), int(launch::CreateResult::Created));
-    fs::rename(store, dir.path() / "ours-aside");
+    TEST_REQUIRE(createThenMoveAside(dir.path(), id));
     fs::create_directory(store);
     write(store / "kept", "x");
     TEST_CHECK(!launch::removeOwnedFile(store, id));
@@ -112,9 +116,7 @@ TEST_CASE(symbolicLinksAreNeverFollowed) {
     // A link put in place of our file is not removed, and neither is what it points to.
     const fs::path store = dir.path() / "store";
     launch::OwnedFile id;
-    std::string error;
-    TEST_REQUIRE_EQ(int(launch::createOwnedFile(store, &id, &error)), int(launch::CreateResult::Created));
-    fs::rename(store, dir.path() / "ours-aside");
+    TEST_REQUIRE(createThenMoveAside(dir.path(), id));
     fs::create_symlink(dir.path() / "ours-aside", store, ec);
     TEST_REQUIRE(!ec);
     TEST_CHECK(!launch::removeOwnedFile(store, id));

@@ -3,9 +3,9 @@
 // - is adopted by a ProcessJob and stopped as a whole; orphans a finished child left are found; on Windows,
 // closing the job (its holder exiting without any cleanup, as a crashed launcher would) ends every member.
 // Exit codes and arguments with spaces, quotes and backslashes come through CreateProcess unchanged.
-#include "doctor/os_probes.h"
 #include "launch/process_job.h"
 #include "mini_test.h"
+#include "os/process.h"
 #include "subprocess.h"
 #include "temp_dir.h"
 
@@ -54,7 +54,7 @@ std::int64_t readPid(const fs::path& path) {
 
 bool goneWithin(std::int64_t pid, std::chrono::milliseconds timeout) {
     const auto deadline = Clock::now() + timeout;
-    while (doctor::os::processAlive(pid)) {
+    while (os::processAlive(pid)) {
         if (Clock::now() > deadline) return false;
         std::this_thread::sleep_for(20ms);
     }
@@ -114,6 +114,12 @@ std::int64_t startTree(launch::ProcessJob& job, Subprocess& child, const fs::pat
     return readPid(dir / "grandchild.pid");
 }
 
+// A child that started a grandchild and exited, leaving it behind in the job; the grandchild's pid, or -1.
+std::int64_t startOrphan(launch::ProcessJob& job, Subprocess& child, const fs::path& dir) {
+    const std::int64_t grandchild = startTree(job, child, dir, true);
+    return grandchild > 0 && child.waitFor(10s) && child.exitCode() == 0 ? grandchild : -1;
+}
+
 } // namespace
 
 TEST_CASE(forcedStopEndsTheWholeTree) {
@@ -122,8 +128,8 @@ TEST_CASE(forcedStopEndsTheWholeTree) {
     Subprocess child;
     const std::int64_t grandchild = startTree(job, child, dir.path(), false);
     TEST_REQUIRE_MSG(grandchild > 0, "the helper tree did not start: " + child.stderrText());
-    TEST_CHECK(doctor::os::processAlive(child.pid()));
-    TEST_CHECK(doctor::os::processAlive(grandchild));
+    TEST_CHECK(os::processAlive(child.pid()));
+    TEST_CHECK(os::processAlive(grandchild));
     TEST_CHECK(job.anyRunning());
 
     TEST_CHECK(job.stop(true, false));
@@ -147,7 +153,7 @@ TEST_CASE(politeStopReachesTheTreeWhereTheOsHasOne) {
     // No polite signal reaches a tree on Windows: stop() says so and leaves it running.
     TEST_CHECK(!job.stop(false, false));
     TEST_CHECK(!child.waitFor(300ms));
-    TEST_CHECK(doctor::os::processAlive(grandchild));
+    TEST_CHECK(os::processAlive(grandchild));
     TEST_CHECK(job.stop(true, false));
 #else
     TEST_CHECK(job.stop(false, false));  // SIGTERM to the group: neither helper handles it
@@ -160,11 +166,10 @@ TEST_CASE(orphansOfAFinishedChildAreFoundAndEnded) {
     TempDir dir;
     launch::ProcessJob job;
     Subprocess child;
-    const std::int64_t grandchild = startTree(job, child, dir.path(), true);
-    TEST_REQUIRE(grandchild > 0);
-    TEST_REQUIRE(child.waitFor(10s));
-    TEST_CHECK_EQ(child.exitCode(), 0);
-    TEST_CHECK(doctor::os::processAlive(grandchild));
+    const std::int64_t grandchild = startOrphan(job, child, dir.path());
+    TEST_REQUIRE_MSG(grandchild > 0,
+                     "the helper tree did not start or its child failed: " + child.stderrText());
+    TEST_CHECK(os::processAlive(grandchild));
     TEST_CHECK_MSG(job.anyRunning(), "the job lost the orphan its finished child left");
 #ifndef _WIN32
     // A running member's group is not an orphan: orphansOnly leaves it alone (Windows cannot tell them
@@ -178,7 +183,7 @@ TEST_CASE(orphansOfAFinishedChildAreFoundAndEnded) {
     TEST_CHECK_MSG(goneWithin(grandchild, 10s), "a forced stop of orphans left the orphan running");
 #ifndef _WIN32
     TEST_CHECK(!running.waitFor(300ms));
-    TEST_CHECK(doctor::os::processAlive(runningGrandchild));
+    TEST_CHECK(os::processAlive(runningGrandchild));
     job.stop(true, false);
     TEST_CHECK(running.waitFor(10s));
     TEST_CHECK(goneWithin(runningGrandchild, 10s));
@@ -189,9 +194,8 @@ TEST_CASE(leftoversEndWithinTheGrace) {
     TempDir dir;
     launch::ProcessJob job;
     Subprocess child;
-    const std::int64_t grandchild = startTree(job, child, dir.path(), true);
+    const std::int64_t grandchild = startOrphan(job, child, dir.path());
     TEST_REQUIRE(grandchild > 0);
-    TEST_REQUIRE(child.waitFor(10s));
     const auto started = Clock::now();
     job.endLeftovers(5000);
     TEST_CHECK(goneWithin(grandchild, 5s));

@@ -340,7 +340,7 @@ private slots:
         d.matched = "Distributed package doesn't have NCCL built in";
         d.firstFailedRank = 0;
         s.diagnosis = d;
-        const launch::RunSummary back = launch::summaryFromJson(s.toJson({}));
+        const launch::RunSummary back = launch::RunSummary::fromJson(s.toJson({}));
         QVERIFY(back.diagnosis);
         QCOMPARE(back.diagnosis->code, d.code);
         QCOMPARE(back.diagnosis->rank, 1);
@@ -348,7 +348,7 @@ private slots:
         QCOMPARE(back.diagnosis->fix, d.fix);
         QCOMPARE(back.diagnosis->matched, d.matched);
         QCOMPARE(back.diagnosis->firstFailedRank, 0);
-        QVERIFY(!launch::summaryFromJson(launch::RunSummary().toJson({})).diagnosis);
+        QVERIFY(!launch::RunSummary::fromJson(launch::RunSummary().toJson({})).diagnosis);
     }
 
     void runWithoutSummaryEndsStopped() {
@@ -392,7 +392,7 @@ private slots:
             names << r.name;
         names.sort();
         QCOMPARE(names, (QStringList{"a", "b"}));
-        const launch::RunSummary s = launch::summaryFromJson(runs[runs[0].name == "b" ? 0 : 1].summary);
+        const launch::RunSummary s = runs[runs[0].name == "b" ? 0 : 1].summary;
         QCOMPARE(s.status, QStringLiteral("failed"));
         QCOMPARE(s.failedRank, 1);
     }

@@ -4,6 +4,7 @@
 #include "launch/process_control.h"
 #include "launch/supervisor.h"
 #include "launch_test_util.h"
+#include "os/process.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -78,7 +79,7 @@ class SupervisionTest : public QObject {
     static void killAll(const QVector<qint64>& pids) { // a failed check must not leave sleepers behind
 #ifndef Q_OS_WIN
         for (qint64 pid : pids)
-            if (pid > 0 && processAlive(pid)) ::kill(pid_t(pid), SIGKILL);
+            if (pid > 0 && ddpdesk::os::processAlive(pid)) ::kill(pid_t(pid), SIGKILL);
 #else
         Q_UNUSED(pids);
 #endif
@@ -249,7 +250,7 @@ private slots:
         while (s.model()->rank(0).state != RankState::Done && timer.elapsed() < 30000)
             QTest::qWait(50);
         QCOMPARE(s.model()->rank(0).state, RankState::Done);
-        QVERIFY(processAlive(children[0])); // the orphan the stop must reach
+        QVERIFY(ddpdesk::os::processAlive(children[0])); // the orphan the stop must reach
         s.stop(QStringLiteral("test stop"));
         QVERIFY(finished.count() == 1 || finished.wait(Supervisor::kStopGraceMs + 10000));
         const QVector<qint64> alive = launchtest::leftovers(children);

@@ -58,6 +58,17 @@ TEST_CASE(tcpAddresses) {
         });
 }
 
+TEST_CASE(ipv6Literals) {
+    for (const char* good :
+         {"::1", "::", "fe80::1", "2001:db8::8a2e:370:7334", "1:2:3:4:5:6:7:8", "::ffff:10.0.0.1",
+          "64:ff9b::192.0.2.33", "fe80::1%eth0", "1::", "1:2:3:4:5:6:7::"})
+        TEST_CHECK_MSG(isIpv6Literal(good), good);
+    for (const char* bad :
+         {"", ":", ":::", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1::2::3", "12345::1", "g::1", "10.0.0.1",
+          "::ffff:10.0.0.256", "::1.2.3", "fe80::1%", "localhost", "1:2:3:4:5:6:7:8::"})
+        TEST_CHECK_MSG(!isIpv6Literal(bad), bad);
+}
+
 TEST_CASE(invalid) {
     struct Row {
         const char *name, *spec, *mentions;

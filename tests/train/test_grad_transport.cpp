@@ -5,6 +5,7 @@
 
 #include "worker_harness.h"
 
+#include "os/process.h"
 #include "train/shared_memory.h"
 
 #include <QElapsedTimer>
@@ -71,7 +72,7 @@ private Q_SLOTS:
     }
 
     void processAliveSeesExitedAndZombieProcesses() {
-        QVERIFY(train::processAlive(QCoreApplication::applicationPid()));
+        QVERIFY(os::processAlive(QCoreApplication::applicationPid()));
 #ifdef Q_OS_WIN
         QSKIP("zombie processes are a POSIX notion; the Windows check waits on the process handle");
 #else
@@ -83,18 +84,18 @@ private Q_SLOTS:
         QVERIFY(sh.waitForReadyRead(10000));
         qint64 zombie = sh.readLine().trimmed().toLongLong();
         QVERIFY(zombie > 0);
-        QVERIFY(train::processAlive(zombie)); // still sleeping
+        QVERIFY(os::processAlive(zombie)); // still sleeping
         QThread::msleep(3000);
         QFile stat(QString("/proc/%1/stat").arg(zombie));
         if (QFile::exists("/proc/self")) {
             QVERIFY(stat.open(QIODevice::ReadOnly));
             QVERIFY2(stat.readAll().contains(") Z "), "not a zombie: the check below would prove nothing");
         }
-        QVERIFY(!train::processAlive(zombie));
-        QVERIFY(train::processAlive(sh.processId()));
+        QVERIFY(!os::processAlive(zombie));
+        QVERIFY(os::processAlive(sh.processId()));
         sh.kill();
         sh.waitForFinished(5000);
-        QVERIFY(!train::processAlive(sh.processId()));
+        QVERIFY(!os::processAlive(sh.processId()));
 #endif
     }
 

@@ -3,6 +3,7 @@
 // program started again as the peer), see each other's bytes, and each notices when the other is gone;
 // names are exclusive and vanish with their last user; a file is replaced whole or not at all.
 #include "mini_test.h"
+#include "os/process.h"
 #include "subprocess.h"
 #include "temp_dir.h"
 #include "train/platform.h"
@@ -49,7 +50,7 @@ int peer(const std::string& token, bool stay) {
             if (memory->data()[i] != patternAt(i)) return 4;
             sum += memory->data()[i];
         }
-        const std::int64_t pid = train::processId();
+        const std::int64_t pid = os::currentPid();
         std::memcpy(memory->data() + kPeerAnswer, &sum, sizeof sum);
         std::memcpy(memory->data() + kPeerPid, &pid, sizeof pid); // last: the parent polls for it
         if (stay) std::this_thread::sleep_for(120s);
@@ -138,13 +139,13 @@ TEST_CASE(aPeerThatDiesIsNoticed) {
     TEST_REQUIRE(other.start(currentExecutable(), {"--peer-stays", token}));
     const std::int64_t pid = waitForPeerPid(*memory, other);
     TEST_REQUIRE_MSG(pid > 0, other.stderrText());
-    TEST_CHECK(train::processAlive(pid));
+    TEST_CHECK(os::processAlive(pid));
     other.kill(); // as a crashed rank: no goodbye in the block
     const auto deadline = Clock::now() + 10s;
-    while (train::processAlive(pid) && Clock::now() < deadline)
+    while (os::processAlive(pid) && Clock::now() < deadline)
         std::this_thread::sleep_for(20ms);
-    TEST_CHECK_MSG(!train::processAlive(pid), "a killed peer still looks alive");
-    TEST_CHECK(train::processAlive(train::processId()));
+    TEST_CHECK_MSG(!os::processAlive(pid), "a killed peer still looks alive");
+    TEST_CHECK(os::processAlive(os::currentPid()));
 }
 
 TEST_CASE(filesAreReplacedWholeOrNotAtAll) {
@@ -171,7 +172,7 @@ TEST_CASE(filesAreReplacedWholeOrNotAtAll) {
 TEST_CASE(processFacts) {
     TEST_CHECK(!train::hostName().empty());
     TEST_CHECK(train::logicalCores() >= 1);
-    TEST_CHECK(train::processId() > 0);
+    TEST_CHECK(os::currentPid() > 0);
 }
 
 int main(int argc, char** argv) {

@@ -4,9 +4,9 @@ set(DDPDESK_WINE_TESTS
     "store_spec|tests/protocol/test_store_spec.cpp|win_protocol"
     "utf8|tests/protocol/test_utf8.cpp|win_protocol"
     "run_auth|tests/protocol/test_run_auth.cpp|win_protocol"
-    "process_job|tests/launch/test_process_job.cpp|win_launch_os|win_doctor"
+    "process_job|tests/launch/test_process_job.cpp|win_launch_os"
     "owned_file|tests/launch/test_owned_file.cpp|win_launch_os"
     "os_probes|tests/doctor/test_os_probes.cpp|win_doctor"
-    "shared_memory|tests/train/test_shared_memory.cpp|win_train_os|win_doctor"
+    "shared_memory|tests/train/test_shared_memory.cpp|win_train_os"
     "nvml_planting|tests/monitor/win_nvml_planting.cpp|win_monitor"
     "nvml_fake|tests/monitor/test_nvml_fake.cpp|win_monitor")

@@ -1,7 +1,6 @@
-// sweep.png: left, measured speedup against the ideal (linear) line; right, mean loss against wall time per
-// size. Drawn with QPainter on a QImage so it works headless (QT_QPA_PLATFORM=offscreen) and needs no chart
+// Drawn with QPainter on a QImage so it works headless (QT_QPA_PLATFORM=offscreen) and needs no chart
 // library.
-#include "launch/sweep.h"
+#include "plot/sweep_plot.h"
 
 #include <QColor>
 #include <QFont>
@@ -11,7 +10,9 @@
 
 #include <cmath>
 
-namespace ddpdesk::launch {
+namespace ddpdesk::plot {
+
+using launch::SweepRow;
 
 namespace {
 
@@ -151,4 +152,4 @@ bool drawSweepPng(const QVector<SweepRow>& rows, const QString& path, QString* e
     return true;
 }
 
-} // namespace ddpdesk::launch
+} // namespace ddpdesk::plot

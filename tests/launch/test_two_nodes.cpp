@@ -1,11 +1,16 @@
 // A real two-node run on one machine: two network namespaces joined by a veth pair
 // (10.77.0.1/24, 10.77.0.2/24), one launcher per "node" (ip netns exec), the TCPStore hosted by rank 0 on
-// node 0's address.
+// node 0's address. Each node also gets its own host name, IPC namespace and /dev/shm (unshare + a tmpfs):
+// network namespaces alone share those, and the same-machine shared-memory shortcut for gradients would then
+// span the two "nodes" and send nothing across the link. The link's byte counters prove gradients crossed it.
 #include "launch_test_util.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 class TwoNodesTest : public QObject {
     Q_OBJECT
@@ -67,42 +72,54 @@ private slots:
         auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
             auto* p = new QProcess(this);
             const QString out = dir.filePath(QStringLiteral("node%1").arg(nodeRank));
-            p->start("ip", QStringList{"netns",
-                                       "exec",
-                                       ns,
-                                       launchtest::envPath("DDPDESK_CLI"),
-                                       "run",
-                                       "--workload",
-                                       "autoencoder",
-                                       "--nproc",
-                                       "1",
-                                       "--nnodes",
-                                       "2",
-                                       "--node-rank",
-                                       QString::number(nodeRank),
-                                       "--store",
-                                       store,
-                                       "--iface",
-                                       iface,
-                                       "--steps",
-                                       "8",
-                                       "--threads",
-                                       "1",
-                                       "--batch-size",
-                                       "16",
-                                       "--limit-samples",
-                                       "256",
-                                       "--telemetry-ms",
-                                       "0",
-                                       "--timeout",
-                                       "60",
-                                       "--out",
-                                       out,
-                                       "--json",
-                                       "--run-secret",
-                                       secret});
+            p->start("ip",
+                     QStringList{"netns",
+                                 "exec",
+                                 ns,
+                                 "unshare",
+                                 "--mount",
+                                 "--uts",
+                                 "--ipc",
+                                 "--propagation",
+                                 "private",
+                                 "sh",
+                                 "-c",
+                                 "mount -t tmpfs ddpdesk-node-shm /dev/shm && hostname \"$0\" && exec \"$@\"",
+                                 QStringLiteral("ddpdesk-node%1").arg(nodeRank),
+                                 launchtest::envPath("DDPDESK_CLI"),
+                                 "run",
+                                 "--workload",
+                                 "autoencoder",
+                                 "--nproc",
+                                 "1",
+                                 "--nnodes",
+                                 "2",
+                                 "--node-rank",
+                                 QString::number(nodeRank),
+                                 "--store",
+                                 store,
+                                 "--iface",
+                                 iface,
+                                 "--steps",
+                                 "8",
+                                 "--threads",
+                                 "1",
+                                 "--batch-size",
+                                 "16",
+                                 "--limit-samples",
+                                 "256",
+                                 "--telemetry-ms",
+                                 "0",
+                                 "--timeout",
+                                 "60",
+                                 "--out",
+                                 out,
+                                 "--json",
+                                 "--run-secret",
+                                 secret});
             return p;
         };
+        const qint64 sentBefore = txBytes(m_nsA, m_vethA);
         QProcess* node1 = launcher(m_nsB, 1, m_vethB); // the far node first: it must wait for the store
         QProcess* node0 = launcher(m_nsA, 0, m_vethA);
         QVERIFY(node0->waitForFinished(100000));
@@ -120,10 +137,37 @@ private slots:
             const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
             QCOMPARE(launchtest::countEvents(events, "step", node), 8);
             QCOMPARE(launchtest::countEvents(events, "done", node), 1);
+            // Each node's own /dev/shm: the ranks found no shared memory between them and used Gloo.
+            QFile metricsFile(out + "/metrics.jsonl");
+            QVERIFY(metricsFile.open(QIODevice::ReadOnly));
+            const QByteArray metrics = metricsFile.readAll();
+            QVERIFY2(!metrics.contains("\"grad_transport\":\"shared_memory\""), metrics.constData());
+            QVERIFY2(metrics.contains("gradients travel through Gloo"), metrics.constData());
         }
+        // A 2-rank allreduce sends each bucket's bytes across once (reduce-scatter, then all-gather): node
+        // 0's end of the link carried at least half of every step's gradients.
+        double gradientBytes = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0") + "/metrics.jsonl"))
+            if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == 0)
+                gradientBytes += e["bytes_allreduced"].toDouble() * std::max(1, e["steps_averaged"].toInt());
+        const qint64 sent = txBytes(m_nsA, m_vethA) - sentBefore;
+        QVERIFY2(gradientBytes > 0, "no step reported its gradient bytes");
+        QVERIFY2(sent >= gradientBytes / 2,
+                 qPrintable(QStringLiteral("%1 bytes crossed the link for %2 bytes of "
+                                           "gradients")
+                                .arg(sent)
+                                .arg(gradientBytes)));
     }
 
 private:
+    // Bytes sent from inside namespace `ns` through `iface` so far.
+    static qint64 txBytes(const QString& ns, const QString& iface) {
+        QProcess p;
+        p.start("ip", {"netns", "exec", ns, "cat", "/sys/class/net/" + iface + "/statistics/tx_bytes"});
+        p.waitForFinished(10000);
+        return p.readAllStandardOutput().trimmed().toLongLong();
+    }
+
     QString m_vethA, m_vethB;
 };
 

@@ -192,21 +192,127 @@ void censusOver(const DoctorRequest& request, const StoreAddress& a, net::Millis
     }
 }
 
+void portInvalid(const StoreAddress& a, nlohmann::json e, std::vector<Finding>& out) {
+    e["suggested_port"] = suggestFreePort();
+    out.push_back(withArgs(
+        makeFinding("PORT_INVALID", Severity::Error,
+                    "'" + a.portText + "' is not a usable TCP port (expected a number 1..65535).", e,
+                    "Use a port such as " + e["suggested_port"].dump() + " (29500 is PyTorch's default)."),
+        "", {a.portText, e["suggested_port"].dump()}));
+}
+
+// A TCPStore answered. On node 0 before its run it is another job's, in the way; otherwise the census says
+// who arrived.
+void storeAnswered(const DoctorRequest& request, const StoreAddress& a, const net::Resolved& resolved,
+                   const TcpStoreClient::OpenResult& probe, nlohmann::json e, net::Millis timeout,
+                   std::vector<Finding>& out) {
+    const bool host = request.nodeRank == 0;
+    e["dialect"] = probe.dialect;
+    e["keys"] = probe.numKeys;
+    storeExposure(a, resolved, out);
+    if (host && !request.jobRunning) {
+        portInUse(a,
+                  "a TCPStore of another job is listening there (" + std::to_string(probe.numKeys) + " keys)",
+                  e, out, "store", std::to_string(probe.numKeys));
+        censusOver(request, a, timeout, false, out);
+        return;
+    }
+    out.push_back(withArgs(makeFinding("STORE_REACHABLE", Severity::Info,
+                                       "A TCPStore answers at " + a.host + ":" + std::to_string(a.port) +
+                                           " (" + std::to_string(probe.numKeys) + " keys).",
+                                       e),
+                           "", {a.host, std::to_string(a.port), std::to_string(probe.numKeys)}));
+    censusOver(request, a, timeout, !host && !request.jobRunning, out);
+}
+
+void notAStore(const DoctorRequest& request, const StoreAddress& a, const std::string& answer,
+               nlohmann::json e, std::vector<Finding>& out) {
+    e["answer"] = answer;
+    if (request.nodeRank == 0 && !request.jobRunning) {
+        portInUse(a, "something that is not a TCPStore listens there (" + answer + ")", e, out, "other",
+                  answer);
+        return;
+    }
+    out.push_back(
+        withArgs(makeFinding("NOT_A_STORE", Severity::Error,
+                             "Something listens at " + a.host + ":" + std::to_string(a.port) +
+                                 " but does not answer like a c10d TCPStore: " + answer + ".",
+                             e,
+                             "Check the port: another service owns it. Point every rank at the port "
+                             "the master's TCPStore really uses."),
+                 "", {a.host, std::to_string(a.port), answer}));
+}
+
+// Node 0 before its run, nothing listening: whether its TCPStore will be able to listen on the port.
+void portAvailability(const StoreAddress& a, nlohmann::json e, std::vector<Finding>& out) {
+    auto bind = net::tryBind(a.port);
+    if (bind.status == net::BindStatus::InUse) {
+        e["error"] = bind.error;
+        portInUse(a, "a socket is bound to it (not listening yet)", e, out, "bound");
+    } else if (bind.status == net::BindStatus::AccessDenied) {
+        e["error"] = bind.error;
+        const int free = suggestFreePort(a.port);
+        out.push_back(
+            withArgs(makeFinding("PORT_EXCLUDED", Severity::Error,
+                                 "The OS refuses to let this node listen on port " + std::to_string(a.port) +
+                                     " (" + bind.error +
+                                     "): on Windows it lies in an excluded port range "
+                                     "(see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on "
+                                     "Linux ports below 1024 need privileges.",
+                                 e, "Pick a port outside those ranges, e.g. " + std::to_string(free) + "."),
+                     "", {std::to_string(a.port), bind.error, std::to_string(free)}));
+    } else {
+        out.push_back(
+            withArgs(makeFinding("PORT_FREE", Severity::Info,
+                                 "Port " + std::to_string(a.port) + " is free for the TCPStore.", e),
+                     "", {std::to_string(a.port)}));
+    }
+}
+
+// Another node found no store at the address: refused, dropped or unreachable.
+void masterNotAnswering(const StoreAddress& a, const TcpStoreClient::OpenResult& probe, net::Millis timeout,
+                        nlohmann::json e, std::vector<Finding>& out) {
+    if (probe.connect == net::ConnectStatus::Refused) {
+        out.push_back(
+            withArgs(makeFinding("MASTER_REFUSED", Severity::Error,
+                                 "Nothing listens at " + a.host + ":" + std::to_string(a.port) +
+                                     ": the master (node 0, rank 0) has not started yet or has crashed.",
+                                 e,
+                                 "Start node 0 first (it hosts the TCPStore), check it is still running, and "
+                                 "that every node uses the same host and port."),
+                     "", {a.host, std::to_string(a.port)}));
+    } else if (probe.connect == net::ConnectStatus::TimedOut) {
+        e["timeout_ms"] = timeout.count();
+        out.push_back(withArgs(makeFinding("MASTER_TIMEOUT", Severity::Error,
+                                           "No answer from " + a.host + ":" + std::to_string(a.port) +
+                                               " within " + std::to_string(timeout.count()) +
+                                               " ms: packets are dropped, typically by a firewall. Note that "
+                                               "Gloo also opens further pairwise "
+                                               "connections between all nodes on other (ephemeral) ports, so "
+                                               "opening only the store port is not "
+                                               "enough.",
+                                           e,
+                                           "Allow the program (ddpdesk-worker / python) through the firewall "
+                                           "on every node rather than a "
+                                           "single port, and check that the master address is right."),
+                               "", {a.host, std::to_string(a.port), std::to_string(timeout.count())}));
+    } else {
+        out.push_back(withArgs(
+            makeFinding("MASTER_UNREACHABLE", Severity::Error,
+                        "Cannot reach " + a.host + ":" + std::to_string(a.port) + ": " + probe.detail + ".",
+                        e, "Check the network route to the master node and its address."),
+            "", {a.host, std::to_string(a.port), probe.detail}));
+    }
+}
+
 } // namespace
 
 void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vector<Finding>& out) {
     const Deadline& deadline = diagnosisDeadline();
     const auto timeout = net::Millis(static_cast<long long>(request.probeTimeoutSec * 1000));
     nlohmann::json e = {{"host", a.host}, {"port", a.portText}};
-
     if (a.port < 1) {
-        e["suggested_port"] = suggestFreePort();
-        out.push_back(withArgs(
-            makeFinding("PORT_INVALID", Severity::Error,
-                        "'" + a.portText + "' is not a usable TCP port (expected a number 1..65535).", e,
-                        "Use a port such as " + e["suggested_port"].dump() +
-                            " (29500 is PyTorch's default)."),
-            "", {a.portText, e["suggested_port"].dump()}));
+        portInvalid(a, e, out);
         return;
     }
     e["port"] = a.port;
@@ -249,99 +355,15 @@ void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vec
         return;
     }
     if (probe.outcome == TcpStoreClient::Outcome::Store) {
-        e["dialect"] = probe.dialect;
-        e["keys"] = probe.numKeys;
-        storeExposure(a, resolved, out);
-        if (host && !request.jobRunning) {
-            portInUse(a,
-                      "a TCPStore of another job is listening there (" + std::to_string(probe.numKeys) +
-                          " keys)",
-                      e, out, "store", std::to_string(probe.numKeys));
-            censusOver(request, a, timeout, false, out);
-            return;
-        }
-        out.push_back(withArgs(makeFinding("STORE_REACHABLE", Severity::Info,
-                                           "A TCPStore answers at " + a.host + ":" + std::to_string(a.port) +
-                                               " (" + std::to_string(probe.numKeys) + " keys).",
-                                           e),
-                               "", {a.host, std::to_string(a.port), std::to_string(probe.numKeys)}));
-        censusOver(request, a, timeout, !host && !request.jobRunning, out);
-        return;
-    }
-    if (probe.outcome == TcpStoreClient::Outcome::NotAStore) {
-        e["answer"] = probe.detail;
-        if (host && !request.jobRunning) {
-            portInUse(a, "something that is not a TCPStore listens there (" + probe.detail + ")", e, out,
-                      "other", probe.detail);
-            return;
-        }
-        out.push_back(
-            withArgs(makeFinding("NOT_A_STORE", Severity::Error,
-                                 "Something listens at " + a.host + ":" + std::to_string(a.port) +
-                                     " but does not answer like a c10d TCPStore: " + probe.detail + ".",
-                                 e,
-                                 "Check the port: another service owns it. Point every rank at the port the "
-                                 "master's TCPStore really uses."),
-                     "", {a.host, std::to_string(a.port), probe.detail}));
-        return;
-    }
-
-    e["error"] = probe.detail;
-    if (host && !request.jobRunning && probe.connect == net::ConnectStatus::Refused) {
-        auto bind = net::tryBind(a.port);
-        if (bind.status == net::BindStatus::InUse) {
-            e["error"] = bind.error;
-            portInUse(a, "a socket is bound to it (not listening yet)", e, out, "bound");
-        } else if (bind.status == net::BindStatus::AccessDenied) {
-            e["error"] = bind.error;
-            const int free = suggestFreePort(a.port);
-            out.push_back(withArgs(
-                makeFinding("PORT_EXCLUDED", Severity::Error,
-                            "The OS refuses to let this node listen on port " + std::to_string(a.port) +
-                                " (" + bind.error +
-                                "): on Windows it lies in an excluded port range "
-                                "(see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on "
-                                "Linux ports below 1024 need privileges.",
-                            e, "Pick a port outside those ranges, e.g. " + std::to_string(free) + "."),
-                "", {std::to_string(a.port), bind.error, std::to_string(free)}));
-        } else {
-            out.push_back(
-                withArgs(makeFinding("PORT_FREE", Severity::Info,
-                                     "Port " + std::to_string(a.port) + " is free for the TCPStore.", e),
-                         "", {std::to_string(a.port)}));
-        }
-        return;
-    }
-    if (probe.connect == net::ConnectStatus::Refused) {
-        out.push_back(
-            withArgs(makeFinding("MASTER_REFUSED", Severity::Error,
-                                 "Nothing listens at " + a.host + ":" + std::to_string(a.port) +
-                                     ": the master (node 0, rank 0) has not started yet or has crashed.",
-                                 e,
-                                 "Start node 0 first (it hosts the TCPStore), check it is still running, and "
-                                 "that every node uses the same host and port."),
-                     "", {a.host, std::to_string(a.port)}));
-    } else if (probe.connect == net::ConnectStatus::TimedOut) {
-        e["timeout_ms"] = timeout.count();
-        out.push_back(withArgs(makeFinding("MASTER_TIMEOUT", Severity::Error,
-                                           "No answer from " + a.host + ":" + std::to_string(a.port) +
-                                               " within " + std::to_string(timeout.count()) +
-                                               " ms: packets are dropped, typically by a firewall. Note that "
-                                               "Gloo also opens further pairwise "
-                                               "connections between all nodes on other (ephemeral) ports, so "
-                                               "opening only the store port is not "
-                                               "enough.",
-                                           e,
-                                           "Allow the program (ddpdesk-worker / python) through the firewall "
-                                           "on every node rather than a "
-                                           "single port, and check that the master address is right."),
-                               "", {a.host, std::to_string(a.port), std::to_string(timeout.count())}));
+        storeAnswered(request, a, resolved, probe, e, timeout, out);
+    } else if (probe.outcome == TcpStoreClient::Outcome::NotAStore) {
+        notAStore(request, a, probe.detail, e, out);
     } else {
-        out.push_back(withArgs(
-            makeFinding("MASTER_UNREACHABLE", Severity::Error,
-                        "Cannot reach " + a.host + ":" + std::to_string(a.port) + ": " + probe.detail + ".",
-                        e, "Check the network route to the master node and its address."),
-            "", {a.host, std::to_string(a.port), probe.detail}));
+        e["error"] = probe.detail;
+        if (host && !request.jobRunning && probe.connect == net::ConnectStatus::Refused)
+            portAvailability(a, e, out);
+        else
+            masterNotAnswering(a, probe, timeout, e, out);
     }
 }
 

@@ -26,8 +26,7 @@ at::Tensor images(const IdxArray& a, const fs::path& file) {
                          "dataset file " + file.string() + " has " + std::to_string(a.dims.size()) +
                              " dimensions; images need 3 (count, rows, columns)",
                          exit_code::BadInput);
-    at::Tensor x = a.data.to(torch::kFloat32).div_(255.0).sub_(kFashionMean).div_(kFashionStd);
-    return x.unsqueeze(1).contiguous();
+    return a.data.unsqueeze(1).contiguous(); // bytes; Dataset::prepared scales them per batch
 }
 
 at::Tensor labels(const IdxArray& a, const fs::path& file) {
@@ -69,6 +68,11 @@ at::Tensor dictTensor(const c10::Dict<c10::IValue, c10::IValue>& dict, const cha
 
 } // namespace
 
+at::Tensor Dataset::prepared(const at::Tensor& rows) const {
+    if (!imageBytes) return rows;
+    return rows.to(torch::kFloat32).div_(255.0).sub_(kFashionMean).div_(kFashionStd);
+}
+
 std::string defaultDataDir() {
     if (auto env = envValue("DDPDESK_DATA")) return *env;
     return "/usr/share/datasets/fashion-mnist";
@@ -89,6 +93,7 @@ Dataset loadIdxDataset(const std::string& dir) {
     pair(dir, "train", d.x, d.y, true);
     pair(dir, "t10k", d.xTest, d.yTest, false);
     d.classification = true;
+    d.imageBytes = true;
     d.description = "IDX folder " + dir + ": " + std::to_string(d.x.size(0)) + " training images" +
                     (d.hasTest() ? ", " + std::to_string(d.xTest.size(0)) + " test images" : ", no test set");
     return d;

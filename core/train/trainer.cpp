@@ -223,7 +223,7 @@ struct Trainer::State {
         constexpr std::int64_t kChunk = 256;
         for (std::int64_t start = 0; start < mine.size(0); start += kChunk) {
             at::Tensor idx = mine.narrow(0, start, std::min<std::int64_t>(kChunk, mine.size(0) - start));
-            at::Tensor out = model->forward(data.xTest.index_select(0, idx).to(cfg.device));
+            at::Tensor out = model->forward(data.testInputs(idx).to(cfg.device));
             at::Tensor target = data.yTest.index_select(0, idx).to(cfg.device);
             if (data.classification)
                 score += out.argmax(1).eq(target).sum().item<double>();
@@ -241,7 +241,7 @@ struct Trainer::State {
         const std::int64_t begin = k * cfg.batchSize;
         const std::int64_t end = std::min(begin + cfg.batchSize, sampler.samplesPerRank());
         at::Tensor idx = order.slice(0, begin, end);
-        at::Tensor x = data.x.index_select(0, idx).to(cfg.device);
+        at::Tensor x = data.inputs(idx).to(cfg.device);
         at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
         noteProgress(pos.globalStep + 1, static_cast<int>(pos.epoch + 1));
         reducer->prepareForBackward();

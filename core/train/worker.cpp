@@ -86,7 +86,7 @@ void probeModel(TrainModel& model, const Dataset& data, LossKind loss, const std
     try {
         torch::NoGradGuard noGrad;
         model.setTraining(false);
-        at::Tensor x = data.x.narrow(0, 0, std::min<std::int64_t>(2, data.size()));
+        at::Tensor x = data.firstInputs(2);
         at::Tensor target = data.y.defined() ? data.y.narrow(0, 0, x.size(0)) : x;
         computeLoss(loss, model.forward(x), target);
         model.setTraining(true);

@@ -94,3 +94,5 @@ printf '%-44s %12s %12s %8s\n' "overlap (engine, 2 workers)" "overlap s/s" "no-o
 printf '%-44s %12s %12s %8s\n' "autoencoder" "$ae_e" "$ae_no" "$(ratio "$ae_e" "$ae_no")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist" "$fm_e" "$fm_no" "$(ratio "$fm_e" "$fm_no")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist, --grad-transport gloo" "$fm_g" "$fm_gno" "$(ratio "$fm_g" "$fm_gno")"
+echo
+"$PYTHON" "$HERE/peak_rss.py" "$WORKER" "$PYTHON" 30

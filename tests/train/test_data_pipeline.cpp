@@ -117,9 +117,18 @@ TEST_CASE(readsFashionMnist) {
     TEST_REQUIRE_EQ(d.xTest.size(0), 10000);
     TEST_REQUIRE_EQ(d.y.max().item<std::int64_t>(), 9);
     TEST_REQUIRE_EQ(d.y.min().item<std::int64_t>(), 0);
-    // Normalised with Fashion-MNIST's own statistics: mean ~0, std ~1.
-    TEST_REQUIRE(std::abs(d.x.mean().item<double>()) < 0.01);
-    TEST_REQUIRE(std::abs(d.x.std().item<double>() - 1.0) < 0.01);
+    // Held as the file's bytes (a quarter of float32's memory), decoded per batch.
+    TEST_REQUIRE(d.x.scalar_type() == at::kByte && d.xTest.scalar_type() == at::kByte);
+    TEST_REQUIRE_EQ(d.x.nbytes(), std::size_t(60000) * 28 * 28);
+    // What the model sees is normalised with Fashion-MNIST's own statistics: mean ~0, std ~1.
+    const at::Tensor all = d.inputs(torch::arange(60000, torch::kLong));
+    TEST_REQUIRE(all.scalar_type() == at::kFloat);
+    TEST_REQUIRE(std::abs(all.mean().item<double>()) < 0.01);
+    TEST_REQUIRE(std::abs(all.std().item<double>() - 1.0) < 0.01);
+    // Any batch decodes to exactly the rows of the whole set decoded at once.
+    const at::Tensor idx = torch::tensor({59999, 3, 17, 3}, torch::kLong);
+    TEST_REQUIRE(d.inputs(idx).equal(all.index_select(0, idx)));
+    TEST_REQUIRE(d.firstInputs(2).equal(all.narrow(0, 0, 2)));
 }
 
 TEST_CASE(damagedIdxFiles) {

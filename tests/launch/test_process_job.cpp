@@ -108,8 +108,21 @@ int printArguments(int argc, char** argv) {
 
 // A child tree adopted by `job`: the child's pid (via `child`) and the grandchild's.
 std::int64_t startTree(launch::ProcessJob& job, Subprocess& child, const fs::path& dir, bool orphan) {
-    if (!child.start(currentExecutable(), {orphan ? "--orphan" : "--tree", dir.string()})) return -1;
-    if (!job.adopt(child.pid())) return -1;
+    if (!child.start(currentExecutable(), {orphan ? "--orphan" : "--tree", dir.string()})) {
+        std::fprintf(stderr, "cannot start the helper: %s\n", child.startError().c_str());
+        return -1;
+    }
+    // wine refused AssignProcessToJobObject once in CI for a child that had just started (the product adopts
+    // a worker created suspended, which is done starting); a short retry covers that.
+    bool adopted = job.adopt(child.pid());
+    for (int attempt = 0; !adopted && attempt < 50; ++attempt) {
+        std::this_thread::sleep_for(20ms);
+        adopted = job.adopt(child.pid());
+    }
+    if (!adopted) {
+        std::fprintf(stderr, "the job did not adopt pid %lld\n", static_cast<long long>(child.pid()));
+        return -1;
+    }
     std::ofstream(dir / "go").close();
     return readPid(dir / "grandchild.pid");
 }

@@ -31,8 +31,8 @@ launch::RunConfig MainWindow::demoConfig() const {
         c.devices = QStringLiteral("cpu");
         c.nproc = 2;
     }
-    c.epochs = 1;
-    c.batchSize = 64; // learning rate: the workload's own default, tuned by the engine
+    c.training.epochs = 1;
+    c.training.batchSize = 64; // learning rate: the workload's own default, tuned by the engine
     c.outDir = QDir(m_setup->runsFolder())
                    .filePath(QStringLiteral("demo-") +
                              QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));

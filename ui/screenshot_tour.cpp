@@ -98,8 +98,8 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         c.workload = QStringLiteral("autoencoder");
         c.nproc = 2;
         c.devices = QStringLiteral("cpu");
-        c.steps = 400;
-        c.batchSize = 64;
+        c.training.steps = 400;
+        c.training.batchSize = 64;
         c.outDir = QDir(runs).filePath(QStringLiteral("run-") + QDateTime::currentDateTime().toString(
                                                                     QStringLiteral("yyyyMMdd-HHmmss-zzz")));
         return c;
@@ -196,8 +196,8 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         launch::RunConfig c = base();
         c.scriptFile = script.fileName();
         c.workDir = project;
-        c.steps = 0;             // a script's length is its own business: no "of N" and no ETA
-        c.stallTimeoutSec = 600; // the tour asks for the stacks itself
+        c.training.steps.reset(); // a script's length is its own business: no "of N" and no ETA
+        c.stallTimeoutSec = 600;  // the tour asks for the stacks itself
         m_window->startRun(c);
     });
     add(
@@ -249,7 +249,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         launch::RunConfig c = base();
         c.scriptFile = script.fileName();
         c.workDir = project;
-        c.steps = 0;
+        c.training.steps.reset();
         *nanOut = c.outDir;
         m_window->startRun(c);
     });
@@ -278,7 +278,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         QStringLiteral("grab doctor"), always, [this] { grab(QStringLiteral("doctor")); }, 500);
     add(QStringLiteral("sweep 1,2"), always, [this, base] {
         launch::RunConfig c = base();
-        c.steps = 150; // a sweep runs every size in turn; keep the tour short
+        c.training.steps = 150; // a sweep runs every size in turn; keep the tour short
         m_window->setupPanel()->setConfig(c);
         m_window->comparePanel()->startSweep(QStringLiteral("1,2"));
     });
@@ -327,7 +327,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
             grab(QStringLiteral("doctor-ja"));
             launch::RunConfig c =
                 base(); // a run of its own in Japanese (the Run page still shows the sweep's last size)
-            c.steps = 150;
+            c.training.steps = 150;
             *okOut = c.outDir;
             m_window->startRun(c);
         },

@@ -192,14 +192,16 @@ launch::RunConfig SetupPanel::config() const {
         c.store = QStringLiteral("tcp://%1:%2").arg(m_tcpHost->text().trimmed()).arg(m_tcpPort->value());
     else if (!m_storePath->text().trimmed().isEmpty())
         c.store = QStringLiteral("file:") + m_storePath->text().trimmed();
+    protocol::WorkerSettings& t = c.training;
     if (m_lengthKind->currentData().toString() == QLatin1String("epochs"))
-        c.epochs = m_length->value();
+        t.epochs = m_length->value();
     else
-        c.steps = m_length->value();
-    c.batchSize = m_batch->value();
-    c.lr = m_lr->value();
-    c.checkpointEvery = m_checkpointEvery->value();
-    c.resume = m_resume->isChecked();
+        t.steps = m_length->value();
+    // 0 in these boxes reads "the workload's default": nothing is passed on.
+    if (m_batch->value() > 0) t.batchSize = m_batch->value();
+    if (m_lr->value() > 0) t.lr = m_lr->value();
+    t.checkpointEvery = m_checkpointEvery->value();
+    t.resume = m_resume->isChecked();
     c.maxRestarts = m_maxRestarts->value();
     const QString runs = runsFolder();
     if (!runs.isEmpty())
@@ -239,12 +241,14 @@ void SetupPanel::setConfig(const launch::RunConfig& c) {
         m_fileStore->setChecked(true);
         m_storePath->setText(c.store.isEmpty() ? QString() : c.storeFilePath());
     }
-    m_lengthKind->setCurrentIndex(c.epochs > 0 && c.steps <= 0 ? 1 : 0);
-    m_length->setValue(c.epochs > 0 && c.steps <= 0 ? c.epochs : (c.steps > 0 ? c.steps : m_length->value()));
-    m_batch->setValue(c.batchSize);
-    m_lr->setValue(c.lr);
-    m_checkpointEvery->setValue(c.checkpointEvery);
-    m_resume->setChecked(c.resume);
+    const protocol::WorkerSettings& t = c.training;
+    const bool byEpochs = t.epochs && !t.steps;
+    m_lengthKind->setCurrentIndex(byEpochs ? 1 : 0);
+    m_length->setValue(int(byEpochs ? *t.epochs : t.steps.value_or(m_length->value())));
+    m_batch->setValue(int(t.batchSize.value_or(0)));
+    m_lr->setValue(t.lr.value_or(0.0));
+    m_checkpointEvery->setValue(int(t.checkpointEvery));
+    m_resume->setChecked(t.resume);
     m_maxRestarts->setValue(c.maxRestarts);
     updateEnabled();
     revalidate();

@@ -7,6 +7,7 @@
 #include "launch/supervisor.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
+#include "protocol/worker_settings_cli.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -152,25 +153,11 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_option("--store", f.store,
                     "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
     sub->add_option("--iface", f.iface, "network interface for Gloo (GLOO_SOCKET_IFNAME)");
-    sub->add_option("--epochs", c.epochs, "epochs")->check(kCount);
-    sub->add_option("--steps", c.steps, "total optimizer steps (instead of --epochs)")->check(kCount);
-    sub->add_option("--batch-size", c.batchSize, "batch size per rank")->check(kCount);
-    sub->add_option("--lr", c.lr, "learning rate")->check(kPositive);
-    sub->add_option("--threads", c.threads, "threads per worker (default: cores split evenly)")
-        ->check(kCount);
-    sub->add_option("--bucket-mb", c.bucketMb, "gradient bucket size in MiB (worker default 25)")
-        ->check(kPositive);
-    sub->add_flag("--no-overlap", c.noOverlap, "allreduce after backward instead of overlapping it");
-    sub->add_option("--grad-transport", f.gradTransport,
-                    "auto (shared memory between ranks on one machine, else Gloo) | shm | gloo")
-        ->capture_default_str();
-    sub->add_option("--checkpoint-every", c.checkpointEvery, "save a checkpoint every S steps")
-        ->check(kNonNegative);
-    sub->add_flag("--resume", c.resume, "continue from <out>/checkpoint.pt");
+    // The training settings, from the one table the worker reads too; RunConfig::validateValues checks them.
+    protocol::addSettingOptions(*sub, c.training);
     sub->add_option("--max-restarts", c.maxRestarts,
                     "restart all workers from the last checkpoint up to R times")
         ->check(kNonNegative);
-    sub->add_option("--seed", c.seed, "random seed")->check(kNonNegative);
     sub->add_option("--timeout", c.timeoutSec, "seconds for store connect + process group creation")
         ->capture_default_str()
         ->check(kCount);
@@ -178,10 +165,6 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
                     "seconds without progress before a stall report (0: off)")
         ->capture_default_str()
         ->check(kNonNegative);
-    sub->add_option("--telemetry-ms", c.telemetryMs, "minimum ms between a worker's step events")
-        ->check(kNonNegative);
-    sub->add_option("--limit-samples", c.limitSamples, "use only the first N training samples")
-        ->check(kCount);
     auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
     if (requireOut) out->required();
     sub->add_option("--script", f.script,
@@ -206,7 +189,6 @@ launch::RunConfig toConfig(const RunFlags& f) {
     c.devices = q(f.devices);
     c.store = q(f.store);
     c.iface = q(f.iface);
-    c.gradTransport = q(f.gradTransport);
     c.outDir = q(f.out);
     // A relative script path means the folder the CLI was started in, as with torchrun (not --out).
     c.scriptFile = q(f.script);

@@ -16,7 +16,7 @@ namespace ddpdesk::cli {
 struct RunFlags {
     launch::RunConfig config;
     std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex,
-                iface, workdir, gradTransport = "auto";
+                iface, workdir;
     std::vector<std::string> scriptArgs;
     bool json = false;
     std::string runSecret,

@@ -33,6 +33,35 @@ bool splitTcp(const QString& store, QString* host, int* port) {
     return true;
 }
 
+// The worker settings' own checks (protocol/worker_settings.h), in the user's language: one sentence per
+// rule, so a new setting needs no new translation.
+QVector<ConfigProblem> trainingProblems(const protocol::WorkerSettings& s) {
+    QVector<ConfigProblem> p;
+    for (const protocol::SettingProblem& sp : protocol::settingProblems(s)) {
+        const QString value = QString::fromStdString(sp.value);
+        QString message;
+        if (!sp.other.empty())
+            message =
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "give either %1 or %2, not both")
+                    .arg(QString::fromStdString(sp.other), QString::fromLatin1(sp.info.flag));
+        else if (sp.rule == protocol::SettingRule::AtLeastOne)
+            message = QCoreApplication::translate("ddpdesk::launch::RunConfig", "must be at least 1 (got %1)")
+                          .arg(value);
+        else if (sp.rule == protocol::SettingRule::ZeroOrMore)
+            message = QCoreApplication::translate("ddpdesk::launch::RunConfig", "must be 0 or more (got %1)")
+                          .arg(value);
+        else if (sp.rule == protocol::SettingRule::Positive)
+            message = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                  "must be a positive number (got %1)")
+                          .arg(value);
+        else
+            message = QCoreApplication::translate("ddpdesk::launch::RunConfig", "'%1' is not valid; use %2")
+                          .arg(value, QString::fromStdString(sp.info.choicesText()));
+        p.push_back({QString::fromStdString(sp.info.field()), message});
+    }
+    return p;
+}
+
 // Creates the folder if needed and proves a file can be written there.
 QString writableDirProblem(const QString& dir) {
     if (!QDir().mkpath(dir))
@@ -167,7 +196,7 @@ QString RunConfig::storeFilePath() const {
 }
 
 int RunConfig::threadsPerWorker() const {
-    if (threads > 0) return threads;
+    if (training.threads) return *training.threads;
     const int cores = qMax(1, QThread::idealThreadCount());
     return qMax(1, cores / qMax(1, nproc));
 }
@@ -352,41 +381,7 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                                         "tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store")
                 .arg(nnodes));
 
-    if (epochs < 0)
-        add("epochs",
-            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
-                .arg(epochs));
-    if (steps < 0)
-        add("steps",
-            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
-                .arg(steps));
-    if (epochs > 0 && steps > 0)
-        add("steps", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                 "give either --epochs or --steps, not both"));
-    if (batchSize < 0)
-        add("batch-size",
-            QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 1 or more")
-                .arg(batchSize));
-    if (lr < 0)
-        add("lr", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                              "learning rate %1 is not valid; use a positive number")
-                      .arg(lr));
-    if (threads < 0)
-        add("threads", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                   "%1 is not valid; use 0 (automatic) or more")
-                           .arg(threads));
-    if (bucketMb < 0)
-        add("bucket-mb", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                     "%1 is not valid; use a positive size in MiB")
-                             .arg(bucketMb));
-    if (gradTransport != "auto" && gradTransport != "shm" && gradTransport != "gloo")
-        add("grad-transport", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                          "'%1' is not valid; use auto, shm or gloo")
-                                  .arg(gradTransport));
-    if (checkpointEvery < 0)
-        add("checkpoint-every", QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                                            "%1 is not valid; use 0 (off) or more steps")
-                                    .arg(checkpointEvery));
+    p += trainingProblems(training);
     if (maxRestarts < 0)
         add("max-restarts",
             QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 0 or more")
@@ -424,23 +419,12 @@ QStringList RunConfig::workerArgs(int localRank) const {
     a << "--store" << effectiveStore();
     if (!iface.isEmpty()) a << "--iface" << iface;
     a << "--timeout" << QString::number(timeoutSec);
-    if (steps > 0)
-        a << "--steps" << QString::number(steps);
-    else if (epochs > 0)
-        a << "--epochs" << QString::number(epochs);
-    if (batchSize > 0) a << "--batch-size" << QString::number(batchSize);
-    if (lr > 0) a << "--lr" << QString::number(lr, 'g', 10);
-    if (seed >= 0) a << "--seed" << QString::number(seed);
-    a << "--threads" << QString::number(threadsPerWorker());
-    if (bucketMb > 0) a << "--bucket-mb" << QString::number(bucketMb, 'g', 10);
-    if (noOverlap) a << "--no-overlap";
-    if (gradTransport != "auto") a << "--grad-transport" << gradTransport;
+    protocol::WorkerSettings settings = training;
+    settings.threads = threadsPerWorker();
+    for (const std::string& arg : protocol::settingArgs(settings))
+        a << QString::fromStdString(arg);
     a << "--device" << (usesGpus() ? QStringLiteral("cuda") : QStringLiteral("cpu"));
     a << "--out" << outDir;
-    if (checkpointEvery > 0) a << "--checkpoint-every" << QString::number(checkpointEvery);
-    if (resume) a << "--resume";
-    if (telemetryMs >= 0) a << "--telemetry-ms" << QString::number(telemetryMs);
-    if (limitSamples > 0) a << "--limit-samples" << QString::number(limitSamples);
     return a;
 }
 
@@ -467,7 +451,7 @@ QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortO
     env["TORCHELASTIC_RESTART_COUNT"] = QStringLiteral("0"); // the supervisor sets the attempt
     env["TORCHELASTIC_MAX_RESTARTS"] = QString::number(maxRestarts);
     // torchrun sets 1 thread per rank unless the user chose; DDP Desk splits the cores unless the user chose.
-    if (!qEnvironmentVariableIsSet("OMP_NUM_THREADS") || threads > 0)
+    if (!qEnvironmentVariableIsSet("OMP_NUM_THREADS") || training.threads)
         env["OMP_NUM_THREADS"] = QString::number(threadsPerWorker());
     // PyTorch 2.4+ asks for a libuv TCPStore, which Windows wheels and some Linux builds lack ("use_libuv was
     // requested but PyTorch was build without libuv support"), and torchrun ignores USE_LIBUV=0 there. The

@@ -4,6 +4,8 @@
 // before anything starts, turned into per-rank worker flags + environment, and saved/loaded as a JSON
 // profile.
 
+#include "protocol/worker_settings.h"
+
 #include <QJsonObject>
 #include <QMap>
 #include <QString>
@@ -47,23 +49,12 @@ struct RunConfig {
     QString iface;     // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
     QString runSecret; // hex (--run-secret / --run-secret-file); never saved in profiles
 
-    // How it trains. 0 / negative values mean "worker default" and are not passed on.
-    int epochs = 0;
-    int steps = 0;
-    int batchSize = 0;
-    double lr = 0.0;
-    int threads = 0; // per worker; 0: the machine's cores split evenly over local workers
-    double bucketMb = 0.0;
-    bool noOverlap = false;
-    QString gradTransport = QStringLiteral("auto"); // auto | shm | gloo (worker --grad-transport)
-    int checkpointEvery = 0;
-    bool resume = false;
+    // How it trains: the settings every rank gets unchanged, each declared once in protocol/worker_settings.h
+    // (unset: the worker's default, not passed on).
+    protocol::WorkerSettings training;
     int maxRestarts = 0;
-    qint64 seed = -1;
     int timeoutSec = 60;       // worker's --timeout
     int stallTimeoutSec = 120; // no progress for this long while others wait -> stall report + doctor
-    int telemetryMs = -1;      // worker's --telemetry-ms; -1: worker default
-    int limitSamples = 0;      // worker's --limit-samples (tests, quick demos)
     QString outDir;            // --out (required)
 
     bool isScript() const { return !scriptFile.isEmpty(); }
@@ -81,7 +72,7 @@ struct RunConfig {
     QString storeHost() const;     // tcp host; "127.0.0.1" for a file store
     int storePort() const;         // tcp port; 0 for a file store
     QString storeFilePath() const; // the FileStore file (file:// URLs resolved); empty for tcp
-    int threadsPerWorker() const;  // threads, or cores / nproc (at least 1)
+    int threadsPerWorker() const;  // training.threads, or cores / nproc (at least 1)
     QString interpreter() const;   // the program that runs scriptFile (empty: run it directly)
     QString effectiveLossRegex() const;
 

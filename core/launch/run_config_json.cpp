@@ -28,23 +28,16 @@ QJsonObject RunConfig::toJson() const {
     o["node_rank"] = nodeRank;
     o["store"] = store;
     o["iface"] = iface;
-    o["epochs"] = epochs;
-    o["steps"] = steps;
-    o["batch_size"] = batchSize;
-    o["lr"] = lr;
-    o["threads"] = threads;
-    o["bucket_mb"] = bucketMb;
-    o["no_overlap"] = noOverlap;
-    o["grad_transport"] = gradTransport;
-    o["checkpoint_every"] = checkpointEvery;
-    o["resume"] = resume;
     o["max_restarts"] = maxRestarts;
-    o["seed"] = double(seed);
     o["timeout"] = timeoutSec;
     o["stall_timeout"] = stallTimeoutSec;
-    o["telemetry_ms"] = telemetryMs;
-    o["limit_samples"] = limitSamples;
     o["out"] = outDir;
+    // The training settings under their own keys, flat beside the rest as profiles always had them.
+    const QJsonObject settings =
+        QJsonDocument::fromJson(QByteArray::fromStdString(protocol::settingsToJson(training).dump()))
+            .object();
+    for (auto it = settings.begin(); it != settings.end(); ++it)
+        o[it.key()] = it.value();
     return o;
 }
 
@@ -55,9 +48,6 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     };
     auto num = [&o](const char* k, int& v) {
         if (o.contains(k)) v = o[k].toInt(v);
-    };
-    auto dbl = [&o](const char* k, double& v) {
-        if (o.contains(k)) v = o[k].toDouble(v);
     };
     auto flag = [&o](const char* k, bool& v) {
         if (o.contains(k)) v = o[k].toBool(v);
@@ -82,23 +72,12 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("node_rank", c.nodeRank);
     str("store", c.store);
     str("iface", c.iface);
-    num("epochs", c.epochs);
-    num("steps", c.steps);
-    num("batch_size", c.batchSize);
-    dbl("lr", c.lr);
-    num("threads", c.threads);
-    dbl("bucket_mb", c.bucketMb);
-    flag("no_overlap", c.noOverlap);
-    str("grad_transport", c.gradTransport);
-    num("checkpoint_every", c.checkpointEvery);
-    flag("resume", c.resume);
     num("max_restarts", c.maxRestarts);
-    if (o.contains("seed")) c.seed = qint64(o["seed"].toDouble(double(c.seed)));
     num("timeout", c.timeoutSec);
     num("stall_timeout", c.stallTimeoutSec);
-    num("telemetry_ms", c.telemetryMs);
-    num("limit_samples", c.limitSamples);
     str("out", c.outDir);
+    c.training = protocol::settingsFromJson(
+        nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString()));
     return c;
 }
 

@@ -82,15 +82,13 @@ void Supervisor::announceMultiNode(const RunConfig& config, const QString& secre
     cmd << QStringLiteral("--nproc") << QString::number(config.nproc) << QStringLiteral("--nnodes")
         << QString::number(config.nnodes) << QStringLiteral("--node-rank") << QStringLiteral("N")
         << QStringLiteral("--store") << store;
-    if (config.steps > 0)
-        cmd << QStringLiteral("--steps") << QString::number(config.steps);
-    else if (config.epochs > 0)
-        cmd << QStringLiteral("--epochs") << QString::number(config.epochs);
+    for (const std::string& arg : protocol::settingArgs(config.training))
+        cmd << QString::fromStdString(arg);
     cmd << QLatin1String(protocol::kRunSecretFlag) << secret << QStringLiteral("--out")
         << QStringLiteral("DIR");
     emit message(
-        tr("other nodes join with (N = 1..%1, plus this run's other training flags; or put the secret in a "
-           "file only you can read and give %2 FILE):\n  %3")
+        tr("other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 "
+           "FILE):\n  %3")
             .arg(config.nnodes - 1)
             .arg(QLatin1String(protocol::kRunSecretFileFlag), cmd.join(QLatin1Char(' '))));
 }
@@ -210,7 +208,7 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
-                  config.steps);
+                  qint64(config.training.steps.value_or(0)));
     writeLauncherEvent("launch", {{"config", config.toJson()},
                                   {"program", config.isScript() ? config.scriptFile : program},
                                   {"store", config.effectiveStore()}});

@@ -45,6 +45,7 @@ DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::in
         }
         bucket.flat = torch::zeros({offset}, m_params[bucket.params.front()].options().requires_grad(false));
     }
+    if (m_group) m_transport = makeGlooTransport(*m_group);
     if (m_overlap && m_group) {
         for (std::size_t i = 0; i < m_params.size(); ++i)
             m_hooks.push_back(
@@ -72,28 +73,23 @@ std::vector<at::Tensor> DdpReducer::bucketTemplates() const {
     return t;
 }
 
-void DdpReducer::useLocalExchange(std::unique_ptr<LocalGradientExchange> exchange) {
-    m_local = std::move(exchange);
-    if (m_local)
-        for (Bucket& b : m_buckets)
-            b.sum = torch::empty_like(b.flat);
+void DdpReducer::useTransport(std::unique_ptr<GradientTransport> transport) {
+    m_transport = std::move(transport);
 }
 
 void DdpReducer::prepareForBackward() {
     std::lock_guard<std::mutex> lock(m_mutex);
     for (at::Tensor& p : m_params)
         p.mutable_grad() = at::Tensor(); // set_to_none: autograd then stores fresh gradients without a memset
-    if (m_local) {
-        m_local->beginStep();
+    if (m_transport) {
+        m_transport->beginStep();
         for (std::size_t b = 0; b < m_buckets.size(); ++b)
-            m_buckets[b].flat = m_local->slot(b); // gradients are copied straight into shared memory
+            m_buckets[b].flat = m_transport->beginBucket(b, m_buckets[b].flat);
     }
     for (Slot& s : m_slots)
         s.ready = false;
-    for (Bucket& b : m_buckets) {
+    for (Bucket& b : m_buckets)
         b.pending = b.params.size();
-        b.work.reset();
-    }
     m_nextLaunch = 0;
     m_bytesThisStep = 0;
     m_armed = true;
@@ -121,10 +117,7 @@ void DdpReducer::launchReady() {
         Bucket& b = m_buckets[m_nextLaunch++];
         // Average as DDP does: divide before the sum so values stay in range for any world size.
         b.flat.div_(world);
-        if (m_local)
-            m_local->publish(m_nextLaunch - 1);
-        else
-            b.work = m_group->allreduceSum(b.flat);
+        m_transport->launch(m_nextLaunch - 1, b.flat);
         m_bytesThisStep += b.flat.numel() * static_cast<std::int64_t>(b.flat.element_size());
     }
 }
@@ -154,16 +147,11 @@ ReducerStats DdpReducer::finishBackward() {
 
     auto start = std::chrono::steady_clock::now();
     auto deadline = start + m_timeout;
+    std::vector<at::Tensor> averaged(m_buckets.size());
     for (std::size_t k = 0; k < m_buckets.size(); ++k) {
-        Bucket& b = m_buckets[k];
-        WaitScope waiting(
-            {m_local ? "the gradient exchange between local ranks (shared memory)" : "the gradient allreduce",
-             "training", "allreduce", static_cast<int>(k), static_cast<int>(m_buckets.size())});
-        if (m_local)
-            m_local->reduce(k, b.sum, deadline);
-        else
-            b.work->wait(std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - std::chrono::steady_clock::now()));
+        WaitScope waiting({m_transport->waitName(), "training", "allreduce", static_cast<int>(k),
+                           static_cast<int>(m_buckets.size())});
+        averaged[k] = m_transport->finish(k, m_buckets[k].flat, deadline);
     }
     stats.commWaitMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -172,8 +160,8 @@ ReducerStats DdpReducer::finishBackward() {
         const Slot& s = m_slots[i];
         // .grad becomes a view of the averaged bucket: no copy back; the optimizer reads it before the next
         // step overwrites the bucket, and prepareForBackward() drops the view first.
-        const at::Tensor& averaged = m_local ? m_buckets[s.bucket].sum : m_buckets[s.bucket].flat;
-        m_params[i].mutable_grad() = averaged.narrow(0, s.offset, s.numel).view(m_params[i].sizes());
+        m_params[i].mutable_grad() =
+            averaged[s.bucket].narrow(0, s.offset, s.numel).view(m_params[i].sizes());
     }
     stats.bytesAllreduced = m_bytesThisStep;
     return stats;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "train/c10d_compat.h"
-#include "train/local_exchange.h"
+#include "train/gradient_transport.h"
 
 #include <ATen/Tensor.h>
 
@@ -41,9 +41,9 @@ public:
     std::vector<std::size_t> bucketSizesBytes() const;
     // One tensor per bucket with its dtype, device and size (for LocalGradientExchange::setup).
     std::vector<at::Tensor> bucketTemplates() const;
-    // From now on buckets travel through `exchange` instead of Gloo (null: stay with Gloo).
-    void useLocalExchange(std::unique_ptr<LocalGradientExchange> exchange);
-    bool usesLocalExchange() const { return m_local != nullptr; }
+    // From now on buckets travel through `transport` (the default: Gloo's allreduce over the group).
+    void useTransport(std::unique_ptr<GradientTransport> transport);
+    const char* transportName() const { return m_transport ? m_transport->name() : "none"; }
 
 private:
     struct Slot {
@@ -56,8 +56,6 @@ private:
         at::Tensor flat;
         std::vector<std::size_t> params; // indices into m_params
         std::size_t pending = 0;
-        std::shared_ptr<PendingCollective> work;
-        at::Tensor sum; // with a local exchange: the averaged gradients (the slots belong to shared memory)
     };
 
     void onGradient(std::size_t index, const at::Tensor& grad);
@@ -75,7 +73,7 @@ private:
     bool m_armed = false;
     std::int64_t m_bytesThisStep = 0;
     std::mutex m_mutex;
-    std::unique_ptr<LocalGradientExchange> m_local;
+    std::unique_ptr<GradientTransport> m_transport; // null without a group
 };
 
 } // namespace ddpdesk::train

@@ -3,6 +3,7 @@
 #include "train/errors.h"
 
 #include "protocol/run_auth.h"
+#include "protocol/worker_settings_cli.h"
 
 #include <CLI/CLI.hpp>
 
@@ -13,11 +14,6 @@
 namespace ddpdesk::train {
 
 namespace {
-
-void requirePositive(const std::optional<std::int64_t>& v, const char* flag) {
-    if (v && *v < 1)
-        throw badInput(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
-}
 
 void checkValues(const WorkerOptions& o) {
     if (!o.inspectStore && !o.version) {
@@ -32,22 +28,8 @@ void checkValues(const WorkerOptions& o) {
         throw badInput("--timeout must be a positive number of seconds");
     if (o.collectiveTimeoutSec && (!(*o.collectiveTimeoutSec > 0) || !std::isfinite(*o.collectiveTimeoutSec)))
         throw badInput("--collective-timeout must be a positive number of seconds");
-    if (o.epochs && o.steps) throw badInput("give either --epochs or --steps, not both");
-    requirePositive(o.epochs, "--epochs");
-    requirePositive(o.steps, "--steps");
-    if (o.batchSize && o.globalBatch)
-        throw badInput("give either --batch-size (per rank) or --global-batch, not both");
-    requirePositive(o.batchSize, "--batch-size");
-    requirePositive(o.globalBatch, "--global-batch");
-    requirePositive(o.limitSamples, "--limit-samples");
-    if (o.lr && !(*o.lr > 0 && std::isfinite(*o.lr))) throw badInput("--lr must be a positive number");
-    if (o.threads && *o.threads < 1) throw badInput("--threads must be at least 1");
-    if (!(o.bucketMb > 0) || !std::isfinite(o.bucketMb))
-        throw badInput("--bucket-mb must be a positive number of MiB");
-    if (o.checkpointEvery < 0)
-        throw badInput("--checkpoint-every must be 0 (only at the end) or a number of steps");
-    if (o.telemetryMs < 0)
-        throw badInput("--telemetry-ms must be 0 (every step) or a positive number of milliseconds");
+    const auto problems = protocol::settingProblems(o.settings);
+    if (!problems.empty()) throw badInput(problems.front().message());
     if (o.worldSize && *o.worldSize < 1)
         throw badInput("--world-size must be at least 1 (got " + std::to_string(*o.worldSize) + ")");
     if (o.rank && *o.rank < 0)
@@ -95,29 +77,10 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--collective-timeout", o.collectiveTimeoutSec,
                    "Seconds for each collective (default max(--timeout, 300))");
 
-    app.add_option("--epochs", o.epochs, "Epochs to train (default 1)");
-    app.add_option("--steps", o.steps, "Total optimizer steps across epochs (instead of --epochs)");
-    app.add_option("--batch-size", o.batchSize, "Samples per rank per step");
-    app.add_option("--global-batch", o.globalBatch, "Samples per step over all ranks (split evenly)");
-    app.add_option("--lr", o.lr, "Learning rate (default: the workload's)");
-    app.add_option("--seed", o.seed, "Seed for initialisation and shuffling (default 0)");
-    app.add_option("--threads", o.threads, "Intra-op threads per worker (default cores / local workers)");
-    app.add_option("--bucket-mb", o.bucketMb, "Gradient bucket size in MiB (default 25)");
-    app.add_flag("--no-overlap", o.noOverlap, "Allreduce after backward instead of during it");
-    app.add_option(
-           "--grad-transport", o.gradTransport,
-           "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | shm | "
-           "gloo")
-        ->check(CLI::IsMember({"auto", "shm", "gloo"}));
+    protocol::addSettingOptions(app, o.settings);
     app.add_option("--device", o.device, "cpu | cuda")->check(CLI::IsMember({"cpu", "cuda"}));
 
     app.add_option("--out", o.outDir, "Folder for checkpoint.pt and model.pt (default: current folder)");
-    app.add_option("--checkpoint-every", o.checkpointEvery,
-                   "Write a checkpoint every N steps (and at the end)");
-    app.add_flag("--resume", o.resume, "Continue from OUT/checkpoint.pt when present");
-    app.add_option("--telemetry-ms", o.telemetryMs,
-                   "Minimum milliseconds between step events (0 = every step)");
-    app.add_option("--limit-samples", o.limitSamples, "Use only the first N training (and test) samples");
 
     app.add_flag("--inspect-store", o.inspectStore,
                  "Read keys from --store as a client and print one JSON line");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol/worker_settings.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,21 +26,9 @@ struct WorkerOptions {
     double timeoutSec = 60.0;
     std::optional<double> collectiveTimeoutSec; // default max(timeout, 300)
 
-    std::optional<std::int64_t> epochs, steps;
-    std::optional<std::int64_t> batchSize, globalBatch;
-    std::optional<double> lr;
-    std::uint64_t seed = 0;
-    std::optional<int> threads;
-    double bucketMb = 25.0;
-    bool noOverlap = false;
-    std::string gradTransport = "auto"; // auto | shm | gloo
+    protocol::WorkerSettings settings; // what the launcher passes to every rank (protocol/worker_settings.h)
     std::string device = "cpu";
-
     std::string outDir = ".";
-    std::int64_t checkpointEvery = 0;
-    bool resume = false;
-    int telemetryMs = 100;
-    std::optional<std::int64_t> limitSamples;
 
     bool inspectStore = false;
     std::vector<std::string> keys;

@@ -101,7 +101,7 @@ struct Trainer::State {
             plan["grad_transport_note"] = setup.note;
             TelemetryEmitter::instance().log("gradients travel through Gloo: " + setup.note);
         }
-        reducer->useLocalExchange(std::move(setup.exchange));
+        if (setup.exchange) reducer->useTransport(makeSharedMemoryTransport(std::move(setup.exchange)));
     }
 
     // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.
@@ -141,7 +141,7 @@ struct Trainer::State {
     // Rank 0 reads the checkpoint and broadcasts its bytes, so ranks need not share the --out folder; every
     // rank decodes the same bytes and therefore reaches the same verdict (resume, corrupt or mismatch).
     void resumeIfAsked() {
-        if (!cfg.resume) return;
+        if (!cfg.settings.resume) return;
         fs::path path = cfg.outDir / "checkpoint.pt";
         std::vector<char> bytes;
         std::int64_t present = 0;
@@ -347,8 +347,8 @@ void Trainer::run() {
             ++s.pos.globalStep;
             bool edge = s.pos.globalStep == total || k + 1 == batches || k == 0;
             s.emitStep(lastLoss, rs, msSince(t0), edge || s.cfg.telemetryMs == 0, total);
-            if (s.cfg.checkpointEvery > 0 && s.pos.globalStep % s.cfg.checkpointEvery == 0 &&
-                s.pos.globalStep < total)
+            if (s.cfg.settings.checkpointEvery > 0 &&
+                s.pos.globalStep % s.cfg.settings.checkpointEvery == 0 && s.pos.globalStep < total)
                 s.writeCheckpoint(false);
         }
         if (s.pos.stepInEpoch < batches) break; // stopped mid-epoch by --steps

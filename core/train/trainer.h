@@ -8,6 +8,8 @@
 #include "train/losses.h"
 #include "train/models.h"
 
+#include "protocol/worker_settings.h"
+
 #include <c10/core/Device.h>
 
 #include <chrono>
@@ -34,9 +36,8 @@ struct TrainerConfig {
     c10::Device device = c10::Device(c10::kCPU);
     std::chrono::milliseconds collectiveTimeout{300000};
     std::filesystem::path outDir;
-    std::int64_t checkpointEvery = 0;
-    bool resume = false;
     int telemetryMs = 100;
+    protocol::WorkerSettings settings; // as given; the values above are resolved from it and the workload
 };
 
 // The DDP step loop for one rank: initial broadcast from rank 0, optional resume, sharded batches, bucketed

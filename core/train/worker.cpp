@@ -121,18 +121,20 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads, const St
 
 TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data,
                          c10::Device device) {
+    const protocol::WorkerSettings& s = o.settings;
     TrainerConfig c;
+    c.settings = s;
     c.identity = id;
     c.workload = o.workload;
     std::int64_t defaultBatch = o.workload == "autoencoder" ? 50 : 64;
-    if (o.globalBatch) {
-        if (*o.globalBatch % id.worldSize != 0)
-            throw badInput("--global-batch " + std::to_string(*o.globalBatch) +
+    if (s.globalBatch) {
+        if (*s.globalBatch % id.worldSize != 0)
+            throw badInput("--global-batch " + std::to_string(*s.globalBatch) +
                            " does not split evenly over " + std::to_string(id.worldSize) +
                            " ranks; use a multiple of the world size");
-        c.batchSize = *o.globalBatch / id.worldSize;
+        c.batchSize = *s.globalBatch / id.worldSize;
     } else {
-        c.batchSize = o.batchSize.value_or(defaultBatch);
+        c.batchSize = s.batchSize.value_or(defaultBatch);
     }
     if (!o.loss.empty())
         c.loss = parseLoss(o.loss);
@@ -143,23 +145,21 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     if (c.loss == LossKind::CrossEntropy && !data.classification)
         throw badInput("--loss cross-entropy needs integer class labels; this data has " +
                        std::string(data.y.defined() ? "float targets" : "no labels"));
-    c.lr = o.lr.value_or(o.workload == "autoencoder" ? 1e-4 : 0.01);
-    c.epochs = o.epochs;
-    c.steps = o.steps;
+    c.lr = s.lr.value_or(o.workload == "autoencoder" ? 1e-4 : 0.01);
+    c.epochs = s.epochs;
+    c.steps = s.steps;
     if (!c.epochs && !c.steps) c.epochs = 1;
-    c.seed = o.seed;
-    c.bucketBytes = static_cast<std::int64_t>(o.bucketMb * 1024.0 * 1024.0);
-    c.overlap = !o.noOverlap;
-    c.gradTransport = o.gradTransport == "shm"    ? GradTransport::SharedMemory
-                      : o.gradTransport == "gloo" ? GradTransport::Gloo
+    c.seed = std::uint64_t(s.seed.value_or(0));
+    c.bucketBytes = static_cast<std::int64_t>(s.bucketMb.value_or(25.0) * 1024.0 * 1024.0);
+    c.overlap = !s.noOverlap;
+    c.gradTransport = s.gradTransport == "shm"    ? GradTransport::SharedMemory
+                      : s.gradTransport == "gloo" ? GradTransport::Gloo
                                                   : GradTransport::Auto;
     c.device = device;
     c.collectiveTimeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
     c.outDir = fs::path(o.outDir);
-    c.checkpointEvery = o.checkpointEvery;
-    c.resume = o.resume;
-    c.telemetryMs = o.telemetryMs;
+    c.telemetryMs = s.telemetryMs.value_or(100);
     return c;
 }
 
@@ -169,7 +169,7 @@ int train(const WorkerOptions& o) {
     tm.setRank(id.rank);
     startWaitReporter(id.rank, id.pid);
     StoreAddress store = resolveStore(o);
-    int threads = o.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
+    int threads = o.settings.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
     emitHello(o, id, threads, store);
     if (store.kind == StoreAddress::Kind::None && id.worldSize > 1)
         throw badInput(
@@ -182,9 +182,9 @@ int train(const WorkerOptions& o) {
     keepFreedMemory();
     c10::Device device = chooseDevice(o, id);
     Dataset data = loadData(o);
-    if (o.limitSamples) limitSamples(data, *o.limitSamples);
+    if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device);
-    torch::manual_seed(o.seed);
+    torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
     std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
     probeModel(*model, data, config.loss, o.workload);
     checkOutputFolder(config.outDir, id);

@@ -136,6 +136,11 @@ JA = {
     "with --nnodes %1 every node must reach the same store: give tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store":
         "--nnodes %1 ではすべてのノードが同じストアに到達できる必要があります: tcp://NODE0_ADDRESS:PORT または file:SHARED_FOLDER/store を指定してください",
     "%1 is not valid; use 1 or more": "%1 は無効です。1 以上を指定してください",
+    "give either %1 or %2, not both": "%1 と %2 はどちらか一方だけを指定してください",
+    "must be at least 1 (got %1)": "1 以上を指定してください (指定値 %1)",
+    "must be 0 or more (got %1)": "0 以上を指定してください (指定値 %1)",
+    "must be a positive number (got %1)": "正の数を指定してください (指定値 %1)",
+    "'%1' is not valid; use %2": "'%1' は無効です。%2 のいずれかを指定してください",
     "give either --epochs or --steps, not both": "--epochs と --steps はどちらか一方だけを指定してください",
     "learning rate %1 is not valid; use a positive number": "学習率 %1 は無効です。正の数を指定してください",
     "%1 is not valid; use 0 (automatic) or more": "%1 は無効です。0 (自動) 以上を指定してください",
@@ -358,6 +363,123 @@ JA = {
     "Refused: the store is in use (%1). End that run first.": "拒否しました: ストアは使用中です (%1)。先にその実行を終了してください。",
     "Could not delete %1: %2": "%1 を削除できませんでした: %2",
     "another process": "別のプロセス",
+    # FileStore folder safety, addresses, run secret, stacks, script working folder, doctor deadline and exposure
+    "'%1' is a link; the default FileStore folder must be a plain folder DDP Desk creates (it never writes or deletes through a link): remove the link, choose another --out or give --store file:PATH":
+        "'%1' はリンクです。既定の FileStore フォルダーは DDP Desk が作成する通常のフォルダーである必要があります (リンク越しに書き込みや削除はしません)。リンクを外すか、別の --out を選ぶか、--store file:PATH を指定してください",
+    "'%1' is a file, where DDP Desk keeps the default FileStore folder; move it away, choose another --out or give --store file:PATH":
+        "'%1' はファイルですが、ここは DDP Desk が既定の FileStore フォルダーを置く場所です。移動するか、別の --out を選ぶか、--store file:PATH を指定してください",
+    "FileStore file '%1' already exists (left by an earlier run that did not end cleanly, or another job is using it); DDP Desk does not delete it: check it with `ddpdesk-cli doctor`, then move it away, or choose another path":
+        "FileStore ファイル '%1' が既に存在します (正常に終了しなかった以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は削除しません。`ddpdesk-cli doctor` で確認してから移動するか、別のパスを選んでください",
+    "folder '%1' holds files DDP Desk did not put there (%2); the default FileStore folder must be empty or absent: move them, choose another --out or give --store file:PATH":
+        "フォルダー '%1' には DDP Desk が置いていないファイルがあります (%2)。既定の FileStore フォルダーは空か存在しない必要があります。移動するか、別の --out を選ぶか、--store file:PATH を指定してください",
+    "'%1' is a %2; DDP Desk writes %3 itself and never writes through a link or over a folder: move it away or choose another --out":
+        "'%1' は%2です。DDP Desk は %3 を自分で書き込み、リンク越しやフォルダーの上には書き込みません。移動するか、別の --out を選んでください",
+    'link':
+        'リンク',
+    'folder':
+        'フォルダー',
+    'special file':
+        '特殊ファイル',
+    'contains a line break, which a cmd.exe command line (--format hpcpack) cannot carry':
+        '改行を含んでいます。cmd.exe のコマンドライン (--format hpcpack) では改行を渡せません',
+    'Rank %1 failed first: its output and exit status show the cause.':
+        'ランク %1 が最初に失敗しました: 原因はその出力と終了状態から分かります。',
+    'Rank %1 failed first (%2): its output and exit status show the cause.':
+        'ランク %1 が最初に失敗しました (%2): 原因はその出力と終了状態から分かります。',
+    '<b>Why [%1]:</b> %2':
+        '<b>原因 [%1]:</b> %2',
+    '<b>Fix:</b> %1':
+        '<b>対処方法:</b> %1',
+    "working folder '%1' not found":
+        "作業フォルダー '%1' が見つかりません",
+    "'%1' in brackets is not an IPv6 address":
+        "角かっこ内の '%1' は IPv6 アドレスではありません",
+    "'%1' is not an IPv4 address (each number is 0..255)":
+        "'%1' は IPv4 アドレスではありません (各数値は 0..255)",
+    "'%1' looks like an IPv6 address; write it in brackets: tcp://[ADDRESS]:PORT":
+        "'%1' は IPv6 アドレスのようです。角かっこで囲んでください: tcp://[ADDRESS]:PORT",
+    "'%1' is not a valid host name (letters, digits, '-' and '.' only, e.g. node0 or node0.cluster.local)":
+        "'%1' は有効なホスト名ではありません (使えるのは英字、数字、'-'、'.' のみです。例: node0、node0.cluster.local)",
+    "'%1' is neither 'cpu' nor a GPU list: use GPU indices like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... separated by commas":
+        "'%1' は 'cpu' でも GPU リストでもありません: 0,1 のような GPU 番号か、GPU-xxxxxxxx-xxxx-... のような UUID をカンマ区切りで指定してください",
+    "Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].":
+        'ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。',
+    '%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper than %6)':
+        'metrics.jsonl の %2 行のうち %1 行をスキップしました (%4 KiB 超: %3 行、ネストが %6 段より深い: %5 行)',
+    "'%1' already exists (a file, folder or link this run did not create: left by an earlier run, or another job is using it); DDP Desk leaves it alone - move it away, choose another --out or give --store file:PATH":
+        "'%1' は既に存在します (この実行が作成したものではないファイル、フォルダーまたはリンクです: 以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は手を付けません。移動するか、別の --out を選ぶか、--store file:PATH を指定してください",
+    "cannot create the FileStore file '%1': %2":
+        "FileStore ファイル '%1' を作成できません: %2",
+    "%1 is in the way of DDP Desk's instrumentation module (%2); move it, or run with --no-instrument":
+        '%1 が DDP Desk の計測モジュール (%2) の置き場所をふさいでいます。移動するか、--no-instrument を付けて実行してください',
+    'cannot write %1: %2':
+        '%1 に書き込めません: %2',
+    "%1 is in the way of DDP Desk's folder for the ranks' progress and stacks; move it":
+        '%1 が、ランクの進捗とスタックを置く DDP Desk のフォルダーの置き場所をふさいでいます。移動してください',
+    "node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's launcher prints the command for the other nodes)":
+        '%2 ノードの実行のノード %1 には、ノード 0 の実行シークレットが必要です: %3 を指定してください (ノード 0 のランチャーが他のノード用のコマンドを表示します)',
+    "warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only from the other nodes (README, Security model).":
+        '警告: 複数ノードの実行: ストア %1 は認証がなく、ネットワークから到達できます (%2)。到達できる人は誰でも、ランクがそこに書き込む内容を読めます。そのポートと Gloo のポートは他のノードからの接続だけに許可してください (README の Security model を参照)。',
+    'other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 FILE):\n  %3':
+        '他のノードは次のコマンドで参加します (N = 1..%1。または、シークレットを自分だけが読めるファイルに書いて %2 FILE を指定):\n  %3',
+    "the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)":
+        'スクリプトのストアは DDP Desk が 127.0.0.1:%1 でホストしています (ループバックのみ)',
+    'cannot restart: %1':
+        '再起動できません: %1',
+    "cannot host the script's store on 127.0.0.1:%1: %2":
+        'スクリプトのストアを 127.0.0.1:%1 でホストできません: %2',
+    'no progress for %1 s':
+        '%1 秒間進捗なし',
+    "stacks: only script ranks started with DDP Desk's instrumentation (not --no-instrument) show their Python stacks":
+        'スタック: Python スタックを表示できるのは、DDP Desk の計測付きで (--no-instrument なしで) 起動したスクリプトのランクだけです',
+    'stacks: no rank can be asked yet (a rank announces itself once its interpreter has started)':
+        'スタック: まだ要求できるランクがありません (ランクはインタープリターの起動後に名乗り出ます)',
+    'stacks: rank %1 (pid %2) wrote none within %3 ms':
+        'スタック: ランク %1 (pid %2) は %3 ms 以内に何も書き出しませんでした',
+    'stacks of rank %1 (%2):\n%3':
+        'ランク %1 のスタック (%2):\n%3',
+    "'%1' is a link; the sweep keeps each size's run in a plain folder of its own and never writes through a link: move it away or choose another --out":
+        "'%1' はリンクです。スイープは各サイズの実行をそれぞれ専用の通常フォルダーに保存し、リンク越しには書き込みません: 移動するか、別の --out を選んでください",
+    'The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it learned until then.':
+        '診断は期限の %1 秒に達したため、%2 の途中で止まりました。他の所見はそれまでに分かったことです。',
+    'Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli doctor --deadline SEC).':
+        '時間のかかった処理 (%2) を確認するか、より長い期限で診断をやり直してください (ddpdesk-cli doctor --deadline SEC)。',
+    "The store on port %1 listens on %2: anyone who can reach this machine can join as a rank, read the store's keys or change them, and so stall or take over the run.":
+        'ポート %1 のストアは %2 で待ち受けています: このマシンに到達できる誰もがランクとして参加し、ストアのキーを読んだり書き換えたりして、実行を止めたり乗っ取ったりできます。',
+    "Allow port %1 in the firewall only from the training nodes. Single-node runs need no network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch 1.x's TCPStore listens on every interface whatever host it is given.":
+        'ファイアウォールでポート %1 を学習ノードからの接続だけに許可してください。単一ノードの実行にネットワークは要りません: FileStore (待ち受けをしません) を使うか、ループバックだけで待ち受けられる LibTorch (2.3 以降、Windows 以外) でループバックのストア (tcp://127.0.0.1:%1) を使ってください。PyTorch 1.x の TCPStore は、指定したホストにかかわらずすべてのインターフェースで待ち受けます。',
+    "The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes per value and stopped reading it. Rank records are small: something other than the job writes to this store. Not all ranks probed.":
+        "%1 の TCPStore はキー '%3' の値を %2 バイトと示しました。診断が読む値は最大 %4 バイトなので、読み取りをやめました。ランクの記録は小さいため、ジョブ以外の何かがこのストアに書き込んでいます。すべてのランクは調べていません。",
+    'Check which program uses this store and port; give the job a store of its own.':
+        'このストアとポートを使っているプログラムを確認し、ジョブには専用のストアを使ってください。',
+    'The store path %1 does not answer: looking it up took longer than %2 ms, as on a network share whose server is down or unreachable. Ranks would hang on it.':
+        'ストアのパス %1 が応答しません: 確認に %2 ms 以上かかりました。サーバーが止まっているか到達できないネットワーク共有のようです。ランクはここで止まってしまいます。',
+    'Check the share (its server, the network, the mount); or use a store path on a disk that answers.':
+        '共有 (サーバー、ネットワーク、マウント) を確認するか、応答するディスク上のストアパスを使ってください。',
+    '%1, world size %2: step %3, %4 samples/s, mean loss %5, %6 elapsed':
+        '%1、ワールドサイズ %2: ステップ %3、%4 サンプル/秒、平均損失 %5、経過 %6',
+    'Show stac&ks':
+        'スタックを表示(&K)',
+    'Where does it hang? Every script rank writes the Python stacks of all its threads into the log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)':
+        'どこで止まっているか? スクリプトの各ランクは全スレッドの Python スタックをログに書き出し、ddpdesk-worker の各ランクは何を待っているか (集団通信、バケット、待機時間) を書き出します',
+    'asked from the Run page':
+        '実行ページから要求',
+    '<b>The run completed, but rank %1 needs a look.</b> %2':
+        '<b>実行は完了しましたが、ランク %1 を確認してください。</b> %2',
+    'Seen: %1':
+        '検出: %1',
+    'Run secret:':
+        '実行シークレット:',
+    "node 0's run secret (node 0's log shows it)":
+        'ノード 0 の実行シークレット (ノード 0 のログに表示されます)',
+    'Node 0 makes a secret for each multi-node run and shows the command for the other nodes in its log. Ranks that cannot prove they know it are refused.':
+        'ノード 0 は複数ノードの実行ごとにシークレットを作り、他のノード用のコマンドをログに表示します。それを知っていると証明できないランクは拒否されます。',
+    'Working folder:':
+        '作業フォルダー:',
+    "the script's folder":
+        'スクリプトのフォルダー',
+    "Where the script's ranks run, as torchrun runs them where it was started: files the script opens by relative path are read and written here.":
+        'スクリプトのランクが実行されるフォルダーです (torchrun が起動した場所でランクを実行するのと同じです)。スクリプトが相対パスで開くファイルはここで読み書きされます。',
 }
 
 

@@ -199,8 +199,8 @@ private slots:
         QTemporaryDir dir;
         RunConfig c;
         c.nproc = 2;
-        c.steps = 50;
-        c.threads = 1;
+        c.training.steps = 50;
+        c.training.threads = 1;
         c.maxRestarts = 2;
         c.outDir = dir.filePath("run");
         Supervisor s;
@@ -226,8 +226,8 @@ private slots:
         QTemporaryDir dir;
         RunConfig c;
         c.nproc = 2;
-        c.steps = 50;
-        c.threads = 1;
+        c.training.steps = 50;
+        c.training.threads = 1;
         c.stallTimeoutSec = 0;
         c.outDir = dir.filePath("run");
         const QString store = c.outDir + "/store/filestore";

@@ -36,7 +36,7 @@ class RunConfigTest : public QObject {
     RunConfig valid() {
         RunConfig c;
         c.nproc = 2;
-        c.steps = 10;
+        c.training.steps = 10;
         c.outDir = m_dir.filePath("out");
         return c;
     }
@@ -97,7 +97,7 @@ private slots:
             c.outDir =
                 m_dir.filePath("a-file/sub"); // below a regular file: no one, not even root, can create it
         }
-        if (tag == "epochs and steps") c.epochs = 2;
+        if (tag == "epochs and steps") c.training.epochs = 2;
         if (tag == "bad store scheme") c.store = "redis://x:1";
         if (tag == "multi-node without store") {
             c.nnodes = 2;
@@ -106,7 +106,7 @@ private slots:
             c.devices = "0,1,2";
         }
         if (tag == "torchscript without model") c.workload = "torchscript";
-        if (tag == "unknown grad transport") c.gradTransport = "nccl";
+        if (tag == "unknown grad transport") c.training.gradTransport = "nccl";
         const auto problems = c.validate();
         QVERIFY2(fields(problems).contains(field), qPrintable(RunConfig::problemsText(problems)));
         QVERIFY2(messageFor(problems, field).contains(expectedText), qPrintable(messageFor(problems, field)));
@@ -134,7 +134,7 @@ private slots:
         c.nnodes = 2;
         c.nodeRank = 1;
         c.store = "tcp://10.77.0.1:29511";
-        c.threads = 3;
+        c.training.threads = 3;
         c.iface = "veth1";
         const QStringList a = c.workerArgs(1);
         auto value = [&a](const char* flag) { return a.value(a.indexOf(flag) + 1); };
@@ -147,7 +147,7 @@ private slots:
         QCOMPARE(value("--threads"), QStringLiteral("3"));
         QCOMPARE(value("--iface"), QStringLiteral("veth1"));
         QVERIFY(!a.contains("--grad-transport")); // auto is the worker's default
-        c.gradTransport = "gloo";
+        c.training.gradTransport = "gloo";
         QCOMPARE(c.workerArgs(0).value(c.workerArgs(0).indexOf("--grad-transport") + 1),
                  QStringLiteral("gloo"));
         QVERIFY(!a.contains("--external-store")); // rank 0 lives on node 0 and hosts the store itself
@@ -173,10 +173,10 @@ private slots:
         RunConfig c = valid();
         c.workload = "fashion-mnist";
         c.scriptArgs = QStringList{"--x", "1"};
-        c.lr = 0.05;
-        c.seed = 7;
-        c.noOverlap = true;
-        c.gradTransport = "shm";
+        c.training.lr = 0.05;
+        c.training.seed = 7;
+        c.training.noOverlap = true;
+        c.training.gradTransport = "shm";
         const QString path = m_dir.filePath("profile.json");
         QString error;
         QVERIFY2(c.saveProfile(path, &error), qPrintable(error));
@@ -212,7 +212,7 @@ private slots:
         RunConfig c = valid();
         c.nnodes = 2;
         c.store = "tcp://node0:29600";
-        c.threads = 2;
+        c.training.threads = 2;
         const QString t = formatCommand(c, CommandFormat::Torchrun);
         QVERIFY2(t.startsWith("torchrun --nnodes=2 --nproc_per_node=2 --node_rank=0 --master_addr=node0 "
                               "--master_port=29600 --no_python ddpdesk-worker --workload autoencoder"),

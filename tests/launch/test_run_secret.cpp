@@ -188,7 +188,7 @@ private slots:
         launch::RunConfig c;
         c.nnodes = 2;
         c.store = QStringLiteral("tcp://127.0.0.1:%1").arg(launchtest::freePort());
-        c.steps = 2;
+        c.training.steps = 2;
         c.timeoutSec = 30;
         c.outDir = dir.path();
         launch::Supervisor s;

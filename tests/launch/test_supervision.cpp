@@ -25,9 +25,9 @@ class SupervisionTest : public QObject {
         RunConfig c;
         c.workload = QStringLiteral("autoencoder");
         c.nproc = nproc;
-        c.steps = steps;
+        c.training.steps = steps;
         c.outDir = dir.path();
-        c.threads = 1;
+        c.training.threads = 1;
         return c;
     }
 

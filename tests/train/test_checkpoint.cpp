@@ -20,16 +20,18 @@ const Args kJob = {"--workload",      "fashion-mnist",
                    "--seed",          "3",
                    "--telemetry-ms",  "0"};
 
-// A fresh store file per run: these tests are about checkpoints, and whether a finished job's FileStore is
-// gone is c10d's business (PyTorch 2.6 was seen, under load, to leave it behind now and then).
-std::string freshStore(const TempDir& out) {
+// A fresh store file per run, outside the output folder: these tests are about checkpoints, and whether a
+// finished job's FileStore is gone is c10d's business (PyTorch 2.6 was seen, under load, to leave it behind
+// now and then, which once broke the "only checkpoint.pt and model.pt are left" check).
+std::string freshStore() {
+    static TempDir stores;
     static int runs = 0;
-    return "file:" + out.filePath("store-" + std::to_string(++runs));
+    return "file:" + stores.filePath("store-" + std::to_string(++runs));
 }
 
 std::vector<RankResult> runTwo(const TempDir& out, const Args& extra) {
     WorkerSet set;
-    set.startRanks(2, kJob + extra + Args{"--out", out.str(), "--store", freshStore(out)});
+    set.startRanks(2, kJob + extra + Args{"--out", out.str(), "--store", freshStore()});
     return set.waitAll(240000);
 }
 
@@ -129,7 +131,7 @@ TEST_CASE(otherSettingsAreRefused) {
     WorkerSet set;
     set.startRanks(2, Args{"--workload", "fashion-mnist", "--limit-samples", "320", "--batch-size", "8",
                            "--seed", "3", "--steps", "4", "--resume", "--out", out.str(), "--store",
-                           freshStore(out)});
+                           freshStore()});
     auto r = set.waitAll(120000);
     TEST_REQUIRE_MSG(r[0].exitCode == 2, r[0].describe());
     TEST_REQUIRE_EQ(lastErrorCode(r[0]), std::string("CHECKPOINT_MISMATCH"));

@@ -76,8 +76,8 @@ class TestLanguageCore : public QObject {
         c.workload = QStringLiteral("torchscript");
         c.modelFile = bad;
         c.nproc = 1;
-        c.steps = 5;
-        c.threads = 1;
+        c.training.steps = 5;
+        c.training.threads = 1;
         c.timeoutSec = 30;
         c.outDir = m_dir.filePath(QStringLiteral("runs/run-%1").arg(++m_runs));
         QSignalSpy finished(&w, &MainWindow::runFinished);

@@ -31,9 +31,9 @@ class TestRunView : public QObject {
         launch::RunConfig c;
         c.workload = QStringLiteral("autoencoder");
         c.nproc = 2;
-        c.steps = steps;
-        c.batchSize = 32;
-        c.threads = 1;
+        c.training.steps = steps;
+        c.training.batchSize = 32;
+        c.training.threads = 1;
         c.timeoutSec = 30;
         c.outDir = m_dir.filePath(QStringLiteral("runs/run-%1").arg(++m_runs));
         return c;

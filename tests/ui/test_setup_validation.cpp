@@ -31,7 +31,7 @@ class TestSetupValidation : public QObject {
         launch::RunConfig c;
         c.workload = QStringLiteral("autoencoder");
         c.nproc = 2;
-        c.steps = 20;
+        c.training.steps = 20;
         return c;
     }
 
@@ -143,7 +143,7 @@ private slots:
         launch::RunConfig c = valid();
         c.nproc = 3;
         c.store = QStringLiteral("tcp://127.0.0.1:29611");
-        c.lr = 0.003;
+        c.training.lr = 0.003;
         a.setConfig(c);
         const QString path = m_dir.filePath(QStringLiteral("profile.json"));
         QString err;
@@ -153,7 +153,7 @@ private slots:
         const launch::RunConfig r = b.config();
         QCOMPARE(r.nproc, 3);
         QCOMPARE(r.store, QStringLiteral("tcp://127.0.0.1:29611"));
-        QVERIFY(std::abs(r.lr - 0.003) < 1e-9);
+        QVERIFY(r.training.lr && std::abs(*r.training.lr - 0.003) < 1e-9);
         QVERIFY(!b.loadProfile(m_dir.filePath(QStringLiteral("missing.json")), &err));
         QVERIFY(!err.isEmpty());
     }

@@ -1,0 +1,125 @@
+#pragma once
+
+// The training settings a launcher hands unchanged to every rank of ddpdesk-worker, each declared once here:
+// its flag, its profile key, its rule and its help. The worker's parser, RunConfig (CLI `run`, the GUI's
+// form, profiles), the exported torchrun/mpirun/srun commands and the checks on both sides read this table;
+// adding a setting is one line in visitSettings() plus the engine code that uses it (docs/architecture.md).
+// Rank identity and the store are not here: the launcher sets those per rank.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::protocol {
+
+struct WorkerSettings {
+    // Unset: the worker's default (given in the help), and nothing is passed on.
+    std::optional<std::int64_t> epochs, steps;
+    std::optional<std::int64_t> batchSize, globalBatch;
+    std::optional<double> lr;
+    std::optional<std::int64_t> seed;
+    std::optional<int> threads;
+    std::optional<double> bucketMb;
+    bool noOverlap = false;
+    std::string gradTransport = "auto";
+    std::int64_t checkpointEvery = 0;
+    bool resume = false;
+    std::optional<int> telemetryMs;
+    std::optional<std::int64_t> limitSamples;
+
+    bool operator==(const WorkerSettings& o) const;
+    bool operator!=(const WorkerSettings& o) const { return !(*this == o); }
+};
+
+// What a value must satisfy; the launcher translates problems by rule, so the rules are few.
+enum class SettingRule {
+    None,       // a switch
+    AtLeastOne, // a count
+    ZeroOrMore, // 0 means "off" / "every time"
+    Positive,   // a finite number above 0
+    OneOf,      // one of SettingInfo::choices
+};
+
+struct SettingInfo {
+    const char* flag; // "--checkpoint-every"
+    const char* key;  // profile key, "checkpoint_every"
+    SettingRule rule;
+    const char* choices; // OneOf: "auto|shm|gloo"; else nullptr
+    const char* help;    // worker --help and the CLI's run --help
+
+    std::string field() const { return std::string(flag).substr(2); } // "checkpoint-every"
+    std::vector<std::string> choiceList() const;
+    std::string choicesText() const; // "auto, shm or gloo"
+};
+
+// Calls visit(info, field) for every setting, field being a reference into s (const when s is), in the order
+// the flags are documented. visit is generic: the field types are those of WorkerSettings.
+template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& visit) {
+    using R = SettingRule;
+    visit(SettingInfo{"--epochs", "epochs", R::AtLeastOne, nullptr, "Epochs to train (default 1)"}, s.epochs);
+    visit(SettingInfo{"--steps", "steps", R::AtLeastOne, nullptr,
+                      "Total optimizer steps across epochs (instead of --epochs)"},
+          s.steps);
+    visit(SettingInfo{"--batch-size", "batch_size", R::AtLeastOne, nullptr,
+                      "Samples per rank per step (default: the workload's)"},
+          s.batchSize);
+    visit(SettingInfo{"--global-batch", "global_batch", R::AtLeastOne, nullptr,
+                      "Samples per step over all ranks, split evenly (instead of --batch-size)"},
+          s.globalBatch);
+    visit(SettingInfo{"--lr", "lr", R::Positive, nullptr, "Learning rate (default: the workload's)"}, s.lr);
+    visit(SettingInfo{"--seed", "seed", R::ZeroOrMore, nullptr,
+                      "Seed for initialisation and shuffling (default 0)"},
+          s.seed);
+    visit(SettingInfo{"--threads", "threads", R::AtLeastOne, nullptr,
+                      "Intra-op threads per worker (default: the cores split over this node's workers)"},
+          s.threads);
+    visit(SettingInfo{"--bucket-mb", "bucket_mb", R::Positive, nullptr,
+                      "Gradient bucket size in MiB (default 25)"},
+          s.bucketMb);
+    visit(SettingInfo{"--no-overlap", "no_overlap", R::None, nullptr,
+                      "Allreduce after backward instead of during it"},
+          s.noOverlap);
+    visit(
+        SettingInfo{"--grad-transport", "grad_transport", R::OneOf, "auto|shm|gloo",
+                    "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | "
+                    "shm | gloo"},
+        s.gradTransport);
+    visit(SettingInfo{"--checkpoint-every", "checkpoint_every", R::ZeroOrMore, nullptr,
+                      "Write OUT/checkpoint.pt every N steps (0: only at the end)"},
+          s.checkpointEvery);
+    visit(SettingInfo{"--resume", "resume", R::None, nullptr, "Continue from OUT/checkpoint.pt when present"},
+          s.resume);
+    visit(SettingInfo{"--telemetry-ms", "telemetry_ms", R::ZeroOrMore, nullptr,
+                      "Minimum milliseconds between step events (0: every step; default 100)"},
+          s.telemetryMs);
+    visit(SettingInfo{"--limit-samples", "limit_samples", R::AtLeastOne, nullptr,
+                      "Use only the first N training (and test) samples"},
+          s.limitSamples);
+}
+
+// A value that breaks its rule, or two settings that exclude each other. `other` is set for the pair.
+struct SettingProblem {
+    SettingInfo info;
+    SettingRule rule;            // the rule broken; None for an excluded pair
+    std::string value;           // the offending value as given
+    std::string other;           // the flag it excludes ("--epochs" for "--steps"), for a pair
+    std::string message() const; // English, naming the flag: "--steps must be at least 1 (got 0)"
+};
+
+std::vector<SettingProblem> settingProblems(const WorkerSettings& s);
+
+// The worker's flags for s: only what is set (or differs from its default), in table order.
+std::vector<std::string> settingArgs(const WorkerSettings& s);
+
+// Profile form: the keys of SettingInfo::key, unset values left out. Reading is lenient the way profiles
+// always were: a key that is missing keeps the default, and a number below its rule's range (the older
+// "0 / -1 = worker default") means unset.
+nlohmann::json settingsToJson(const WorkerSettings& s);
+WorkerSettings settingsFromJson(const nlohmann::json& j);
+
+// A number as the command line and profiles spell it: the shortest text that reads back to the same double.
+std::string formatNumber(double v);
+
+} // namespace ddpdesk::protocol

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
@@ -50,7 +51,7 @@ void ComparePanel::build() {
     m_status = new QLabel;
     m_status->setWordWrap(true);
 
-    m_table = new QTableWidget(0, 7);
+    m_table = new QTableWidget(0, 8);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -97,7 +98,8 @@ void ComparePanel::retranslate() {
     m_csv->setText(tr("Export CSV..."));
     m_png->setText(tr("Export PNG..."));
     m_table->setHorizontalHeaderLabels({tr("Workers"), tr("Samples/s"), tr("Speedup"), tr("Efficiency"),
-                                        tr("Time to target"), tr("Final loss"), tr("Comm wait")});
+                                        tr("Time to target"), tr("Final loss"), tr("Comm wait"),
+                                        tr("Gradients/step")});
     m_speedup->setTitle(tr("Speedup vs ideal"));
     m_speedup->setAxisTitles(tr("workers"), tr("speedup"));
     m_loss->setTitle(tr("Loss vs wall time"));
@@ -198,7 +200,8 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
             r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
             r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
             std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
-            QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1)};
+            QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1),
+            r.bytesPerStep > 0 ? QLocale().formattedDataSize(r.bytesPerStep) : QStringLiteral("\u2013")};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

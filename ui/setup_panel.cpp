@@ -95,11 +95,23 @@ void SetupPanel::retranslate() {
     m_lengthKind->setItemText(1, tr("epochs"));
     label(m_trainForm, 0, tr("Length:"));
     label(m_trainForm, 1, tr("&Batch size:"));
-    label(m_trainForm, 2, tr("&Learning rate:"));
-    label(m_trainForm, 3, tr("Checkpoint every (steps):"));
-    label(m_trainForm, 4, QString());
-    label(m_trainForm, 5, tr("Max restarts:"));
-    label(m_trainForm, 6, tr("Runs folder:"));
+    label(m_trainForm, 2, tr("Accumulate steps:"));
+    label(m_trainForm, 3, tr("Gradient compression:"));
+    label(m_trainForm, 4, tr("&Learning rate:"));
+    label(m_trainForm, 5, tr("Checkpoint every (steps):"));
+    label(m_trainForm, 6, QString());
+    label(m_trainForm, 7, tr("Max restarts:"));
+    label(m_trainForm, 8, tr("Runs folder:"));
+    m_compression->setItemText(0, tr("none (fp32)"));
+    m_compression->setItemText(1, tr("fp16 (half the bytes)"));
+    m_compression->setItemText(2, tr("bf16 (half the bytes)"));
+    m_compression->setToolTip(
+        tr("Gradient buckets travel in 16 bits and are cast back after the exchange, as PyTorch's "
+           "compression hooks do: half the traffic between ranks, every rank still identical."));
+    m_accumulate->setSpecialValueText(tr("off"));
+    m_accumulate->setToolTip(
+        tr("Micro-batches of the batch size per optimizer step: gradients add up and are exchanged once per "
+           "step (DDP's no_sync), so a step sees this many times the batch at the memory cost of one."));
     m_checkpointEvery->setSpecialValueText(tr("never"));
     m_batch->setSpecialValueText(tr("default"));
     m_lr->setSpecialValueText(tr("default"));
@@ -199,6 +211,8 @@ launch::RunConfig SetupPanel::config() const {
         t.steps = m_length->value();
     // 0 in these boxes reads "the workload's default": nothing is passed on.
     if (m_batch->value() > 0) t.batchSize = m_batch->value();
+    t.accumulate = m_accumulate->value();
+    t.gradCompression = m_compression->currentData().toString().toStdString();
     if (m_lr->value() > 0) t.lr = m_lr->value();
     t.checkpointEvery = m_checkpointEvery->value();
     t.resume = m_resume->isChecked();
@@ -246,6 +260,9 @@ void SetupPanel::setConfig(const launch::RunConfig& c) {
     m_lengthKind->setCurrentIndex(byEpochs ? 1 : 0);
     m_length->setValue(int(byEpochs ? *t.epochs : t.steps.value_or(m_length->value())));
     m_batch->setValue(int(t.batchSize.value_or(0)));
+    m_accumulate->setValue(int(t.accumulate));
+    const int ci = m_compression->findData(QString::fromStdString(t.gradCompression));
+    m_compression->setCurrentIndex(ci < 0 ? 0 : ci);
     m_lr->setValue(t.lr.value_or(0.0));
     m_checkpointEvery->setValue(int(t.checkpointEvery));
     m_resume->setChecked(t.resume);
@@ -343,6 +360,8 @@ void SetupPanel::markProblemFields() {
                           {QStringLiteral("steps"), m_length},
                           {QStringLiteral("epochs"), m_length},
                           {QStringLiteral("batch-size"), m_batch},
+                          {QStringLiteral("accumulate"), m_accumulate},
+                          {QStringLiteral("grad-compression"), m_compression},
                           {QStringLiteral("lr"), m_lr},
                           {QStringLiteral("max-restarts"), m_maxRestarts},
                           {QStringLiteral("checkpoint-every"), m_checkpointEvery},

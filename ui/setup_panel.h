@@ -118,6 +118,8 @@ private:
     QComboBox* m_lengthKind;
     QSpinBox* m_length;
     QSpinBox* m_batch;
+    QSpinBox* m_accumulate;
+    QComboBox* m_compression;
     QDoubleSpinBox* m_lr;
     QSpinBox* m_checkpointEvery;
     QCheckBox* m_resume;

@@ -149,6 +149,11 @@ void SetupPanel::build() {
     m_batch = new QSpinBox;
     m_batch->setRange(0, 65536);
     m_batch->setValue(64);
+    m_accumulate = new QSpinBox;
+    m_accumulate->setRange(1, 4096);
+    m_compression = new QComboBox;
+    for (const char* wire : {"none", "fp16", "bf16"})
+        m_compression->addItem(QString(), QString::fromLatin1(wire));
     m_lr = new QDoubleSpinBox;
     m_lr->setDecimals(5);
     m_lr->setRange(0, 10);
@@ -162,6 +167,8 @@ void SetupPanel::build() {
     m_runsFolder = new QLineEdit;
     m_trainForm->addRow(QString(), len);
     m_trainForm->addRow(QString(), m_batch);
+    m_trainForm->addRow(QString(), m_accumulate);
+    m_trainForm->addRow(QString(), m_compression);
     m_trainForm->addRow(QString(), m_lr);
     m_trainForm->addRow(QString(), m_checkpointEvery);
     m_trainForm->addRow(QString(), m_resume);
@@ -226,11 +233,11 @@ void SetupPanel::build() {
     for (QLineEdit* e : {m_modelFile, m_scriptFile, m_scriptArgs, m_workDir, m_dataDir, m_storePath,
                          m_tcpHost, m_runsFolder, m_runSecret})
         connect(e, &QLineEdit::textChanged, this, changed);
-    for (QSpinBox* s :
-         {m_nproc, m_nnodes, m_nodeRank, m_tcpPort, m_length, m_batch, m_checkpointEvery, m_maxRestarts})
+    for (QSpinBox* s : {m_nproc, m_nnodes, m_nodeRank, m_tcpPort, m_length, m_batch, m_accumulate,
+                        m_checkpointEvery, m_maxRestarts})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QComboBox* c : {m_workload, m_lengthKind})
+    for (QComboBox* c : {m_workload, m_lengthKind, m_compression})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QRadioButton* r : {m_useCpu, m_useGpu, m_fileStore, m_tcpStore})
         connect(r, &QRadioButton::toggled, this, changed);

@@ -54,6 +54,9 @@ void printSummaryText(const launch::Supervisor& run) {
     if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
     if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
     if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";
+    if (s.paramsIdentical == 1)
+        std::cout << "parameters: identical on all " << run.model()->rankCount() << " ranks (SHA-256 "
+                  << run.model()->rank(0).paramsSha256.left(16).toStdString() << "...)\n";
     if (!s.failureReason.isEmpty())
         std::cout << (s.status == QLatin1String("failed") ? "failed: " : "reason: ")
                   << s.failureReason.toStdString() << "\n";

@@ -5,7 +5,7 @@
 #include "doctor/deadline.h"
 #include "doctor/doctor.h"
 #include "doctor/rank_census.h"
-#include "doctor/store_address.h"
+#include "protocol/store_spec.h"
 
 namespace ddpdesk::doctor::detail {
 
@@ -26,7 +26,8 @@ void deadlineReached(std::vector<Finding>& out);
 
 void checkFileStore(const DoctorRequest& request, const std::filesystem::path& path,
                     std::vector<Finding>& out);
-void checkTcpStore(const DoctorRequest& request, const StoreAddress& address, std::vector<Finding>& out);
+void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& address,
+                   std::vector<Finding>& out);
 
 // Turns what a live store shows about the ranks into RANKS_MISSING / RANKS_EXCESS / RANK_* findings.
 // `pending`: the job may still be forming (a pre-flight on a joining node), so missing ranks are only a

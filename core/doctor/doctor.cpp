@@ -1,8 +1,8 @@
 #include "doctor/doctor.h"
 
 #include "doctor/checks.h"
-#include "doctor/store_address.h"
 #include "net/bounded_call.h"
+#include "protocol/store_spec.h"
 #include "protocol/utf8.h"
 
 #include <cmath>
@@ -197,15 +197,15 @@ void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
                                            "Node ranks start at 0 (the master node)."),
                                "", {std::to_string(request.nodeRank)}));
 
-    const StoreAddress address = parseStoreAddress(request.store);
+    const protocol::StoreSpec address = protocol::parseStoreSpec(request.store);
     switch (address.kind) {
-    case StoreAddress::Kind::File:
+    case protocol::StoreSpec::Kind::File:
         checkFileStoreBounded(request, address.path, out);
         break;
-    case StoreAddress::Kind::Tcp:
+    case protocol::StoreSpec::Kind::Tcp:
         detail::checkTcpStore(request, address, out);
         break;
-    case StoreAddress::Kind::Invalid:
+    case protocol::StoreSpec::Kind::Invalid:
         out.push_back(
             withArgs(makeFinding("STORE_INVALID", Severity::Error, "Store address: " + address.error + ".",
                                  {{"store", request.store}},

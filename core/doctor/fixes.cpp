@@ -7,8 +7,8 @@
 #include "doctor/file_store_reader.h"
 #include "doctor/os_probes.h"
 #include "doctor/rename_aside.h"
-#include "doctor/store_address.h"
 #include "net/net_socket.h"
+#include "protocol/store_spec.h"
 
 #include <ctime>
 #include <mutex>
@@ -22,7 +22,7 @@ namespace {
 constexpr int kMaxSuffix = 1000;
 
 fs::path storePath(const std::string& pathOrStore) {
-    if (pathOrStore.rfind("file:", 0) == 0) return parseStoreAddress(pathOrStore).path;
+    if (pathOrStore.rfind("file:", 0) == 0) return protocol::parseStoreSpec(pathOrStore).path;
     return fs::u8path(pathOrStore);
 }
 

@@ -27,8 +27,8 @@ nlohmann::json holdersJson(const std::vector<os::ProcessRef>& holders) {
 }
 
 // `variant` and `detail` name the kind of occupant and its one value, for a translated view (Finding::args).
-void portInUse(const StoreAddress& a, const std::string& what, nlohmann::json e, std::vector<Finding>& out,
-               const char* variant, const std::string& detail = {}) {
+void portInUse(const protocol::StoreSpec& a, const std::string& what, nlohmann::json e,
+               std::vector<Finding>& out, const char* variant, const std::string& detail = {}) {
     setActivity("looking for the process that holds port " + std::to_string(a.port));
     auto holders = os::portHolders(a.port);
     e["holders"] = holdersJson(holders);
@@ -71,12 +71,12 @@ void hostnameLoopback(std::vector<Finding>& out, net::Millis timeout, bool local
         "", {name, r.addresses.front()}));
 }
 
-std::string where(const StoreAddress& a) {
+std::string where(const protocol::StoreSpec& a) {
     return a.host + ":" + std::to_string(a.port);
 }
 
 // The store on this machine listens beyond loopback: anyone who reaches the port can join as a rank.
-void storeExposure(const StoreAddress& a, const net::Resolved& resolved, std::vector<Finding>& out) {
+void storeExposure(const protocol::StoreSpec& a, const net::Resolved& resolved, std::vector<Finding>& out) {
     bool hostedHere = false;
     for (const auto& address : resolved.addresses)
         hostedHere = hostedHere || net::isLoopbackAddress(address) || net::isLocalAddress(address);
@@ -105,7 +105,7 @@ void storeExposure(const StoreAddress& a, const net::Resolved& resolved, std::ve
         "", {port, shown}));
 }
 
-void censusOver(const DoctorRequest& request, const StoreAddress& a, net::Millis timeout, bool pending,
+void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net::Millis timeout, bool pending,
                 std::vector<Finding>& out) {
     const Deadline& deadline = diagnosisDeadline();
     setActivity("reading which ranks arrived from the TCPStore at " + where(a));
@@ -192,7 +192,7 @@ void censusOver(const DoctorRequest& request, const StoreAddress& a, net::Millis
     }
 }
 
-void portInvalid(const StoreAddress& a, nlohmann::json e, std::vector<Finding>& out) {
+void portInvalid(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Finding>& out) {
     e["suggested_port"] = suggestFreePort();
     out.push_back(withArgs(
         makeFinding("PORT_INVALID", Severity::Error,
@@ -203,7 +203,7 @@ void portInvalid(const StoreAddress& a, nlohmann::json e, std::vector<Finding>& 
 
 // A TCPStore answered. On node 0 before its run it is another job's, in the way; otherwise the census says
 // who arrived.
-void storeAnswered(const DoctorRequest& request, const StoreAddress& a, const net::Resolved& resolved,
+void storeAnswered(const DoctorRequest& request, const protocol::StoreSpec& a, const net::Resolved& resolved,
                    const TcpStoreClient::OpenResult& probe, nlohmann::json e, net::Millis timeout,
                    std::vector<Finding>& out) {
     const bool host = request.nodeRank == 0;
@@ -225,7 +225,7 @@ void storeAnswered(const DoctorRequest& request, const StoreAddress& a, const ne
     censusOver(request, a, timeout, !host && !request.jobRunning, out);
 }
 
-void notAStore(const DoctorRequest& request, const StoreAddress& a, const std::string& answer,
+void notAStore(const DoctorRequest& request, const protocol::StoreSpec& a, const std::string& answer,
                nlohmann::json e, std::vector<Finding>& out) {
     e["answer"] = answer;
     if (request.nodeRank == 0 && !request.jobRunning) {
@@ -244,7 +244,7 @@ void notAStore(const DoctorRequest& request, const StoreAddress& a, const std::s
 }
 
 // Node 0 before its run, nothing listening: whether its TCPStore will be able to listen on the port.
-void portAvailability(const StoreAddress& a, nlohmann::json e, std::vector<Finding>& out) {
+void portAvailability(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Finding>& out) {
     auto bind = net::tryBind(a.port);
     if (bind.status == net::BindStatus::InUse) {
         e["error"] = bind.error;
@@ -270,8 +270,8 @@ void portAvailability(const StoreAddress& a, nlohmann::json e, std::vector<Findi
 }
 
 // Another node found no store at the address: refused, dropped or unreachable.
-void masterNotAnswering(const StoreAddress& a, const TcpStoreClient::OpenResult& probe, net::Millis timeout,
-                        nlohmann::json e, std::vector<Finding>& out) {
+void masterNotAnswering(const protocol::StoreSpec& a, const TcpStoreClient::OpenResult& probe,
+                        net::Millis timeout, nlohmann::json e, std::vector<Finding>& out) {
     if (probe.connect == net::ConnectStatus::Refused) {
         out.push_back(
             withArgs(makeFinding("MASTER_REFUSED", Severity::Error,
@@ -307,7 +307,7 @@ void masterNotAnswering(const StoreAddress& a, const TcpStoreClient::OpenResult&
 
 } // namespace
 
-void checkTcpStore(const DoctorRequest& request, const StoreAddress& a, std::vector<Finding>& out) {
+void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& a, std::vector<Finding>& out) {
     const Deadline& deadline = diagnosisDeadline();
     const auto timeout = net::Millis(static_cast<long long>(request.probeTimeoutSec * 1000));
     nlohmann::json e = {{"host", a.host}, {"port", a.portText}};

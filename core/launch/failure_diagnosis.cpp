@@ -116,6 +116,18 @@ const std::vector<Entry>& table() {
           R"(returned nan values in its)",
           // what scripts commonly raise themselves
           R"(\bloss (?:became|is|was) (?:nan|inf|infinite|non-finite)\b)", R"(\b(?:nan|non-finite) loss\b)"}},
+        {{"RANKS_DIVERGED",
+          DDP_TR("The run completed, but its ranks ended with different parameters (their params_sha256 "
+                 "differ): DDP keeps every rank identical, so something on some rank changed the model "
+                 "outside the gradient exchange."),
+          DDP_TR(
+              "Look for code that touches parameters on one rank only, a non-deterministic custom operation, "
+              "or ranks on different LibTorch builds; train.equivalence-style runs with --grad-transport "
+              "gloo "
+              "narrow it down. Use rank 0's model.pt, which is the one saved."),
+          false},
+         {// RunModel's own check of the workers' done events
+          R"(\bRANKS_DIVERGED\b)"}},
         // ---- root causes: the network setup ----
         {{"ADDRESS_IN_USE",
           DDP_TR("The rendezvous port is already in use by another process (often another training job on "

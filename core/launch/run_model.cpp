@@ -186,6 +186,7 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         if (r.samplesPerSec <= 0 && rate > 0) r.samplesPerSec = rate;
         const double st = num(b, "steps", -1);
         if (st >= 0) r.step = qint64(st);
+        r.paramsSha256 = str(b, "params_sha256");
         r.state = RankState::Done;
     } else if (e.type == protocol::ev::Checkpoint) {
         emit logLine(
@@ -230,6 +231,8 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     }
     const double direct = num(b, "samples_per_s", -1);
     if (direct > 0) r.samplesPerSec = direct;
+    const double bytes = num(b, "bytes_allreduced", -1);
+    if (bytes >= 0) r.bytesPerStep = qint64(bytes);
     const double stepMs = num(b, "step_ms", 0), commMs = num(b, "comm_wait_ms", 0);
     if (stepMs > 0) {
         m_stepMs[index] += stepMs;
@@ -272,6 +275,31 @@ void RunModel::noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& b) {
                      .arg(QString::fromStdString(value))
                      .arg(r.step),
                  true);
+}
+
+std::optional<Diagnosis> RunModel::checkParamsIdentical() {
+    m_summary.paramsIdentical = -1;
+    const RankStatus* first = nullptr;
+    int reported = 0;
+    for (const RankStatus& r : m_ranks) {
+        if (r.paramsSha256.isEmpty()) continue;
+        ++reported;
+        if (!first) first = &r;
+        if (r.paramsSha256 == first->paramsSha256) continue;
+        m_summary.paramsIdentical = 0;
+        const FailureKind* kind = findFailureKind("RANKS_DIVERGED");
+        if (!kind) return std::nullopt;
+        Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
+        d.matched = QStringLiteral("params_sha256 of rank %1: %2..., of rank %3: %4...")
+                        .arg(first->rank)
+                        .arg(first->paramsSha256.left(12))
+                        .arg(r.rank)
+                        .arg(r.paramsSha256.left(12))
+                        .toStdString();
+        return d;
+    }
+    if (reported >= 2 && reported == m_ranks.size()) m_summary.paramsIdentical = 1;
+    return std::nullopt;
 }
 
 void RunModel::applyMonitorEvent(const nlohmann::json& e) {
@@ -411,7 +439,9 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
         m_summary.diagnosis = diagnoseRun(outputs, failedRank);
         if (!m_summary.diagnosis) m_summary.diagnosis = m_nonFiniteLoss;
     } else if (status == QLatin1String("ok")) {
-        m_summary.diagnosis = m_nonFiniteLoss; // completed, but on a loss that diverged
+        const std::optional<Diagnosis> diverged = checkParamsIdentical();
+        // Completed, but on a loss that diverged, or with ranks that no longer agree.
+        m_summary.diagnosis = m_nonFiniteLoss ? m_nonFiniteLoss : diverged;
     }
     m_finished = true;
     emit progressChanged();

@@ -39,6 +39,8 @@ struct RankStatus {
     double loss = qQNaN();
     double samplesPerSec = 0; // recent (rate over the last step events), after warm-up
     double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
+    qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
+    QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
     double testAccuracy = qQNaN();
     double lastProgressT = 0; // unix seconds of the last step/epoch event (stall watch)
     int exitCode = -1;        // -1 while running or when killed by a signal
@@ -63,6 +65,9 @@ struct RunSummary {
     std::optional<Diagnosis>
         diagnosis; // a known failure recognised in the ranks' output (failure_diagnosis.h)
     int restarts = 0;
+    // 1: every rank reported the same params_sha256; 0: they differ (a RANKS_DIVERGED diagnosis); -1: unknown
+    // (fewer than two ranks reported one).
+    int paramsIdentical = -1;
     QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
     // summary.json's object read back (its per-rank part is not kept); missing keys keep the defaults, a
     // missing status reads "stopped".
@@ -132,6 +137,8 @@ private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
+    // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.
+    std::optional<Diagnosis> checkParamsIdentical();
     void updateSummaryLive();
     double now() const; // the wall clock, or the replay clock while one is set
 

@@ -45,6 +45,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         o["diagnosis"] = QJsonValue(QJsonValue::Null);
     }
     o["restarts"] = restarts;
+    o["params_identical"] =
+        paramsIdentical < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(paramsIdentical == 1);
     QJsonArray rs;
     for (const RankStatus& r : ranks) {
         QJsonObject j;
@@ -56,6 +58,7 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["steps"] = double(r.step);
         j["samples_per_s"] = r.samplesPerSec;
         j["comm_wait_share"] = r.commWaitShare;
+        if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);
         j["error_message"] =
@@ -93,6 +96,8 @@ RunSummary RunSummary::fromJson(const QJsonObject& o) {
         s.diagnosis = g;
     }
     s.restarts = int(numOr(o, "restarts", 0));
+    const QJsonValue same = o.value(QLatin1String("params_identical"));
+    s.paramsIdentical = same.isBool() ? (same.toBool() ? 1 : 0) : -1;
     return s;
 }
 

@@ -93,13 +93,15 @@ QString cell(double v, int prec = 4) {
 
 QString sweepCsv(const QVector<SweepRow>& rows) {
     QString out = QStringLiteral(
-        "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share\n");
+        "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share,"
+        "bytes_per_step\n");
     for (const SweepRow& r : rows) {
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                    .arg(r.size.nproc)
                    .arg(cell(r.samplesPerS), cell(r.speedup), cell(r.efficiency),
                         r.timeToTargetS >= 0 ? cell(r.timeToTargetS) : QString(), cell(r.finalLoss),
-                        cell(r.testAccuracy), cell(r.commWaitShare));
+                        cell(r.testAccuracy), cell(r.commWaitShare))
+                   .arg(r.bytesPerStep);
     }
     return out;
 }
@@ -249,8 +251,10 @@ void SweepRunner::onRunFinished(bool ok) {
     row.testAccuracy = s.testAccuracy;
     row.wallS = s.wallS;
     double comm = 0;
-    for (const RankStatus& r : model->ranks())
+    for (const RankStatus& r : model->ranks()) {
         comm += r.commWaitShare;
+        row.bytesPerStep = qMax(row.bytesPerStep, r.bytesPerStep);
+    }
     row.commWaitShare = model->rankCount() ? comm / model->rankCount() : 0;
     row.lossVsWall = model->globalLossSeries();
     m_rows.push_back(row);

@@ -33,6 +33,7 @@ struct SweepRow {
     double finalLoss = qQNaN();
     double testAccuracy = qQNaN();
     double commWaitShare = 0; // mean over ranks
+    qint64 bytesPerStep = 0;  // gradient bytes a rank exchanges per step (halves with --grad-compression)
     double wallS = 0;
     QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
 };

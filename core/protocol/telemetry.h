@@ -22,10 +22,10 @@ constexpr int kVersion = 1;
 namespace ev {
 constexpr const char* Hello = "hello"; // rank, world_size, local_rank, device, pid, host, versions
 constexpr const char* Rendezvous =
-    "rendezvous"; // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
-constexpr const char* Step =
-    "step"; // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms, bytes_allreduced, loss_nonfinite
-constexpr const char* Epoch = "epoch";           // epoch, train_loss, test_accuracy (null when none)
+    "rendezvous";                      // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
+constexpr const char* Step = "step";   // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms,
+                                       // bytes_allreduced, allreduce_calls, loss_nonfinite
+constexpr const char* Epoch = "epoch"; // epoch, train_loss, test_accuracy (null when none)
 constexpr const char* Checkpoint = "checkpoint"; // path, step, epoch
 constexpr const char* Error = "error";           // code (stable), message, waiting_for (optional object)
 constexpr const char* Done = "done";             // steps, wall_s, final_loss, samples_per_s

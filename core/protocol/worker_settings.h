@@ -18,12 +18,14 @@ struct WorkerSettings {
     // Unset: the worker's default (given in the help), and nothing is passed on.
     std::optional<std::int64_t> epochs, steps;
     std::optional<std::int64_t> batchSize, globalBatch;
+    std::int64_t accumulate = 1;
     std::optional<double> lr;
     std::optional<std::int64_t> seed;
     std::optional<int> threads;
     std::optional<double> bucketMb;
     bool noOverlap = false;
     std::string gradTransport = "auto";
+    std::string gradCompression = "none";
     std::int64_t checkpointEvery = 0;
     bool resume = false;
     std::optional<int> telemetryMs;
@@ -68,6 +70,11 @@ template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& v
     visit(SettingInfo{"--global-batch", "global_batch", R::AtLeastOne, nullptr,
                       "Samples per step over all ranks, split evenly (instead of --batch-size)"},
           s.globalBatch);
+    visit(
+        SettingInfo{"--accumulate", "accumulate", R::AtLeastOne, nullptr,
+                    "Micro-batches of the batch size per optimizer step; gradients add up and are exchanged "
+                    "once per step, as under DDP's no_sync (default 1)"},
+        s.accumulate);
     visit(SettingInfo{"--lr", "lr", R::Positive, nullptr, "Learning rate (default: the workload's)"}, s.lr);
     visit(SettingInfo{"--seed", "seed", R::ZeroOrMore, nullptr,
                       "Seed for initialisation and shuffling (default 0)"},
@@ -86,6 +93,11 @@ template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& v
                     "Gradient exchange: auto (shared memory when all ranks share this machine, else Gloo) | "
                     "shm | gloo"},
         s.gradTransport);
+    visit(
+        SettingInfo{"--grad-compression", "grad_compression", R::OneOf, "none|fp16|bf16",
+                    "Gradient buckets travel as fp16 or bf16 and are cast back after the exchange (PyTorch's "
+                    "fp16/bf16 compression hooks): half the bytes, every rank still identical"},
+        s.gradCompression);
     visit(SettingInfo{"--checkpoint-every", "checkpoint_every", R::ZeroOrMore, nullptr,
                       "Write OUT/checkpoint.pt every N steps (0: only at the end)"},
           s.checkpointEvery);

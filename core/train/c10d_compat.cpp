@@ -16,6 +16,11 @@
 #else
 #define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 0
 #endif
+#if TORCH_VERSION_MAJOR >= 2
+#define DDPDESK_GLOO_HAS_BFLOAT16 1
+#else
+#define DDPDESK_GLOO_HAS_BFLOAT16 0
+#endif
 #include "net/tcp_store_server.h"
 
 namespace ddpdesk::train {
@@ -57,7 +62,7 @@ struct KvStore::Impl {
 KvStore::KvStore() : m_impl(std::make_unique<Impl>()) {}
 KvStore::~KvStore() = default;
 
-std::shared_ptr<KvStore> KvStore::open(const StoreSpec& spec) {
+std::shared_ptr<KvStore> KvStore::open(const KvStoreOptions& spec) {
     std::shared_ptr<KvStore> kv(new KvStore());
     if (spec.isFile) {
         // numWorkers lets the last rank to finish delete the file, so a clean run leaves no stale store
@@ -172,6 +177,10 @@ struct GlooGroup::Impl {
 };
 
 GlooGroup::~GlooGroup() = default;
+
+bool GlooGroup::allreducesBfloat16() {
+    return DDPDESK_GLOO_HAS_BFLOAT16 != 0;
+}
 
 std::unique_ptr<GlooGroup> GlooGroup::create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
                                              int rank, int worldSize, const GlooDeviceSpec& device,

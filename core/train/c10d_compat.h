@@ -30,7 +30,9 @@ private:
 // Classifies a c10d/Gloo exception text (peer went away, timed out, anything else).
 CommFailure classifyCommFailure(const std::string& message);
 
-struct StoreSpec {
+// How to open a c10d store: the address (resolved from protocol::StoreSpec by identity.cpp) and this
+// process's role in it.
+struct KvStoreOptions {
     bool isFile = true;
     std::string path;        // FileStore
     std::string host;        // TCPStore
@@ -43,7 +45,7 @@ struct StoreSpec {
 // A c10d store (FileStore or TCPStore). Calls throw std::exception subclasses from c10d on failure.
 class KvStore {
 public:
-    static std::shared_ptr<KvStore> open(const StoreSpec& spec);
+    static std::shared_ptr<KvStore> open(const KvStoreOptions& spec);
     ~KvStore();
 
     void set(const std::string& key, const std::string& value);
@@ -79,6 +81,9 @@ struct GlooDeviceSpec {
 // rendezvous.cpp).
 class GlooGroup {
 public:
+    // Whether this LibTorch's ProcessGroupGloo sums bfloat16 tensors (2.x; 1.13 says "Invalid scalar type").
+    static bool allreducesBfloat16();
+
     static std::unique_ptr<GlooGroup> create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
                                              int rank, int worldSize, const GlooDeviceSpec& device,
                                              std::chrono::milliseconds collectiveTimeout);

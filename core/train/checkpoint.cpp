@@ -25,7 +25,9 @@ nlohmann::json identityJson(const CheckpointIdentity& id) {
             {"world_size", id.worldSize},
             {"batch_size", id.batchSize},
             {"seed", id.seed},
-            {"dataset_size", id.datasetSize}};
+            {"dataset_size", id.datasetSize},
+            {"accumulate", id.accumulate},
+            {"grad_compression", id.gradCompression}};
 }
 
 [[noreturn]] void corrupt(const std::string& source, const std::string& why) {
@@ -161,6 +163,9 @@ TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string
     nlohmann::json want = identityJson(identity);
     nlohmann::json have = nlohmann::json::parse(storedIdentity.toStringRef(), nullptr, false);
     if (!have.is_object()) corrupt(source, "unreadable identity record");
+    // Written before these settings existed: their defaults.
+    if (!have.contains("accumulate")) have["accumulate"] = 1;
+    if (!have.contains("grad_compression")) have["grad_compression"] = "none";
     for (auto it = want.begin(); it != want.end(); ++it)
         if (have.value(it.key(), nlohmann::json()) != it.value())
             mismatch(source, it.key() + " was " + have.value(it.key(), nlohmann::json()).dump() + ", now " +

@@ -28,6 +28,8 @@ struct CheckpointIdentity {
     std::int64_t batchSize = 0; // per rank
     std::uint64_t seed = 0;
     std::int64_t datasetSize = 0;
+    std::int64_t accumulate = 1; // micro-batches per step: another value changes the results
+    std::string gradCompression = "none";
 };
 
 // Writes through a temporary file in the same folder (created exclusively, flushed to the disk) and renames

@@ -77,10 +77,15 @@ void DdpReducer::useTransport(std::unique_ptr<GradientTransport> transport) {
     m_transport = std::move(transport);
 }
 
-void DdpReducer::prepareForBackward() {
+void DdpReducer::prepareForBackward(bool firstMicroBatch, bool sync) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    for (at::Tensor& p : m_params)
-        p.mutable_grad() = at::Tensor(); // set_to_none: autograd then stores fresh gradients without a memset
+    if (firstMicroBatch)
+        for (at::Tensor& p : m_params)
+            p.mutable_grad() = at::Tensor(); // set_to_none: autograd stores fresh gradients without a memset
+    if (!sync) {
+        m_armed = false; // the hooks let autograd add this micro-batch's gradients to .grad
+        return;
+    }
     if (m_transport) {
         m_transport->beginStep();
         for (std::size_t b = 0; b < m_buckets.size(); ++b)
@@ -100,7 +105,12 @@ void DdpReducer::onGradient(std::size_t index, const at::Tensor& grad) {
     if (!m_armed || m_slots[index].ready)
         return; // a backward outside a training step (or a second use): nothing to synchronise
     Slot& s = m_slots[index];
-    m_buckets[s.bucket].flat.narrow(0, s.offset, s.numel).copy_(grad.reshape({-1}));
+    at::Tensor slice = m_buckets[s.bucket].flat.narrow(0, s.offset, s.numel);
+    slice.copy_(grad.reshape({-1}));
+    // The hook sees this backward's gradient before autograd adds it to .grad, which holds the earlier
+    // micro-batches' sum when accumulating.
+    const at::Tensor& earlier = m_params[index].grad();
+    if (earlier.defined()) slice.add_(earlier.reshape({-1}));
     markReady(index);
     launchReady();
 }
@@ -118,7 +128,7 @@ void DdpReducer::launchReady() {
         // Average as DDP does: divide before the sum so values stay in range for any world size.
         b.flat.div_(world);
         m_transport->launch(m_nextLaunch - 1, b.flat);
-        m_bytesThisStep += b.flat.numel() * static_cast<std::int64_t>(b.flat.element_size());
+        m_bytesThisStep += m_transport->wireBytes(b.flat);
     }
 }
 
@@ -164,6 +174,7 @@ ReducerStats DdpReducer::finishBackward() {
             averaged[s.bucket].narrow(0, s.offset, s.numel).view(m_params[i].sizes());
     }
     stats.bytesAllreduced = m_bytesThisStep;
+    stats.allreduceCalls = static_cast<int>(m_buckets.size());
     return stats;
 }
 

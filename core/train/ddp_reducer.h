@@ -16,6 +16,7 @@ namespace ddpdesk::train {
 struct ReducerStats {
     double commWaitMs = 0; // time spent after backward waiting for allreduces
     std::int64_t bytesAllreduced = 0;
+    int allreduceCalls = 0; // buckets exchanged (one collective each)
 };
 
 // PyTorch-DDP-style gradient synchronisation. Parameters are packed into flat buckets in reverse registration
@@ -32,8 +33,10 @@ public:
     DdpReducer(const DdpReducer&) = delete;
     DdpReducer& operator=(const DdpReducer&) = delete;
 
-    // Before each forward: clears gradients (set to none) and bucket bookkeeping.
-    void prepareForBackward();
+    // Before each forward. A step of K micro-batches (gradient accumulation): the first clears the gradients
+    // (set to none), the first K-1 skip the exchange so gradients add up in .grad (DDP's no_sync), and the
+    // last, with `sync`, exchanges the sum; finishBackward() follows only that one. K = 1: both are true.
+    void prepareForBackward(bool firstMicroBatch = true, bool sync = true);
     // After loss.backward(): throws CommError on timeout or peer failure.
     ReducerStats finishBackward();
 

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace ddpdesk::train {
@@ -37,6 +38,11 @@ public:
     // it). Throws CommError: Timeout naming what was waited for, PeerLost when a rank went away.
     virtual at::Tensor finish(std::size_t b, const at::Tensor& flat,
                               std::chrono::steady_clock::time_point deadline) = 0;
+
+    // The bytes this rank puts into the exchange for a bucket (telemetry's bytes_allreduced).
+    virtual std::int64_t wireBytes(const at::Tensor& flat) const {
+        return flat.numel() * static_cast<std::int64_t>(flat.element_size());
+    }
 };
 
 // Gloo's allreduce over `group`, asynchronous: it runs while backward goes on.

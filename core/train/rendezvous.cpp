@@ -97,7 +97,7 @@ void checkFileStorePath(const std::string& path) {
 }
 
 std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point deadline) {
-    StoreSpec spec;
+    KvStoreOptions spec;
     spec.isFile = c.address.kind == StoreAddress::Kind::File;
     spec.path = c.address.path;
     spec.host = c.address.host;

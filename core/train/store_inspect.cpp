@@ -106,7 +106,7 @@ InspectResult inspectFile(const StoreAddress& a, const std::vector<std::string>&
 InspectResult inspectTcp(const StoreAddress& a, const std::vector<std::string>& wanted,
                          std::chrono::milliseconds timeout) {
     auto result = std::make_shared<InspectResult>();
-    StoreSpec spec;
+    KvStoreOptions spec;
     spec.isFile = false;
     spec.host = a.host;
     spec.port = a.port;

@@ -1,10 +1,15 @@
 #include "train/trainer.h"
 
+#include "train/compressed_transport.h"
+
+#include "protocol/sha256.h"
+
 #include "train/ddp_reducer.h"
 #include "train/errors.h"
 #include "train/sampler.h"
 #include "train/telemetry_emitter.h"
 #include "train/wait_report.h"
+#include <ddpdesk/build_info.h>
 
 #include "protocol/telemetry.h"
 
@@ -83,10 +88,14 @@ struct Trainer::State {
 
     // Shared memory for the gradient buckets when every rank runs on this machine (see local_exchange.h).
     void chooseGradTransport(nlohmann::json& plan) {
+        const std::optional<c10::ScalarType> wire = compressionType(cfg.settings.gradCompression);
+        std::vector<at::Tensor> buckets = reducer->bucketTemplates();
+        if (wire)
+            for (at::Tensor& b : buckets)
+                b = b.to(*wire); // shared-memory slots hold what travels
         LocalGradientExchange::Setup setup;
         try {
-            setup = LocalGradientExchange::setup(*group, reducer->bucketTemplates(), cfg.gradTransport,
-                                                 cfg.collectiveTimeout);
+            setup = LocalGradientExchange::setup(*group, buckets, cfg.gradTransport, cfg.collectiveTimeout);
         } catch (const CommError& e) {
             throw commFailure(e, "the shared-memory setup for gradients");
         }
@@ -101,7 +110,21 @@ struct Trainer::State {
             plan["grad_transport_note"] = setup.note;
             TelemetryEmitter::instance().log("gradients travel through Gloo: " + setup.note);
         }
-        if (setup.exchange) reducer->useTransport(makeSharedMemoryTransport(std::move(setup.exchange)));
+        const bool shared = setup.exchange != nullptr;
+        std::unique_ptr<GradientTransport> transport =
+            shared ? makeSharedMemoryTransport(std::move(setup.exchange)) : makeGlooTransport(*group);
+        if (wire) {
+            if (!shared && *wire == c10::kBFloat16 && !GlooGroup::allreducesBfloat16())
+                throw TrainError(
+                    error_code::BadInput,
+                    "--grad-compression bf16: Gloo in LibTorch " DDPDESK_TORCH_VERSION
+                    " cannot sum bfloat16 (LibTorch 2.x can); use --grad-compression fp16, or keep "
+                    "all ranks on one machine so gradients travel through shared memory",
+                    exit_code::BadInput);
+            transport = makeCompressedTransport(std::move(transport), *wire);
+            plan["grad_compression"] = cfg.settings.gradCompression;
+        }
+        reducer->useTransport(std::move(transport));
     }
 
     // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.
@@ -237,30 +260,60 @@ struct Trainer::State {
         return c > 0 ? nlohmann::json(total[0].item<double>() / c) : nlohmann::json(nullptr);
     }
 
+    // SHA-256 of every parameter's bytes in order; empty above 256 MiB (not worth a second copy at exit).
+    std::string parametersDigest() const {
+        std::int64_t total = 0;
+        for (const at::Tensor& p : params)
+            total += p.numel() * static_cast<std::int64_t>(p.element_size());
+        if (total > (std::int64_t(256) << 20)) return std::string();
+        std::string bytes;
+        bytes.reserve(static_cast<std::size_t>(total));
+        for (const at::Tensor& p : params) {
+            const at::Tensor c = p.detach().to(torch::kCPU).contiguous();
+            bytes.append(static_cast<const char*>(c.data_ptr()), static_cast<std::size_t>(c.nbytes()));
+        }
+        return protocol::toHex(protocol::sha256(bytes));
+    }
+
+    std::int64_t samplesPerStep() const { return cfg.batchSize * cfg.settings.accumulate; }
+
+    // One optimizer step: --accumulate micro-batches of the batch size. Each micro-batch's loss is weighted
+    // by its share of the step's samples, so the summed gradients are those of one batch of all of them.
     double trainStep(const at::Tensor& order, std::int64_t k, ReducerStats& rs) {
-        const std::int64_t begin = k * cfg.batchSize;
-        const std::int64_t end = std::min(begin + cfg.batchSize, sampler.samplesPerRank());
-        at::Tensor idx = order.slice(0, begin, end);
-        at::Tensor x = data.inputs(idx).to(cfg.device);
-        at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
+        const std::int64_t begin = k * samplesPerStep();
+        const std::int64_t end = std::min(begin + samplesPerStep(), sampler.samplesPerRank());
         noteProgress(pos.globalStep + 1, static_cast<int>(pos.epoch + 1));
-        reducer->prepareForBackward();
-        at::Tensor loss = computeLoss(cfg.loss, model->forward(x), target);
-        double value = loss.item<double>();
-        if (!std::isfinite(value))
-            throw TrainError(error_code::NanLoss,
-                             "the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
-                                 " at step " + std::to_string(pos.globalStep + 1) + " (epoch " +
-                                 std::to_string(pos.epoch + 1) + "); lower --lr or check the data",
-                             exit_code::TrainingFailure);
-        loss.backward();
+        double value = 0;
+        for (std::int64_t from = begin; from < end; from += cfg.batchSize) {
+            const std::int64_t to = std::min(from + cfg.batchSize, end);
+            at::Tensor idx = order.slice(0, from, to);
+            at::Tensor x = data.inputs(idx).to(cfg.device);
+            at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
+            reducer->prepareForBackward(from == begin, to == end);
+            at::Tensor loss = computeLoss(cfg.loss, model->forward(x), target);
+            const double part = loss.item<double>();
+            if (!std::isfinite(part))
+                throw TrainError(error_code::NanLoss,
+                                 "the loss became " + std::string(std::isnan(part) ? "NaN" : "infinite") +
+                                     " at step " + std::to_string(pos.globalStep + 1) + " (epoch " +
+                                     std::to_string(pos.epoch + 1) + "); lower --lr or check the data",
+                                 exit_code::TrainingFailure);
+            if (from == begin && to == end) { // no accumulation: exactly the plain DDP step
+                value = part;
+                loss.backward();
+            } else {
+                const double share = static_cast<double>(to - from) / static_cast<double>(end - begin);
+                value += part * share;
+                (loss * share).backward();
+            }
+        }
         try {
             rs = reducer->finishBackward();
         } catch (const CommError& e) {
             throw commFailure(e, "the gradient allreduce");
         }
         optimizer->step();
-        pos.samples += idx.size(0);
+        pos.samples += end - begin;
         return value;
     }
 
@@ -280,6 +333,7 @@ struct Trainer::State {
         e["comm_wait_ms"] = accCommMs / accSteps;
         e["compute_ms"] = (accStepMs - accCommMs) / accSteps;
         e["bytes_allreduced"] = rs.bytesAllreduced;
+        e["allreduce_calls"] = rs.allreduceCalls;
         e["steps_averaged"] = accSteps;
         tm.emit(e);
         accStepMs = accCommMs = 0;
@@ -289,14 +343,19 @@ struct Trainer::State {
 
 Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group)
     : m(std::make_unique<State>(std::move(config), std::move(data), std::move(model), group)) {
-    m->ckptId = CheckpointIdentity{m->cfg.workload, m->cfg.identity.worldSize, m->cfg.batchSize, m->cfg.seed,
-                                   m->data.size()};
+    m->ckptId = CheckpointIdentity{m->cfg.workload,
+                                   m->cfg.identity.worldSize,
+                                   m->cfg.batchSize,
+                                   m->cfg.seed,
+                                   m->data.size(),
+                                   m->cfg.settings.accumulate,
+                                   m->cfg.settings.gradCompression};
 }
 
 Trainer::~Trainer() = default;
 
 std::int64_t Trainer::batchesPerEpoch() const {
-    return m->sampler.batchesPerEpoch(m->cfg.batchSize);
+    return m->sampler.batchesPerEpoch(m->samplesPerStep());
 }
 
 std::int64_t Trainer::totalSteps() const {
@@ -382,6 +441,9 @@ void Trainer::run() {
     done["samples"] = s.pos.samples;
     done["samples_per_s"] = wall > 0 ? (s.pos.samples - firstSamples) / wall : 0.0;
     done["test_accuracy"] = s.lastAccuracy ? nlohmann::json(*s.lastAccuracy) : nlohmann::json(nullptr);
+    // DDP's promise, checkable from outside: every rank ends with the same parameters, bit for bit.
+    const std::string digest = s.parametersDigest();
+    if (!digest.empty()) done["params_sha256"] = digest;
     if (s.cfg.identity.rank == 0) done["model"] = (s.cfg.outDir / "model.pt").string();
     tm.emit(done);
 }

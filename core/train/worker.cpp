@@ -128,11 +128,14 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     c.workload = o.workload;
     std::int64_t defaultBatch = o.workload == "autoencoder" ? 50 : 64;
     if (s.globalBatch) {
-        if (*s.globalBatch % id.worldSize != 0)
+        // Samples per optimizer step over all ranks: world size x micro-batches x batch size.
+        const std::int64_t parts = id.worldSize * s.accumulate;
+        if (*s.globalBatch % parts != 0)
             throw badInput("--global-batch " + std::to_string(*s.globalBatch) +
-                           " does not split evenly over " + std::to_string(id.worldSize) +
-                           " ranks; use a multiple of the world size");
-        c.batchSize = *s.globalBatch / id.worldSize;
+                           " does not split evenly over " + std::to_string(id.worldSize) + " ranks" +
+                           (s.accumulate > 1 ? " x " + std::to_string(s.accumulate) + " micro-batches" : "") +
+                           "; use a multiple of " + std::to_string(parts));
+        c.batchSize = *s.globalBatch / parts;
     } else {
         c.batchSize = s.batchSize.value_or(defaultBatch);
     }
@@ -189,8 +192,10 @@ int train(const WorkerOptions& o) {
     probeModel(*model, data, config.loss, o.workload);
     checkOutputFolder(config.outDir, id);
     checkCheckpointTargets(config.outDir);
-    tm.log(data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
-           " per rank; " + std::to_string(threads) + " thread(s)");
+    tm.log(
+        data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
+        (o.settings.accumulate > 1 ? " x " + std::to_string(o.settings.accumulate) + " micro-batches" : "") +
+        " per rank; " + std::to_string(threads) + " thread(s)");
 
     RendezvousResult rdv;
     if (store.kind != StoreAddress::Kind::None) {

@@ -2,49 +2,135 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
-    <name>ddpdesk::launch</name>
-    <message>
-        <source>'%1' is a link; the default FileStore folder must be a plain folder DDP Desk creates (it never writes or deletes through a link): remove the link, choose another --out or give --store file:PATH</source>
-        <translation>'%1' はリンクです。既定の FileStore フォルダーは DDP Desk が作成する通常のフォルダーである必要があります (リンク越しに書き込みや削除はしません)。リンクを外すか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
-    </message>
-    <message>
-        <source>'%1' is a file, where DDP Desk keeps the default FileStore folder; move it away, choose another --out or give --store file:PATH</source>
-        <translation>'%1' はファイルですが、ここは DDP Desk が既定の FileStore フォルダーを置く場所です。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
-    </message>
-    <message>
-        <source>FileStore file '%1' already exists (left by an earlier run that did not end cleanly, or another job is using it); DDP Desk does not delete it: check it with `ddpdesk-cli doctor`, then move it away, or choose another path</source>
-        <translation>FileStore ファイル '%1' が既に存在します (正常に終了しなかった以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は削除しません。`ddpdesk-cli doctor` で確認してから移動するか、別のパスを選んでください</translation>
-    </message>
-    <message>
-        <source>folder '%1' holds files DDP Desk did not put there (%2); the default FileStore folder must be empty or absent: move them, choose another --out or give --store file:PATH</source>
-        <translation>フォルダー '%1' には DDP Desk が置いていないファイルがあります (%2)。既定の FileStore フォルダーは空か存在しない必要があります。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
-    </message>
-    <message>
-        <source>'%1' is a %2; DDP Desk writes %3 itself and never writes through a link or over a folder: move it away or choose another --out</source>
-        <translation>'%1' は%2です。DDP Desk は %3 を自分で書き込み、リンク越しやフォルダーの上には書き込みません。移動するか、別の --out を選んでください</translation>
-    </message>
-    <message>
-        <source>link</source>
-        <translation>リンク</translation>
-    </message>
-    <message>
-        <source>folder</source>
-        <translation>フォルダー</translation>
-    </message>
-    <message>
-        <source>special file</source>
-        <translation>特殊ファイル</translation>
-    </message>
-</context>
-<context>
-    <name>ddpdesk::launch::CommandFormat</name>
-    <message>
-        <source>contains a line break, which a cmd.exe command line (--format hpcpack) cannot carry</source>
-        <translation>改行を含んでいます。cmd.exe のコマンドライン (--format hpcpack) では改行を渡せません</translation>
-    </message>
-</context>
-<context>
     <name>ddpdesk::launch::FailureDiagnosis</name>
+    <message>
+        <source>This PyTorch has no NCCL: NCCL exists only in Linux builds with CUDA, never on Windows or in CPU-only builds.</source>
+        <translation>この PyTorch には NCCL がありません: NCCL は CUDA 付きの Linux 版にしかなく、Windows 版や CPU 専用版にはありません。</translation>
+    </message>
+    <message>
+        <source>Use the gloo backend: init_process_group("gloo", ...). DDP Desk's own workers always use Gloo.</source>
+        <translation>gloo バックエンドを使ってください: init_process_group("gloo", ...)。DDP Desk 自身のワーカーは常に Gloo を使います。</translation>
+    </message>
+    <message>
+        <source>PyTorch's TCPStore was asked to use libuv, but this PyTorch was built without it (Windows builds of torch 2.4 and later, Debian's torch 2.6).</source>
+        <translation>PyTorch の TCPStore に libuv の使用が求められましたが、この PyTorch は libuv なしでビルドされています (torch 2.4 以降の Windows 版、Debian の torch 2.6)。</translation>
+    </message>
+    <message>
+        <source>Set USE_LIBUV=0 in the environment (DDP Desk sets it for script runs where the interpreter lacks libuv) or create the TCPStore with use_libuv=False. torchrun 2.x ignores USE_LIBUV=0: start the ranks with DDP Desk instead.</source>
+        <translation>環境変数 USE_LIBUV=0 を設定するか (インタープリタに libuv がないスクリプト実行では DDP Desk が設定します)、TCPStore を use_libuv=False で作成してください。torchrun 2.x は USE_LIBUV=0 を無視するので、ランクは DDP Desk から起動してください。</translation>
+    </message>
+    <message>
+        <source>Gloo could not create its network device: the transport it was asked for is not in this build. Windows torch 2.8 and 2.9 fail like this for every Gloo job (a known broken Gloo in those releases).</source>
+        <translation>Gloo がネットワークデバイスを作成できませんでした: 要求されたトランスポートがこのビルドにありません。Windows の torch 2.8 と 2.9 ではすべての Gloo ジョブがこのように失敗します (これらのリリースの Gloo の既知の不具合)。</translation>
+    </message>
+    <message>
+        <source>On Windows, pin the last working release (pip install torch==2.7.1) until a fixed one ships; elsewhere, unset GLOO_DEVICE_TRANSPORT.</source>
+        <translation>Windows では修正版が出るまで動作する最後のリリースに固定してください (pip install torch==2.7.1)。それ以外では GLOO_DEVICE_TRANSPORT を解除してください。</translation>
+    </message>
+    <message>
+        <source>Gloo could not turn this machine's hostname or network interface into a local address to listen on.</source>
+        <translation>Gloo がこのマシンのホスト名またはネットワークインターフェースから待ち受け用のローカルアドレスを得られませんでした。</translation>
+    </message>
+    <message>
+        <source>Set GLOO_SOCKET_IFNAME to the network interface to use (for example eth0), or make the hostname resolve to one of this machine's own addresses.</source>
+        <translation>使用するネットワークインターフェースを GLOO_SOCKET_IFNAME に設定するか (例: eth0)、ホスト名がこのマシン自身のアドレスに解決されるようにしてください。</translation>
+    </message>
+    <message>
+        <source>A GPU ran out of memory.</source>
+        <translation>GPU のメモリが不足しました。</translation>
+    </message>
+    <message>
+        <source>Lower the batch size per rank, make sure each rank uses its own GPU (torch.cuda.set_device(LOCAL_RANK)), or free the GPU from other processes; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps against fragmentation.</source>
+        <translation>ランクあたりのバッチサイズを下げる、各ランクが自分の GPU を使うようにする (torch.cuda.set_device(LOCAL_RANK))、または他のプロセスから GPU を空けてください。断片化には PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True が有効です。</translation>
+    </message>
+    <message>
+        <source>A rank asked for a GPU that does not exist here (invalid device ordinal): more ranks per node than visible GPUs, or CUDA_VISIBLE_DEVICES hides some.</source>
+        <translation>ランクがここに存在しない GPU を要求しました (invalid device ordinal): ノードあたりのランク数が見える GPU の数より多いか、CUDA_VISIBLE_DEVICES が一部を隠しています。</translation>
+    </message>
+    <message>
+        <source>Run at most one rank per visible GPU and select it with LOCAL_RANK (torch.cuda.set_device), or run on CPU with the gloo backend.</source>
+        <translation>見える GPU 1 つにつきランクは 1 つまでにし、LOCAL_RANK で選んでください (torch.cuda.set_device)。または gloo バックエンドで CPU で実行してください。</translation>
+    </message>
+    <message>
+        <source>The script uses CUDA, but this PyTorch has no CUDA support, or no GPU or NVIDIA driver is visible.</source>
+        <translation>スクリプトは CUDA を使いますが、この PyTorch は CUDA に対応していないか、GPU または NVIDIA ドライバーが見えません。</translation>
+    </message>
+    <message>
+        <source>Install a CUDA build of PyTorch and the NVIDIA driver, or run on CPU: keep the model and tensors on "cpu" and use the gloo backend.</source>
+        <translation>CUDA 版の PyTorch と NVIDIA ドライバーをインストールするか、CPU で実行してください: モデルとテンソルを "cpu" に置き、gloo バックエンドを使います。</translation>
+    </message>
+    <message>
+        <source>DistributedDataParallel expected a gradient for every parameter, but some parameters did not take part in computing the loss.</source>
+        <translation>DistributedDataParallel はすべてのパラメータに勾配があることを期待しましたが、一部のパラメータが損失の計算に使われませんでした。</translation>
+    </message>
+    <message>
+        <source>Pass find_unused_parameters=True to DistributedDataParallel, or make every parameter take part in the loss (remove layers the forward pass does not use).</source>
+        <translation>DistributedDataParallel に find_unused_parameters=True を渡すか、すべてのパラメータが損失に関わるようにしてください (forward で使わない層を取り除く)。</translation>
+    </message>
+    <message>
+        <source>The ranks called different collectives, or the same one with different tensor shapes or in a different order (their sequence numbers differ): their code paths diverged.</source>
+        <translation>ランクが異なる集団通信を呼んだか、同じ集団通信を異なるテンソル形状または異なる順序で呼びました (シーケンス番号が一致しません): ランクのコードの流れが分かれています。</translation>
+    </message>
+    <message>
+        <source>Make every rank run the same collectives in the same order with the same shapes: watch rank-dependent branches and uneven last batches (DistributedSampler with drop_last=True). TORCH_DISTRIBUTED_DEBUG=DETAIL reports the first difference.</source>
+        <translation>すべてのランクが同じ集団通信を同じ順序・同じ形状で実行するようにしてください: ランクによって分かれる分岐や不揃いな最後のバッチに注意します (DistributedSampler に drop_last=True)。TORCH_DISTRIBUTED_DEBUG=DETAIL で最初の違いが報告されます。</translation>
+    </message>
+    <message>
+        <source>The loss became NaN or infinite: training diverged (or the data contains NaN).</source>
+        <translation>損失が NaN または無限大になりました: 学習が発散しました (またはデータに NaN が含まれています)。</translation>
+    </message>
+    <message>
+        <source>Lower the learning rate, check the input data for NaN and inf, clip gradients; torch.autograd.set_detect_anomaly(True) names the operation that produced it.</source>
+        <translation>学習率を下げる、入力データの NaN と inf を確認する、勾配をクリップしてください。torch.autograd.set_detect_anomaly(True) で原因となった演算がわかります。</translation>
+    </message>
+    <message>
+        <source>The rendezvous port is already in use by another process (often another training job on the default port 29500).</source>
+        <translation>ランデブーのポートは別のプロセスが使用中です (多くは既定のポート 29500 を使う別の学習ジョブ)。</translation>
+    </message>
+    <message>
+        <source>Pick a free port (MASTER_PORT, or --store tcp://HOST:PORT); ddpdesk-cli doctor names the process that holds it.</source>
+        <translation>空いているポートを選んでください (MASTER_PORT または --store tcp://HOST:PORT)。ddpdesk-cli doctor がポートを使っているプロセスを示します。</translation>
+    </message>
+    <message>
+        <source>The address to listen on or connect to is not valid on this machine (for example 0.0.0.0 as the master address on Windows, or an IP address this machine does not have).</source>
+        <translation>待ち受けまたは接続先のアドレスがこのマシンでは有効ではありません (例: Windows でマスターアドレスに 0.0.0.0、またはこのマシンが持たない IP アドレス)。</translation>
+    </message>
+    <message>
+        <source>Use the master node's real address for MASTER_ADDR or the TCP store, and on the master an address of one of its own network interfaces.</source>
+        <translation>MASTER_ADDR や TCP ストアにはマスターノードの実際のアドレスを使い、マスターでは自分のネットワークインターフェースのアドレスを使ってください。</translation>
+    </message>
+    <message>
+        <source>The operating system refused the port: on Windows a port inside an excluded range (Hyper-V, WSL, Docker reserve them) or blocked by policy; elsewhere a privileged port below 1024.</source>
+        <translation>オペレーティングシステムがポートを拒否しました: Windows では除外範囲内のポート (Hyper-V、WSL、Docker が予約) かポリシーによるブロック、それ以外では 1024 未満の特権ポートです。</translation>
+    </message>
+    <message>
+        <source>Choose another port: outside the ranges that 'netsh interface ipv4 show excludedportrange protocol=tcp' lists on Windows, above 1024 elsewhere.</source>
+        <translation>別のポートを選んでください: Windows では 'netsh interface ipv4 show excludedportrange protocol=tcp' が示す範囲の外、それ以外では 1024 より上です。</translation>
+    </message>
+    <message>
+        <source>Not every rank arrived at the rendezvous in time: a rank did not start, failed before it, or cannot reach the store.</source>
+        <translation>すべてのランクが時間内にランデブーに到着しませんでした: 起動しなかったランク、その前に失敗したランク、またはストアに到達できないランクがあります。</translation>
+    </message>
+    <message>
+        <source>Check that every rank started (every node launched with the same world size and store), that the store address is reachable from every node and that no stale FileStore file is reused; ddpdesk-cli doctor checks these.</source>
+        <translation>すべてのランクが起動したこと (すべてのノードが同じワールドサイズとストアで起動されたこと)、すべてのノードからストアのアドレスに到達できること、古い FileStore ファイルを再利用していないことを確認してください。ddpdesk-cli doctor がこれらを確認します。</translation>
+    </message>
+    <message>
+        <source>A network operation timed out waiting for another rank: that rank died, hangs, or cannot be reached (a firewall).</source>
+        <translation>別のランクを待つネットワーク操作がタイムアウトしました: そのランクが終了した、止まっている、または到達できません (ファイアウォール)。</translation>
+    </message>
+    <message>
+        <source>Look at the rank that failed first. If none did, allow the program (not only one port) through the firewall on every node, and check that all ranks run the same number of steps.</source>
+        <translation>最初に失敗したランクを確認してください。失敗したランクがなければ、すべてのノードのファイアウォールでプログラムを (1 つのポートだけでなく) 許可し、すべてのランクが同じステップ数を実行することを確認してください。</translation>
+    </message>
+    <message>
+        <source>The connection to another rank was closed or reset: that rank died first (a crash, an out-of-memory kill, Ctrl-C).</source>
+        <translation>別のランクとの接続が閉じられたかリセットされました: そのランクが先に終了しました (クラッシュ、メモリ不足による強制終了、Ctrl-C)。</translation>
+    </message>
+    <message>
+        <source>Look at the output and exit status of the rank that failed first; this rank's error is only the consequence.</source>
+        <translation>最初に失敗したランクの出力と終了状態を確認してください。このランクのエラーは結果にすぎません。</translation>
+    </message>
     <message>
         <source>Rank %1 failed first: its output and exit status show the cause.</source>
         <translation>ランク %1 が最初に失敗しました: 原因はその出力と終了状態から分かります。</translation>
@@ -61,7 +147,7 @@
         <source>&lt;b&gt;Fix:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;対処方法:&lt;/b&gt; %1</translation>
     </message>
-</context>
+<message><source>The run completed, but its ranks ended with different parameters (their params_sha256 differ): DDP keeps every rank identical, so something on some rank changed the model outside the gradient exchange.</source><translation>実行は完了しましたが、ランクの最終パラメーターが一致しません (params_sha256 が異なります)。DDP はすべてのランクを同一に保つため、どこかのランクで勾配交換以外の経路でモデルが変更されています。</translation></message><message><source>Look for code that touches parameters on one rank only, a non-deterministic custom operation, or ranks on different LibTorch builds; train.equivalence-style runs with --grad-transport gloo narrow it down. Use rank 0's model.pt, which is the one saved.</source><translation>1 つのランクだけでパラメーターを変更するコード、非決定的なカスタム演算、LibTorch ビルドの異なるランクがないか確認してください。--grad-transport gloo で train.equivalence 形式の実行をすると原因を絞り込めます。保存されるのはランク 0 の model.pt です。</translation></message></context>
 <context>
     <name>ddpdesk::launch::MetricsLog</name>
     <message>
@@ -104,6 +190,10 @@
         <translation>データフォルダー '%1' が見つかりません</translation>
     </message>
     <message>
+        <source>FileStore file '%1' already exists (left by an earlier run, or another job is using it); delete it or choose another path</source>
+        <translation>FileStore ファイル '%1' が既に存在します (以前の実行が残したものか、別のジョブが使用中です)。削除するか、別のパスを選んでください</translation>
+    </message>
+    <message>
         <source>not a valid regular expression: %1</source>
         <translation>正しい正規表現ではありません: %1</translation>
     </message>
@@ -118,6 +208,10 @@
     <message>
         <source>%1 workers is not valid; use 1..%2</source>
         <translation>ワーカー数 %1 は無効です。1..%2 を指定してください</translation>
+    </message>
+    <message>
+        <source>'%1' is neither 'cpu' nor a GPU list like 0,1</source>
+        <translation>'%1' は 'cpu' でも 0,1 のような GPU リストでもありません</translation>
     </message>
     <message>
         <source>--nproc %1 does not match the %2 GPU(s) in --devices %3 (one worker per GPU)</source>
@@ -152,6 +246,30 @@
         <translation>--nnodes %1 ではすべてのノードが同じストアに到達できる必要があります: tcp://NODE0_ADDRESS:PORT または file:SHARED_FOLDER/store を指定してください</translation>
     </message>
     <message>
+        <source>%1 is not valid; use 1 or more</source>
+        <translation>%1 は無効です。1 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>give either --epochs or --steps, not both</source>
+        <translation>--epochs と --steps はどちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>learning rate %1 is not valid; use a positive number</source>
+        <translation>学習率 %1 は無効です。正の数を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 0 (automatic) or more</source>
+        <translation>%1 は無効です。0 (自動) 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use a positive size in MiB</source>
+        <translation>%1 は無効です。MiB 単位の正のサイズを指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not valid; use 0 (off) or more steps</source>
+        <translation>%1 は無効です。0 (オフ) 以上のステップ数を指定してください</translation>
+    </message>
+    <message>
         <source>%1 is not valid; use 0 or more</source>
         <translation>%1 は無効です。0 以上を指定してください</translation>
     </message>
@@ -180,57 +298,17 @@
         <translation>プロファイル '%1' は JSON オブジェクトではありません: %2</translation>
     </message>
     <message>
-        <source>give either %1 or %2, not both</source>
-        <translation>%1 と %2 はどちらか一方だけを指定してください</translation>
+        <source>'%1' is not valid; use auto, shm or gloo</source>
+        <translation>'%1' は無効です。auto、shm、gloo のいずれかを指定してください</translation>
     </message>
-    <message>
-        <source>must be at least 1 (got %1)</source>
-        <translation>1 以上を指定してください (指定値 %1)</translation>
-    </message>
-    <message>
-        <source>must be 0 or more (got %1)</source>
-        <translation>0 以上を指定してください (指定値 %1)</translation>
-    </message>
-    <message>
-        <source>must be a positive number (got %1)</source>
-        <translation>正の数を指定してください (指定値 %1)</translation>
-    </message>
-    <message>
-        <source>'%1' is not valid; use %2</source>
-        <translation>'%1' は無効です。%2 のいずれかを指定してください</translation>
-    </message>
-    <message>
-        <source>'%1' in brackets is not an IPv6 address</source>
-        <translation>角かっこ内の '%1' は IPv6 アドレスではありません</translation>
-    </message>
-    <message>
-        <source>'%1' is not an IPv4 address (each number is 0..255)</source>
-        <translation>'%1' は IPv4 アドレスではありません (各数値は 0..255)</translation>
-    </message>
-    <message>
-        <source>'%1' looks like an IPv6 address; write it in brackets: tcp://[ADDRESS]:PORT</source>
-        <translation>'%1' は IPv6 アドレスのようです。角かっこで囲んでください: tcp://[ADDRESS]:PORT</translation>
-    </message>
-    <message>
-        <source>'%1' is not a valid host name (letters, digits, '-' and '.' only, e.g. node0 or node0.cluster.local)</source>
-        <translation>'%1' は有効なホスト名ではありません (使えるのは英字、数字、'-'、'.' のみです。例: node0、node0.cluster.local)</translation>
-    </message>
-    <message>
-        <source>'%1' is neither 'cpu' nor a GPU list: use GPU indices like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... separated by commas</source>
-        <translation>'%1' は 'cpu' でも GPU リストでもありません: 0,1 のような GPU 番号か、GPU-xxxxxxxx-xxxx-... のような UUID をカンマ区切りで指定してください</translation>
-    </message>
-</context>
+<message><source>give either %1 or %2, not both</source><translation>%1 と %2 はどちらか一方だけを指定してください</translation></message><message><source>must be at least 1 (got %1)</source><translation>1 以上を指定してください (指定値 %1)</translation></message><message><source>must be 0 or more (got %1)</source><translation>0 以上を指定してください (指定値 %1)</translation></message><message><source>must be a positive number (got %1)</source><translation>正の数を指定してください (指定値 %1)</translation></message><message><source>'%1' is not valid; use %2</source><translation>'%1' は無効です。%2 のいずれかを指定してください</translation></message><message><source>'%1' in brackets is not an IPv6 address</source><translation>角かっこ内の '%1' は IPv6 アドレスではありません</translation></message><message><source>'%1' is not an IPv4 address (each number is 0..255)</source><translation>'%1' は IPv4 アドレスではありません (各数値は 0..255)</translation></message><message><source>'%1' looks like an IPv6 address; write it in brackets: tcp://[ADDRESS]:PORT</source><translation>'%1' は IPv6 アドレスのようです。角かっこで囲んでください: tcp://[ADDRESS]:PORT</translation></message><message><source>'%1' is not a valid host name (letters, digits, '-' and '.' only, e.g. node0 or node0.cluster.local)</source><translation>'%1' は有効なホスト名ではありません (使えるのは英字、数字、'-'、'.' のみです。例: node0、node0.cluster.local)</translation></message><message><source>'%1' is neither 'cpu' nor a GPU list: use GPU indices like 0,1 or UUIDs like GPU-xxxxxxxx-xxxx-... separated by commas</source><translation>'%1' は 'cpu' でも GPU リストでもありません: 0,1 のような GPU 番号か、GPU-xxxxxxxx-xxxx-... のような UUID をカンマ区切りで指定してください</translation></message></context>
 <context>
     <name>ddpdesk::launch::RunModel</name>
     <message>
         <source>checkpoint at step %1: %2</source>
         <translation>ステップ %1 でチェックポイント: %2</translation>
     </message>
-    <message>
-        <source>Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].</source>
-        <translation>ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。</translation>
-    </message>
-</context>
+<message><source>Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].</source><translation>ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。</translation></message></context>
 <context>
     <name>ddpdesk::launch::RunReplay</name>
     <message>
@@ -260,6 +338,38 @@
         <source>cannot create the FileStore file '%1': %2</source>
         <translation>FileStore ファイル '%1' を作成できません: %2</translation>
     </message>
+    <message>
+        <source>'%1' is a link; the default FileStore folder must be a plain folder DDP Desk creates (it never writes or deletes through a link): remove the link, choose another --out or give --store file:PATH</source>
+        <translation>'%1' はリンクです。既定の FileStore フォルダーは DDP Desk が作成する通常のフォルダーである必要があります (リンク越しに書き込みや削除はしません)。リンクを外すか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>'%1' is a file, where DDP Desk keeps the default FileStore folder; move it away, choose another --out or give --store file:PATH</source>
+        <translation>'%1' はファイルですが、ここは DDP Desk が既定の FileStore フォルダーを置く場所です。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>FileStore file '%1' already exists (left by an earlier run that did not end cleanly, or another job is using it); DDP Desk does not delete it: check it with `ddpdesk-cli doctor`, then move it away, or choose another path</source>
+        <translation>FileStore ファイル '%1' が既に存在します (正常に終了しなかった以前の実行が残したものか、別のジョブが使用中です)。DDP Desk は削除しません。`ddpdesk-cli doctor` で確認してから移動するか、別のパスを選んでください</translation>
+    </message>
+    <message>
+        <source>folder '%1' holds files DDP Desk did not put there (%2); the default FileStore folder must be empty or absent: move them, choose another --out or give --store file:PATH</source>
+        <translation>フォルダー '%1' には DDP Desk が置いていないファイルがあります (%2)。既定の FileStore フォルダーは空か存在しない必要があります。移動するか、別の --out を選ぶか、--store file:PATH を指定してください</translation>
+    </message>
+    <message>
+        <source>'%1' is a %2; DDP Desk writes %3 itself and never writes through a link or over a folder: move it away or choose another --out</source>
+        <translation>'%1' は%2です。DDP Desk は %3 を自分で書き込み、リンク越しやフォルダーの上には書き込みません。移動するか、別の --out を選んでください</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>リンク</translation>
+    </message>
+    <message>
+        <source>folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>special file</source>
+        <translation>特殊ファイル</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::launch::ScriptInstrument</name>
@@ -271,11 +381,7 @@
         <source>cannot write %1: %2</source>
         <translation>%1 に書き込めません: %2</translation>
     </message>
-    <message>
-        <source>%1 is in the way of DDP Desk's folder for the ranks' progress and stacks; move it</source>
-        <translation>%1 が、ランクの進捗とスタックを置く DDP Desk のフォルダーの置き場所をふさいでいます。移動してください</translation>
-    </message>
-</context>
+<message><source>%1 is in the way of DDP Desk's folder for the ranks' progress and stacks; move it</source><translation>%1 が、ランクの進捗とスタックを置く DDP Desk のフォルダーの置き場所をふさいでいます。移動してください</translation></message></context>
 <context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
@@ -370,55 +476,11 @@
         <source>stall: %1</source>
         <translation>停滞: %1</translation>
     </message>
-    <message>
-        <source>node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's launcher prints the command for the other nodes)</source>
-        <translation>%2 ノードの実行のノード %1 には、ノード 0 の実行シークレットが必要です: %3 を指定してください (ノード 0 のランチャーが他のノード用のコマンドを表示します)</translation>
-    </message>
-    <message>
-        <source>warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only from the other nodes (README, Security model).</source>
-        <translation>警告: 複数ノードの実行: ストア %1 は認証がなく、ネットワークから到達できます (%2)。到達できる人は誰でも、ランクがそこに書き込む内容を読めます。そのポートと Gloo のポートは他のノードからの接続だけに許可してください (README の Security model を参照)。</translation>
-    </message>
-    <message>
-        <source>other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 FILE):
-  %3</source>
-        <translation>他のノードは次のコマンドで参加します (N = 1..%1。または、シークレットを自分だけが読めるファイルに書いて %2 FILE を指定):
-  %3</translation>
-    </message>
-    <message>
-        <source>the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)</source>
-        <translation>スクリプトのストアは DDP Desk が 127.0.0.1:%1 でホストしています (ループバックのみ)</translation>
-    </message>
-    <message>
-        <source>cannot restart: %1</source>
-        <translation>再起動できません: %1</translation>
-    </message>
-    <message>
-        <source>cannot host the script's store on 127.0.0.1:%1: %2</source>
-        <translation>スクリプトのストアを 127.0.0.1:%1 でホストできません: %2</translation>
-    </message>
-    <message>
-        <source>no progress for %1 s</source>
-        <translation>%1 秒間進捗なし</translation>
-    </message>
-    <message>
-        <source>stacks: only script ranks started with DDP Desk's instrumentation (not --no-instrument) show their Python stacks</source>
-        <translation>スタック: Python スタックを表示できるのは、DDP Desk の計測付きで (--no-instrument なしで) 起動したスクリプトのランクだけです</translation>
-    </message>
-    <message>
-        <source>stacks: no rank can be asked yet (a rank announces itself once its interpreter has started)</source>
-        <translation>スタック: まだ要求できるランクがありません (ランクはインタープリターの起動後に名乗り出ます)</translation>
-    </message>
-    <message>
-        <source>stacks: rank %1 (pid %2) wrote none within %3 ms</source>
-        <translation>スタック: ランク %1 (pid %2) は %3 ms 以内に何も書き出しませんでした</translation>
-    </message>
-    <message>
-        <source>stacks of rank %1 (%2):
-%3</source>
-        <translation>ランク %1 のスタック (%2):
-%3</translation>
-    </message>
-</context>
+<message><source>node %1 of a %2-node run needs node 0's run secret: give %3 (node 0's launcher prints the command for the other nodes)</source><translation>%2 ノードの実行のノード %1 には、ノード 0 の実行シークレットが必要です: %3 を指定してください (ノード 0 のランチャーが他のノード用のコマンドを表示します)</translation></message><message><source>warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only from the other nodes (README, Security model).</source><translation>警告: 複数ノードの実行: ストア %1 は認証がなく、ネットワークから到達できます (%2)。到達できる人は誰でも、ランクがそこに書き込む内容を読めます。そのポートと Gloo のポートは他のノードからの接続だけに許可してください (README の Security model を参照)。</translation></message><message><source>other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 FILE):
+  %3</source><translation>他のノードは次のコマンドで参加します (N = 1..%1。または、シークレットを自分だけが読めるファイルに書いて %2 FILE を指定):
+  %3</translation></message><message><source>the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)</source><translation>スクリプトのストアは DDP Desk が 127.0.0.1:%1 でホストしています (ループバックのみ)</translation></message><message><source>cannot restart: %1</source><translation>再起動できません: %1</translation></message><message><source>cannot host the script's store on 127.0.0.1:%1: %2</source><translation>スクリプトのストアを 127.0.0.1:%1 でホストできません: %2</translation></message><message><source>no progress for %1 s</source><translation>%1 秒間進捗なし</translation></message><message><source>stacks: only script ranks started with DDP Desk's instrumentation (not --no-instrument) show their Python stacks</source><translation>スタック: Python スタックを表示できるのは、DDP Desk の計測付きで (--no-instrument なしで) 起動したスクリプトのランクだけです</translation></message><message><source>stacks: no rank can be asked yet (a rank announces itself once its interpreter has started)</source><translation>スタック: まだ要求できるランクがありません (ランクはインタープリターの起動後に名乗り出ます)</translation></message><message><source>stacks: rank %1 (pid %2) wrote none within %3 ms</source><translation>スタック: ランク %1 (pid %2) は %3 ms 以内に何も書き出しませんでした</translation></message><message><source>stacks of rank %1 (%2):
+%3</source><translation>ランク %1 のスタック (%2):
+%3</translation></message></context>
 <context>
     <name>ddpdesk::launch::SweepRunner</name>
     <message>
@@ -445,11 +507,7 @@
         <source>sweep stopped by the user</source>
         <translation>ユーザーがスイープを停止しました</translation>
     </message>
-    <message>
-        <source>'%1' is a link; the sweep keeps each size's run in a plain folder of its own and never writes through a link: move it away or choose another --out</source>
-        <translation>'%1' はリンクです。スイープは各サイズの実行をそれぞれ専用の通常フォルダーに保存し、リンク越しには書き込みません: 移動するか、別の --out を選んでください</translation>
-    </message>
-</context>
+<message><source>'%1' is a link; the sweep keeps each size's run in a plain folder of its own and never writes through a link: move it away or choose another --out</source><translation>'%1' はリンクです。スイープは各サイズの実行をそれぞれ専用の通常フォルダーに保存し、リンク越しには書き込みません: 移動するか、別の --out を選んでください</translation></message></context>
 <context>
     <name>ddpdesk::ui::ComparePanel</name>
     <message>
@@ -588,7 +646,7 @@
         <source>Cannot write %1: %2</source>
         <translation>%1 に書き込めません: %2</translation>
     </message>
-</context>
+<message><source>Gradients/step</source><translation>勾配/ステップ</translation></message></context>
 <context>
     <name>ddpdesk::ui::DoctorPanel</name>
     <message>
@@ -1584,6 +1642,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>%1、ワールドサイズ %2: ステップ %3 / %4、%5 サンプル/秒、平均損失 %6、経過 %7</translation>
     </message>
     <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
         <source>pending</source>
         <translation>待機</translation>
     </message>
@@ -1611,27 +1673,7 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>stopped</source>
         <translation>停止</translation>
     </message>
-    <message>
-        <source>Show stac&amp;ks</source>
-        <translation>スタックを表示(&amp;K)</translation>
-    </message>
-    <message>
-        <source>Where does it hang? Every script rank writes the Python stacks of all its threads into the log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)</source>
-        <translation>どこで止まっているか? スクリプトの各ランクは全スレッドの Python スタックをログに書き出し、ddpdesk-worker の各ランクは何を待っているか (集団通信、バケット、待機時間) を書き出します</translation>
-    </message>
-    <message>
-        <source>asked from the Run page</source>
-        <translation>実行ページから要求</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The run completed, but rank %1 needs a look.&lt;/b&gt; %2</source>
-        <translation>&lt;b&gt;実行は完了しましたが、ランク %1 を確認してください。&lt;/b&gt; %2</translation>
-    </message>
-    <message>
-        <source>Seen: %1</source>
-        <translation>検出: %1</translation>
-    </message>
-</context>
+<message><source>Show stac&amp;ks</source><translation>スタックを表示(&amp;K)</translation></message><message><source>Where does it hang? Every script rank writes the Python stacks of all its threads into the log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)</source><translation>どこで止まっているか? スクリプトの各ランクは全スレッドの Python スタックをログに書き出し、ddpdesk-worker の各ランクは何を待っているか (集団通信、バケット、待機時間) を書き出します</translation></message><message><source>asked from the Run page</source><translation>実行ページから要求</translation></message><message><source>&lt;b&gt;The run completed, but rank %1 needs a look.&lt;/b&gt; %2</source><translation>&lt;b&gt;実行は完了しましたが、ランク %1 を確認してください。&lt;/b&gt; %2</translation></message><message><source>Seen: %1</source><translation>検出: %1</translation></message></context>
 <context>
     <name>ddpdesk::ui::SetupPanel</name>
     <message>
@@ -1946,5 +1988,5 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>Copied the %1 command to the clipboard.</source>
         <translation>%1 コマンドをクリップボードにコピーしました。</translation>
     </message>
-</context>
-</TS>
+<message><source>Accumulate steps:</source><translation>勾配累積:</translation></message><message><source>Gradient compression:</source><translation>勾配圧縮:</translation></message><message><source>none (fp32)</source><translation>なし (fp32)</translation></message><message><source>fp16 (half the bytes)</source><translation>fp16 (通信量半分)</translation></message><message><source>bf16 (half the bytes)</source><translation>bf16 (通信量半分)</translation></message><message><source>Gradient buckets travel in 16 bits and are cast back after the exchange, as PyTorch's compression hooks do: half the traffic between ranks, every rank still identical.</source><translation>勾配バケットを 16 ビットで送り、交換後に元の精度へ戻します (PyTorch の圧縮フックと同じ)。ランク間の通信量は半分になり、すべてのランクの結果は同一のままです。</translation></message><message><source>off</source><translation>オフ</translation></message><message><source>Micro-batches of the batch size per optimizer step: gradients add up and are exchanged once per step (DDP's no_sync), so a step sees this many times the batch at the memory cost of one.</source><translation>オプティマイザーの 1 ステップあたりのマイクロバッチ数です。勾配を足し合わせてステップごとに 1 回だけ交換する (DDP の no_sync) ため、1 バッチ分のメモリでこの倍数のバッチを学習できます。</translation></message></context>
+<context><name>ddpdesk::launch::CommandFormat</name><message><source>contains a line break, which a cmd.exe command line (--format hpcpack) cannot carry</source><translation>改行を含んでいます。cmd.exe のコマンドライン (--format hpcpack) では改行を渡せません</translation></message></context></TS>

@@ -137,6 +137,21 @@ JA = {
         "--nnodes %1 ではすべてのノードが同じストアに到達できる必要があります: tcp://NODE0_ADDRESS:PORT または file:SHARED_FOLDER/store を指定してください",
     "%1 is not valid; use 1 or more": "%1 は無効です。1 以上を指定してください",
     "give either %1 or %2, not both": "%1 と %2 はどちらか一方だけを指定してください",
+    "Accumulate steps:": "勾配累積:",
+    "Gradient compression:": "勾配圧縮:",
+    'The run completed, but its ranks ended with different parameters (their params_sha256 differ): DDP keeps every rank identical, so something on some rank changed the model outside the gradient exchange.':
+        '実行は完了しましたが、ランクの最終パラメーターが一致しません (params_sha256 が異なります)。DDP はすべてのランクを同一に保つため、どこかのランクで勾配交換以外の経路でモデルが変更されています。',
+    "Look for code that touches parameters on one rank only, a non-deterministic custom operation, or ranks on different LibTorch builds; train.equivalence-style runs with --grad-transport gloo narrow it down. Use rank 0's model.pt, which is the one saved.":
+        '1 つのランクだけでパラメーターを変更するコード、非決定的なカスタム演算、LibTorch ビルドの異なるランクがないか確認してください。--grad-transport gloo で train.equivalence 形式の実行をすると原因を絞り込めます。保存されるのはランク 0 の model.pt です。',
+    "Gradients/step": "勾配/ステップ",
+    "none (fp32)": "なし (fp32)",
+    "fp16 (half the bytes)": "fp16 (通信量半分)",
+    "bf16 (half the bytes)": "bf16 (通信量半分)",
+    "Gradient buckets travel in 16 bits and are cast back after the exchange, as PyTorch's compression hooks do: half the traffic between ranks, every rank still identical.":
+        "勾配バケットを 16 ビットで送り、交換後に元の精度へ戻します (PyTorch の圧縮フックと同じ)。ランク間の通信量は半分になり、すべてのランクの結果は同一のままです。",
+    "off": "オフ",
+    "Micro-batches of the batch size per optimizer step: gradients add up and are exchanged once per step (DDP's no_sync), so a step sees this many times the batch at the memory cost of one.":
+        "オプティマイザーの 1 ステップあたりのマイクロバッチ数です。勾配を足し合わせてステップごとに 1 回だけ交換する (DDP の no_sync) ため、1 バッチ分のメモリでこの倍数のバッチを学習できます。",
     "must be at least 1 (got %1)": "1 以上を指定してください (指定値 %1)",
     "must be 0 or more (got %1)": "0 以上を指定してください (指定値 %1)",
     "must be a positive number (got %1)": "正の数を指定してください (指定値 %1)",

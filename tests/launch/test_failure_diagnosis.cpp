@@ -312,6 +312,39 @@ private slots:
         QVERIFY(m.summary().toJson(m.ranks())["diagnosis"].isNull());
     }
 
+    // The workers' done events carry params_sha256: a completed run whose ranks disagree is RANKS_DIVERGED,
+    // naming the rank and both digests; agreeing ranks give params_identical true.
+    void divergedParametersAreNamed() {
+        const QByteArray a(64, 'a'), b(64, 'b');
+        auto done = [](int rank, const QByteArray& digest) {
+            QJsonObject e{{"v", 1},     {"event", "done"}, {"t", 1.0},
+                          {"steps", 3}, {"rank", rank},    {"params_sha256", QString::fromLatin1(digest)}};
+            return QJsonDocument(e).toJson(QJsonDocument::Compact);
+        };
+        RunModel m;
+        m.reset({0, 1}, 2, QStringLiteral("fashion-mnist"), 3);
+        m.applyLine(0, done(0, a));
+        m.applyLine(1, done(1, b));
+        m.finish(QStringLiteral("ok"), -1, QString());
+        QJsonObject s = m.summary().toJson(m.ranks());
+        QCOMPARE(s["params_identical"].toBool(true), false);
+        const QJsonObject d = s["diagnosis"].toObject();
+        QCOMPARE(d["code"].toString(), QStringLiteral("RANKS_DIVERGED"));
+        QCOMPARE(d["rank"].toInt(), 1);
+        QCOMPARE(d["matched"].toString(),
+                 QStringLiteral("params_sha256 of rank 0: aaaaaaaaaaaa..., of rank 1: bbbbbbbbbbbb..."));
+        QCOMPARE(s["ranks"].toArray()[1].toObject()["params_sha256"].toString(), QString::fromLatin1(b));
+        QCOMPARE(RunSummary::fromJson(s).paramsIdentical, 0);
+
+        m.reset({0, 1}, 2, QStringLiteral("fashion-mnist"), 3);
+        m.applyLine(0, done(0, a));
+        m.applyLine(1, done(1, a));
+        m.finish(QStringLiteral("ok"), -1, QString());
+        s = m.summary().toJson(m.ranks());
+        QCOMPARE(s["params_identical"].toBool(false), true);
+        QVERIFY(s["diagnosis"].isNull());
+    }
+
     // Through the launcher: summary.json and the CLI's end report, for the built-in worker and for Python
     // scripts.
     void cliReport_data() {

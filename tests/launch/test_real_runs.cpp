@@ -64,6 +64,7 @@ class RealRunsTest : public QObject {
         QVERIFY(s["samples_per_s"].toDouble() > 0);
         QVERIFY(std::isfinite(s["final_loss"].toDouble()) && s["final_loss"].toDouble() > 0);
         QVERIFY(s["wall_s"].toDouble() > 0);
+        QCOMPARE(s["params_identical"].toBool(false), true); // both workers' params_sha256 agree
         const QJsonArray ranks = s["ranks"].toArray();
         QCOMPARE(ranks.size(), 2);
         for (const QJsonValue& v : ranks) {

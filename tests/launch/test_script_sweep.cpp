@@ -1,6 +1,6 @@
 // `--script`: a real PyTorch DDP script (gloo, init_method env://) per rank with the torchrun environment,
 // its loss read from its output; a failing script names its rank. `sweep --nproc-list 1,2` writes sweep.csv
-// and sweep.png.
+// and sweep.png, with the gradient bytes per step that --grad-compression halves.
 #include "launch_test_util.h"
 
 #include <QImage>
@@ -82,12 +82,12 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[0],
                  QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
-                                "test_accuracy,comm_wait_share"));
+                                "test_accuracy,comm_wait_share,bytes_per_step"));
         QVERIFY(lines[1].startsWith("1,"));
         QVERIFY(lines[2].startsWith("2,"));
         for (int i = 1; i <= 2; ++i) {
             const QStringList cells = lines[i].split(',');
-            QCOMPARE(cells.size(), 8);
+            QCOMPARE(cells.size(), 9);
             QVERIFY(cells[1].toDouble() > 0);            // samples/s
             QVERIFY(cells[2].toDouble() > 0);            // speedup
             QVERIFY(std::isfinite(cells[5].toDouble())); // final loss
@@ -99,6 +99,29 @@ private slots:
         QCOMPARE(png.width(), 1280);
         QVERIFY(r.out.contains("nproc") && r.out.contains("sweep.csv"));
         QVERIFY(QFile::exists(out + "/n1/summary.json") && QFile::exists(out + "/n2/summary.json"));
+    }
+
+    // The Compare page's "Gradients/step" column (sweep.csv's bytes_per_step) shows what --grad-compression
+    // saves: the same sweep with fp16 buckets exchanges half the bytes per step.
+    void sweepShowsGradientBytes() {
+        QMap<QString, qint64> bytes;
+        for (const QString wire : {"none", "fp16"}) {
+            QTemporaryDir dir;
+            const QString out = dir.filePath("sweep");
+            const auto r = launchtest::runCli(
+                {"sweep", "--nproc-list", "2", "--workload", "autoencoder", "--steps", "4", "--threads", "1",
+                 "--batch-size", "16", "--limit-samples", "256", "--grad-compression", wire, "--out", out},
+                150000, {{"QT_QPA_PLATFORM", "offscreen"}});
+            QVERIFY(r.finished);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+            QFile csv(out + "/sweep.csv");
+            QVERIFY(csv.open(QIODevice::ReadOnly));
+            const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), 2);
+            bytes[wire] = lines[1].split(',').value(8).toLongLong();
+        }
+        QVERIFY(bytes["none"] > 0);
+        QCOMPARE(bytes["fp16"] * 2, bytes["none"]);
     }
 };
 

@@ -41,7 +41,7 @@ TEST_CASE(everySettingHasItsOwnFlagAndKey) {
         TEST_REQUIRE_MSG(info.help && *info.help, std::string("no help for ") + info.flag);
         TEST_REQUIRE_EQ(info.rule == SettingRule::OneOf, info.choices != nullptr);
     });
-    TEST_REQUIRE_EQ(count, 14);
+    TEST_REQUIRE_EQ(count, 16);
     TEST_REQUIRE(flags.count("--checkpoint-every") == 1);
 }
 

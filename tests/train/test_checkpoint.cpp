@@ -42,12 +42,6 @@ std::map<int, double> lossByStep(const RankResult& r) {
     return out;
 }
 
-// The error code of the last `error` event, or "(no error event)".
-std::string lastErrorCode(const RankResult& r) {
-    const protocol::Event* e = r.last("error");
-    return e ? e->body["code"].get<std::string>() : std::string("(no error event)");
-}
-
 } // namespace
 
 TEST_CASE(resumeContinuesExactly) {
@@ -118,7 +112,7 @@ TEST_CASE(corruptCheckpointIsReported) {
             auto r = runTwo(out, {"--steps", "4", "--resume"});
             for (const RankResult& rr : r) {
                 TEST_REQUIRE_MSG(rr.exitCode == 4, rr.describe());
-                TEST_REQUIRE_EQ(lastErrorCode(rr), std::string("CHECKPOINT_CORRUPT"));
+                TEST_REQUIRE_EQ(rr.errorCode(), std::string("CHECKPOINT_CORRUPT"));
             }
             TEST_REQUIRE(fileBytes(path) == bad); // never overwritten by a failed resume
         });
@@ -134,7 +128,7 @@ TEST_CASE(otherSettingsAreRefused) {
                            freshStore()});
     auto r = set.waitAll(120000);
     TEST_REQUIRE_MSG(r[0].exitCode == 2, r[0].describe());
-    TEST_REQUIRE_EQ(lastErrorCode(r[0]), std::string("CHECKPOINT_MISMATCH"));
+    TEST_REQUIRE_EQ(r[0].errorCode(), std::string("CHECKPOINT_MISMATCH"));
 }
 
 TEST_CASE(finalModelLoadsIntoPythonReference) {

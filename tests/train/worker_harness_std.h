@@ -113,6 +113,15 @@ struct RankResult {
             if (it->type == type) return &*it;
         return nullptr;
     }
+    // The code and message of the last `error` event, or "(no error event)" and "".
+    std::string errorCode() const {
+        const protocol::Event* e = last("error");
+        return e ? e->body.value("code", std::string()) : std::string("(no error event)");
+    }
+    std::string errorMessage() const {
+        const protocol::Event* e = last("error");
+        return e ? e->body.value("message", std::string()) : std::string();
+    }
     std::string describe() const {
         auto tail = [](const std::string& s) { return s.size() > 3000 ? s.substr(s.size() - 3000) : s; };
         return "exit " + std::to_string(exitCode) + "; stdout:\n" + tail(stdoutText) + "\nstderr:\n" +

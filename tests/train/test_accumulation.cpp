@@ -13,29 +13,10 @@ using ddpdesk::testsupport::testRow;
 
 namespace {
 
-struct Run {
-    std::vector<RankResult> ranks;
-    std::map<std::string, at::Tensor> params;
-    bool ok = false;
-};
-
-Run trainTwo(const std::string& workload, const Args& extra, const TempDir* keep = nullptr) {
-    Run run;
-    TempDir own, stores;
-    const TempDir& out = keep ? *keep : own;
-    WorkerSet set;
-    set.startRanks(2, Args{"--workload", workload, "--seed", "5", "--telemetry-ms", "0", "--out", out.str(),
-                           "--store", "file:" + stores.filePath("store")} +
-                          extra);
-    run.ranks = set.waitAll(240000);
-    for (const RankResult& r : run.ranks)
-        if (r.exitCode != 0) {
-            std::cout << r.describe() << std::endl;
-            return run;
-        }
-    run.ok = true;
-    run.params = loadModelFile(workload, out.filePath("model.pt"));
-    return run;
+// Two ranks with this file's seed, every step reported; into `keep` when given (resume cases).
+TwoRanks trainTwo(const std::string& workload, const Args& extra, const TempDir* keep = nullptr) {
+    TempDir own;
+    return trainTwoRanks(workload, Args{"--seed", "5", "--telemetry-ms", "0"} + extra, keep ? *keep : own);
 }
 
 std::int64_t sumOf(const RankResult& r, const char* key) {
@@ -73,10 +54,10 @@ TEST_CASE(microBatchesEqualOneBigBatch) {
     for (const Row& row : rows)
         testRow(row.name, [&] {
             const Args steps{"--steps", std::to_string(row.steps)};
-            Run micro =
+            TwoRanks micro =
                 trainTwo(row.workload, row.common + steps + Args{"--batch-size", "8", "--accumulate", "4"});
             TEST_REQUIRE(micro.ok);
-            Run big = trainTwo(row.workload, row.common + steps + Args{"--batch-size", "32"});
+            TwoRanks big = trainTwo(row.workload, row.common + steps + Args{"--batch-size", "32"});
             TEST_REQUIRE(big.ok);
             const double diff = maxRelativeDifference(micro.params, big.params);
             std::cout << row.name << ": relative difference " << diff << std::endl;
@@ -90,10 +71,11 @@ TEST_CASE(microBatchesEqualOneBigBatch) {
 
 TEST_CASE(oneExchangePerOptimizerStep) {
     // The same 640 samples: 10 steps of 4 micro-batches, or 40 plain steps of one.
-    Run micro = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "10", "--batch-size", "8",
-                                           "--accumulate", "4"});
+    TwoRanks micro = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "10", "--batch-size",
+                                                "8", "--accumulate", "4"});
     TEST_REQUIRE(micro.ok);
-    Run plain = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "40", "--batch-size", "8"});
+    TwoRanks plain =
+        trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "40", "--batch-size", "8"});
     TEST_REQUIRE(plain.ok);
     for (int r = 0; r < 2; ++r) {
         const auto microSteps = micro.ranks[r].ofType("step");
@@ -112,18 +94,18 @@ TEST_CASE(oneExchangePerOptimizerStep) {
 
 TEST_CASE(checkpointRemembersMicroBatches) {
     TempDir out;
-    Run first =
+    TwoRanks first =
         trainTwo("fashion-mnist",
                  {"--limit-samples", "320", "--steps", "2", "--batch-size", "8", "--accumulate", "2"}, &out);
     TEST_REQUIRE(first.ok);
     // Resuming with another K would change the results from here on: refused like another batch size.
-    Run other = trainTwo("fashion-mnist",
-                         {"--limit-samples", "320", "--steps", "4", "--batch-size", "8", "--resume"}, &out);
+    TwoRanks other = trainTwo(
+        "fashion-mnist", {"--limit-samples", "320", "--steps", "4", "--batch-size", "8", "--resume"}, &out);
     TEST_REQUIRE(!other.ok);
     TEST_REQUIRE_EQ(other.ranks[0].exitCode, 2);
     TEST_REQUIRE_EQ(other.ranks[0].errorCode(), std::string("CHECKPOINT_MISMATCH"));
     TEST_REQUIRE_MSG(contains(other.ranks[0].errorMessage(), "accumulate"), other.ranks[0].describe());
-    Run same = trainTwo(
+    TwoRanks same = trainTwo(
         "fashion-mnist",
         {"--limit-samples", "320", "--steps", "4", "--batch-size", "8", "--accumulate", "2", "--resume"},
         &out);
@@ -133,12 +115,12 @@ TEST_CASE(checkpointRemembersMicroBatches) {
 
 TEST_CASE(globalBatchCountsMicroBatches) {
     // 64 samples per step over 2 ranks x 4 micro-batches: 8 per micro-batch, 32 per rank and step.
-    Run run = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "3", "--global-batch", "64",
-                                         "--accumulate", "4"});
+    TwoRanks run = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "3", "--global-batch",
+                                              "64", "--accumulate", "4"});
     TEST_REQUIRE(run.ok);
     TEST_REQUIRE_EQ(run.ranks[0].last("step")->body["samples"].get<std::int64_t>(), std::int64_t(96));
-    Run uneven = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "3", "--global-batch", "60",
-                                            "--accumulate", "4"});
+    TwoRanks uneven = trainTwo("fashion-mnist", {"--limit-samples", "640", "--steps", "3", "--global-batch",
+                                                 "60", "--accumulate", "4"});
     TEST_REQUIRE(!uneven.ok);
     TEST_REQUIRE_EQ(uneven.ranks[0].errorCode(), std::string("BAD_INPUT"));
     TEST_REQUIRE_MSG(contains(uneven.ranks[0].errorMessage(), "multiple of 8"), uneven.ranks[0].describe());

@@ -14,25 +14,13 @@ using ddpdesk::testsupport::testRow;
 
 namespace {
 
-struct Run {
-    std::vector<RankResult> ranks;
-    std::map<std::string, at::Tensor> params;
-    bool ok = false;
-};
-
-Run trainTwo(const Args& extra, const TempDir* keep = nullptr) {
-    Run run;
-    TempDir own, stores;
-    const TempDir& out = keep ? *keep : own;
-    WorkerSet set;
-    set.startRanks(2, Args{"--workload", "fashion-mnist", "--seed", "9", "--telemetry-ms", "0",
-                           "--limit-samples", "384", "--batch-size", "32", "--out", out.str(), "--store",
-                           "file:" + stores.filePath("store")} +
-                          extra);
-    run.ranks = set.waitAll(240000);
-    run.ok = run.ranks.size() == 2 && run.ranks[0].exitCode == 0 && run.ranks[1].exitCode == 0;
-    if (run.ok) run.params = loadModelFile("fashion-mnist", out.filePath("model.pt"));
-    return run;
+// Two CNN ranks on 384 samples, every step reported; into `keep` when given (the resume case).
+TwoRanks trainTwo(const Args& extra, const TempDir* keep = nullptr) {
+    TempDir own;
+    return trainTwoRanks(
+        "fashion-mnist",
+        Args{"--seed", "9", "--telemetry-ms", "0", "--limit-samples", "384", "--batch-size", "32"} + extra,
+        keep ? *keep : own);
 }
 
 std::string planValue(const RankResult& r, const char* key) {
@@ -51,7 +39,7 @@ std::string digest(const RankResult& r) {
 TEST_CASE(halfTheBytesSameParametersOnEveryRank) {
     const int torch = workerTorchVersion();
     for (const std::string transport : {"shm", "gloo"}) {
-        const Run plain = trainTwo({"--steps", "6", "--grad-transport", transport});
+        const TwoRanks plain = trainTwo({"--steps", "6", "--grad-transport", transport});
         TEST_REQUIRE_MSG(plain.ok, plain.ranks[0].describe());
         const std::int64_t plainBytes =
             plain.ranks[0].last("step")->body["bytes_allreduced"].get<std::int64_t>();
@@ -60,7 +48,7 @@ TEST_CASE(halfTheBytesSameParametersOnEveryRank) {
         TEST_REQUIRE_EQ(digest(plain.ranks[0]), digest(plain.ranks[1]));
         for (const std::string wire : {"fp16", "bf16"})
             testRow(transport + " " + wire, [&] {
-                const Run run =
+                const TwoRanks run =
                     trainTwo({"--steps", "6", "--grad-transport", transport, "--grad-compression", wire});
                 if (wire == "bf16" && transport == "gloo" && torch < 200) {
                     TEST_REQUIRE(!run.ok);
@@ -93,9 +81,9 @@ TEST_CASE(halfTheBytesSameParametersOnEveryRank) {
 
 TEST_CASE(checkpointRemembersCompression) {
     TempDir out;
-    const Run first = trainTwo({"--steps", "2", "--grad-compression", "fp16"}, &out);
+    const TwoRanks first = trainTwo({"--steps", "2", "--grad-compression", "fp16"}, &out);
     TEST_REQUIRE_MSG(first.ok, first.ranks[0].describe());
-    const Run other = trainTwo({"--steps", "4", "--resume"}, &out);
+    const TwoRanks other = trainTwo({"--steps", "4", "--resume"}, &out);
     TEST_REQUIRE(!other.ok);
     TEST_REQUIRE_EQ(other.ranks[0].errorCode(), std::string("CHECKPOINT_MISMATCH"));
     TEST_REQUIRE_MSG(contains(other.ranks[0].errorMessage(), "grad_compression"), other.ranks[0].describe());

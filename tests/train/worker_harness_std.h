@@ -213,4 +213,31 @@ inline bool writeFileBytes(const std::string& path, const std::string& bytes) {
     return static_cast<bool>(out);
 }
 
+// Two ranks of `workload` on a fresh FileStore, writing into `out`, and rank 0's model.pt when both succeeded
+// (a failed rank's output is printed).
+struct TwoRanks {
+    std::vector<RankResult> ranks;
+    std::map<std::string, at::Tensor> params;
+    bool ok = false;
+};
+
+inline TwoRanks trainTwoRanks(const std::string& workload, const Args& args,
+                              const testsupport::TempDir& out) {
+    testsupport::TempDir stores;
+    WorkerSet set;
+    set.startRanks(
+        2, Args{"--workload", workload, "--out", out.str(), "--store", "file:" + stores.filePath("store")} +
+               args);
+    TwoRanks run;
+    run.ranks = set.waitAll(240000);
+    run.ok = run.ranks.size() == 2;
+    for (const RankResult& r : run.ranks)
+        if (r.exitCode != 0) {
+            std::cout << r.describe() << std::endl;
+            run.ok = false;
+        }
+    if (run.ok) run.params = loadModelFile(workload, out.filePath("model.pt"));
+    return run;
+}
+
 } // namespace ddpdesk::traintest

@@ -4,6 +4,7 @@
 #include "launch/supervisor.h"
 #include "plot/sweep_plot.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QEvent>
 #include <QFile>
@@ -36,6 +37,10 @@ void ComparePanel::build() {
     m_sizesLabel = new QLabel;
     m_sizes = new QLineEdit(QStringLiteral("1,2"));
     m_sizes->setMaximumWidth(220);
+    m_compareLabel = new QLabel;
+    m_compare = new QComboBox;
+    for (const char* spec : {"", "precision=fp32,bf16", "grad-compression=none,fp16,bf16", "accumulate=1,4"})
+        m_compare->addItem(QString(), QString::fromLatin1(spec));
     m_run = new QPushButton(icon(IconId::Start), QString());
     m_stop = new QPushButton(icon(IconId::Stop), QString());
     m_csv = new QPushButton;
@@ -43,6 +48,8 @@ void ComparePanel::build() {
     auto* top = new QHBoxLayout;
     top->addWidget(m_sizesLabel);
     top->addWidget(m_sizes);
+    top->addWidget(m_compareLabel);
+    top->addWidget(m_compare);
     top->addWidget(m_run);
     top->addWidget(m_stop);
     top->addStretch();
@@ -51,7 +58,7 @@ void ComparePanel::build() {
     m_status = new QLabel;
     m_status->setWordWrap(true);
 
-    m_table = new QTableWidget(0, 8);
+    m_table = new QTableWidget(0, 9);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -72,7 +79,8 @@ void ComparePanel::build() {
     v->addWidget(m_status);
     v->addWidget(split, 1);
 
-    connect(m_run, &QPushButton::clicked, this, [this] { startSweep(m_sizes->text()); });
+    connect(m_run, &QPushButton::clicked, this,
+            [this] { startSweep(m_sizes->text(), m_compare->currentData().toString()); });
     connect(m_stop, &QPushButton::clicked, this, &ComparePanel::stopSweep);
     connect(m_csv, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, tr("Export CSV"), QStringLiteral("sweep.csv"),
@@ -93,13 +101,20 @@ void ComparePanel::build() {
 
 void ComparePanel::retranslate() {
     m_sizesLabel->setText(tr("Sizes (workers, or GPU sets like 0;0,1):"));
+    m_compareLabel->setText(tr("Also compare:"));
+    m_compare->setItemText(0, tr("nothing else"));
+    m_compare->setItemText(1, tr("precision: fp32 vs bf16"));
+    m_compare->setItemText(2, tr("gradient compression: none vs fp16 vs bf16"));
+    m_compare->setItemText(3, tr("accumulate steps: 1 vs 4"));
+    m_compare->setToolTip(tr("Runs every size once per value of this setting, so its effect on throughput, "
+                             "loss and gradient bytes shows side by side."));
     m_run->setText(tr("Run &sweep"));
     m_stop->setText(tr("Stop"));
     m_csv->setText(tr("Export CSV..."));
     m_png->setText(tr("Export PNG..."));
-    m_table->setHorizontalHeaderLabels({tr("Workers"), tr("Samples/s"), tr("Speedup"), tr("Efficiency"),
-                                        tr("Time to target"), tr("Final loss"), tr("Comm wait"),
-                                        tr("Gradients/step")});
+    m_table->setHorizontalHeaderLabels({tr("Workers"), tr("Setting"), tr("Samples/s"), tr("Speedup"),
+                                        tr("Efficiency"), tr("Time to target"), tr("Final loss"),
+                                        tr("Comm wait"), tr("Gradients/step")});
     m_speedup->setTitle(tr("Speedup vs ideal"));
     m_speedup->setAxisTitles(tr("workers"), tr("speedup"));
     m_loss->setTitle(tr("Loss vs wall time"));
@@ -133,12 +148,18 @@ void ComparePanel::updateButtons() {
     m_png->setEnabled(!m_rows.isEmpty());
 }
 
-bool ComparePanel::startSweep(const QString& sizesText) {
+void ComparePanel::setCompare(const QString& compare) {
+    const int i = m_compare->findData(compare);
+    m_compare->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+bool ComparePanel::startSweep(const QString& sizesText, const QString& compare) {
     if (isRunning() || !m_provider) return false;
     QString err;
     const bool gpuSets = sizesText.contains(QLatin1Char(';'));
-    const QVector<launch::SweepSize> sizes =
+    QVector<launch::SweepSize> sizes =
         gpuSets ? launch::parseGpuSets(sizesText, &err) : launch::parseNprocList(sizesText, &err);
+    if (!sizes.isEmpty() && !compare.isEmpty()) sizes = launch::compareSetting(sizes, compare, &err);
     if (sizes.isEmpty()) {
         m_status->setText(tr("Cannot start the sweep: %1").arg(err));
         return false;
@@ -146,14 +167,20 @@ bool ComparePanel::startSweep(const QString& sizesText) {
     launch::RunConfig base = m_provider();
     base.outDir.replace(QStringLiteral("run-"), QStringLiteral("sweep-"));
     m_runner = std::make_unique<launch::SweepRunner>(plot::drawSweepPng);
-    connect(
-        m_runner.get(), &launch::SweepRunner::sizeStarted, this,
-        [this, sizes](int i, launch::Supervisor* run) {
-            m_status->setText(
-                tr("Running size %1 of %2 (%3 workers)...").arg(i + 1).arg(sizes.size()).arg(sizes[i].nproc));
-            updateButtons();
-            emit sweepStarted(run);
-        });
+    connect(m_runner.get(), &launch::SweepRunner::sizeStarted, this,
+            [this, sizes](int i, launch::Supervisor* run) {
+                m_status->setText(sizes[i].setting.isEmpty() ? tr("Running size %1 of %2 (%3 workers)...")
+                                                                   .arg(i + 1)
+                                                                   .arg(sizes.size())
+                                                                   .arg(sizes[i].nproc)
+                                                             : tr("Running size %1 of %2 (%3 workers, %4)...")
+                                                                   .arg(i + 1)
+                                                                   .arg(sizes.size())
+                                                                   .arg(sizes[i].nproc)
+                                                                   .arg(sizes[i].variant()));
+                updateButtons();
+                emit sweepStarted(run);
+            });
     connect(m_runner.get(), &launch::SweepRunner::sizeFinished, this,
             [this](int, bool) { showRows(m_runner->rows()); });
     connect(m_runner.get(), &launch::SweepRunner::finished, this, [this](bool ok) {
@@ -195,6 +222,7 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
             QString::number(r.size.nproc) + (r.size.devices == QLatin1String("cpu")
                                                  ? QString()
                                                  : QStringLiteral(" (GPU %1)").arg(r.size.devices)),
+            r.size.setting.isEmpty() ? QStringLiteral("\u2013") : r.size.variant(),
             num(r.samplesPerS, 0),
             r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) : r.status,
             r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
@@ -214,17 +242,28 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
         updateButtons();
         return;
     }
-    QVector<QPointF> measured, ideal;
+    // One measured line per compared value; the ideal line once, over the first value's sizes.
+    QStringList variants;
+    for (const launch::SweepRow& r : rows)
+        if (!variants.contains(r.size.variant())) variants << r.size.variant();
+    QVector<QPointF> ideal;
     const double base = rows.front().size.nproc;
-    for (const launch::SweepRow& r : rows) {
-        ideal << QPointF(r.size.nproc, r.size.nproc / base);
-        if (r.ok) measured << QPointF(r.size.nproc, r.speedup);
-    }
+    for (const launch::SweepRow& r : rows)
+        if (r.size.variant() == variants.front()) ideal << QPointF(r.size.nproc, r.size.nproc / base);
     m_speedup->setPoints(m_speedup->addSeries(tr("ideal"), QColor(0x80, 0x80, 0x80), true), ideal);
-    m_speedup->setPoints(m_speedup->addSeries(tr("measured"), seriesColor(0)), measured);
-    for (int i = 0; i < rows.size(); ++i)
-        m_loss->setPoints(m_loss->addSeries(tr("%n worker(s)", nullptr, rows[i].size.nproc), seriesColor(i)),
-                          rows[i].lossVsWall);
+    for (int v = 0; v < variants.size(); ++v) {
+        QVector<QPointF> measured;
+        for (const launch::SweepRow& r : rows)
+            if (r.ok && r.size.variant() == variants[v]) measured << QPointF(r.size.nproc, r.speedup);
+        const QString name = variants[v].isEmpty() ? tr("measured") : tr("measured, %1").arg(variants[v]);
+        m_speedup->setPoints(m_speedup->addSeries(name, seriesColor(v)), measured);
+    }
+    for (int i = 0; i < rows.size(); ++i) {
+        QString name = tr("%n worker(s)", nullptr, rows[i].size.nproc);
+        if (!rows[i].size.setting.isEmpty())
+            name += QStringLiteral(", ") + rows[i].size.value; // legends are short
+        m_loss->setPoints(m_loss->addSeries(name, seriesColor(i)), rows[i].lossVsWall);
+    }
     updateButtons();
 }
 

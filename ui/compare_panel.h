@@ -1,7 +1,8 @@
 #pragma once
 
 // The Compare page: a scaling sweep (core/launch's SweepRunner) over worker counts or GPU sets, shown as
-// speedup against the ideal line, efficiency, and loss against wall time per size; exports CSV and PNG.
+// speedup against the ideal line, efficiency, and loss against wall time per size; exports CSV and PNG. A
+// setting can be compared at every size too (precision fp32 vs bf16, gradient compression): one row each.
 
 #include "charts/line_chart.h"
 #include "launch/run_config.h"
@@ -12,6 +13,7 @@
 #include <functional>
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -27,7 +29,9 @@ public:
 
     // Where the base configuration comes from (the Setup page).
     void setConfigProvider(std::function<launch::RunConfig()> provider) { m_provider = std::move(provider); }
-    bool startSweep(const QString& sizesText);
+    // compare: "" or "SETTING=V1,V2" (launch::compareSetting); the GUI offers a few from its combo box.
+    bool startSweep(const QString& sizesText, const QString& compare = QString());
+    void setCompare(const QString& compare); // selects that choice in the combo box
     void stopSweep();
     bool isRunning() const;
     void showRows(const QVector<launch::SweepRow>& rows); // also used to show a finished sweep
@@ -55,6 +59,8 @@ private:
     bool m_sweeping = false; // from start to SweepRunner::finished, including the gaps between sizes
     QLabel* m_sizesLabel;
     QLineEdit* m_sizes;
+    QLabel* m_compareLabel;
+    QComboBox* m_compare;
     QPushButton* m_run;
     QPushButton* m_stop;
     QPushButton* m_csv;

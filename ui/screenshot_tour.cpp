@@ -276,11 +276,13 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         [this] { m_window->doctorPanel()->selectFinding(0); }, 20000);
     add(
         QStringLiteral("grab doctor"), always, [this] { grab(QStringLiteral("doctor")); }, 500);
-    add(QStringLiteral("sweep 1,2"), always, [this, base] {
+    add(QStringLiteral("sweep 1,2 x fp32,bf16"), always, [this, base] {
         launch::RunConfig c = base();
         c.training.steps = 150; // a sweep runs every size in turn; keep the tour short
         m_window->setupPanel()->setConfig(c);
-        m_window->comparePanel()->startSweep(QStringLiteral("1,2"));
+        // Precision compared at each size: the Compare page's "Setting" column and one line per value.
+        m_window->comparePanel()->setCompare(QStringLiteral("precision=fp32,bf16"));
+        m_window->comparePanel()->startSweep(QStringLiteral("1,2"), QStringLiteral("precision=fp32,bf16"));
     });
     add(
         QStringLiteral("sweep done"), [this] { return !m_window->comparePanel()->isRunning(); },

@@ -96,12 +96,20 @@ void SetupPanel::retranslate() {
     label(m_trainForm, 0, tr("Length:"));
     label(m_trainForm, 1, tr("&Batch size:"));
     label(m_trainForm, 2, tr("Accumulate steps:"));
-    label(m_trainForm, 3, tr("Gradient compression:"));
-    label(m_trainForm, 4, tr("&Learning rate:"));
-    label(m_trainForm, 5, tr("Checkpoint every (steps):"));
-    label(m_trainForm, 6, QString());
-    label(m_trainForm, 7, tr("Max restarts:"));
-    label(m_trainForm, 8, tr("Runs folder:"));
+    label(m_trainForm, 3, tr("Precision:"));
+    label(m_trainForm, 4, tr("Gradient compression:"));
+    label(m_trainForm, 5, tr("&Learning rate:"));
+    label(m_trainForm, 6, tr("Checkpoint every (steps):"));
+    label(m_trainForm, 7, QString());
+    label(m_trainForm, 8, QString());
+    label(m_trainForm, 9, tr("Max restarts:"));
+    label(m_trainForm, 10, tr("Runs folder:"));
+    m_precision->setItemText(0, tr("fp32"));
+    m_precision->setItemText(1, tr("bf16 mixed precision"));
+    m_precision->setItemText(2, tr("fp16 mixed precision (CUDA only)"));
+    m_precision->setToolTip(
+        tr("Autocast for the forward pass and the loss, as torch.autocast does; weights and optimizer state "
+           "stay fp32. fp16 needs a GPU and adds dynamic loss scaling; bf16 also runs on the CPU."));
     m_compression->setItemText(0, tr("none (fp32)"));
     m_compression->setItemText(1, tr("fp16 (half the bytes)"));
     m_compression->setItemText(2, tr("bf16 (half the bytes)"));
@@ -116,6 +124,10 @@ void SetupPanel::retranslate() {
     m_batch->setSpecialValueText(tr("default"));
     m_lr->setSpecialValueText(tr("default"));
     m_resume->setText(tr("Resume from the last checkpoint"));
+    m_tensorboard->setText(tr("Write TensorBoard files"));
+    m_tensorboard->setToolTip(tr(
+        "Scalars for TensorBoard in the run folder's tensorboard/ subfolder; point TensorBoard at the runs "
+        "folder to compare runs."));
     for (QPushButton* b :
          {m_modelBrowse, m_scriptBrowse, m_workDirBrowse, m_dataBrowse, m_storeBrowse, m_runsBrowse})
         b->setToolTip(tr("Browse..."));
@@ -212,10 +224,12 @@ launch::RunConfig SetupPanel::config() const {
     // 0 in these boxes reads "the workload's default": nothing is passed on.
     if (m_batch->value() > 0) t.batchSize = m_batch->value();
     t.accumulate = m_accumulate->value();
+    t.precision = m_precision->currentData().toString().toStdString();
     t.gradCompression = m_compression->currentData().toString().toStdString();
     if (m_lr->value() > 0) t.lr = m_lr->value();
     t.checkpointEvery = m_checkpointEvery->value();
     t.resume = m_resume->isChecked();
+    c.tensorboard = m_tensorboard->isChecked();
     c.maxRestarts = m_maxRestarts->value();
     const QString runs = runsFolder();
     if (!runs.isEmpty())
@@ -261,11 +275,14 @@ void SetupPanel::setConfig(const launch::RunConfig& c) {
     m_length->setValue(int(byEpochs ? *t.epochs : t.steps.value_or(m_length->value())));
     m_batch->setValue(int(t.batchSize.value_or(0)));
     m_accumulate->setValue(int(t.accumulate));
+    const int pi = m_precision->findData(QString::fromStdString(t.precision));
+    m_precision->setCurrentIndex(pi < 0 ? 0 : pi);
     const int ci = m_compression->findData(QString::fromStdString(t.gradCompression));
     m_compression->setCurrentIndex(ci < 0 ? 0 : ci);
     m_lr->setValue(t.lr.value_or(0.0));
     m_checkpointEvery->setValue(int(t.checkpointEvery));
     m_resume->setChecked(t.resume);
+    m_tensorboard->setChecked(c.tensorboard);
     m_maxRestarts->setValue(c.maxRestarts);
     updateEnabled();
     revalidate();
@@ -361,6 +378,7 @@ void SetupPanel::markProblemFields() {
                           {QStringLiteral("epochs"), m_length},
                           {QStringLiteral("batch-size"), m_batch},
                           {QStringLiteral("accumulate"), m_accumulate},
+                          {QStringLiteral("precision"), m_precision},
                           {QStringLiteral("grad-compression"), m_compression},
                           {QStringLiteral("lr"), m_lr},
                           {QStringLiteral("max-restarts"), m_maxRestarts},

@@ -119,10 +119,12 @@ private:
     QSpinBox* m_length;
     QSpinBox* m_batch;
     QSpinBox* m_accumulate;
+    QComboBox* m_precision;
     QComboBox* m_compression;
     QDoubleSpinBox* m_lr;
     QSpinBox* m_checkpointEvery;
     QCheckBox* m_resume;
+    QCheckBox* m_tensorboard;
     QSpinBox* m_maxRestarts;
     QLineEdit* m_runsFolder;
     QPushButton* m_runsBrowse;

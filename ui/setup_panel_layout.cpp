@@ -151,6 +151,9 @@ void SetupPanel::build() {
     m_batch->setValue(64);
     m_accumulate = new QSpinBox;
     m_accumulate->setRange(1, 4096);
+    m_precision = new QComboBox;
+    for (const char* type : {"fp32", "bf16", "fp16"})
+        m_precision->addItem(QString(), QString::fromLatin1(type));
     m_compression = new QComboBox;
     for (const char* wire : {"none", "fp16", "bf16"})
         m_compression->addItem(QString(), QString::fromLatin1(wire));
@@ -162,16 +165,20 @@ void SetupPanel::build() {
     m_checkpointEvery = new QSpinBox;
     m_checkpointEvery->setRange(0, 10000000);
     m_resume = new QCheckBox;
+    m_tensorboard = new QCheckBox;
+    m_tensorboard->setChecked(true);
     m_maxRestarts = new QSpinBox;
     m_maxRestarts->setRange(0, 100);
     m_runsFolder = new QLineEdit;
     m_trainForm->addRow(QString(), len);
     m_trainForm->addRow(QString(), m_batch);
     m_trainForm->addRow(QString(), m_accumulate);
+    m_trainForm->addRow(QString(), m_precision);
     m_trainForm->addRow(QString(), m_compression);
     m_trainForm->addRow(QString(), m_lr);
     m_trainForm->addRow(QString(), m_checkpointEvery);
     m_trainForm->addRow(QString(), m_resume);
+    m_trainForm->addRow(QString(), m_tensorboard);
     m_trainForm->addRow(QString(), m_maxRestarts);
     m_trainForm->addRow(QString(), withBrowse(m_runsFolder, &m_runsBrowse));
 
@@ -237,11 +244,12 @@ void SetupPanel::build() {
                         m_checkpointEvery, m_maxRestarts})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QComboBox* c : {m_workload, m_lengthKind, m_compression})
+    for (QComboBox* c : {m_workload, m_lengthKind, m_precision, m_compression})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QRadioButton* r : {m_useCpu, m_useGpu, m_fileStore, m_tcpStore})
         connect(r, &QRadioButton::toggled, this, changed);
-    connect(m_resume, &QCheckBox::toggled, this, changed);
+    for (QCheckBox* b : {m_resume, m_tensorboard})
+        connect(b, &QCheckBox::toggled, this, changed);
     connect(m_gpuList, &QListWidget::itemChanged, this, changed);
 
     connect(m_modelBrowse, &QPushButton::clicked, this,

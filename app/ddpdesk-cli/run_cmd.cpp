@@ -5,6 +5,7 @@
 #include "launch/console_view.h"
 #include "launch/process_control.h"
 #include "launch/supervisor.h"
+#include "launch/tensorboard_log.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/worker_settings_cli.h"
@@ -70,6 +71,15 @@ void printSummaryText(const launch::Supervisor& run) {
                   << "\n  Seen in rank " << d->rank << ": " << d->matched << "\n";
     std::cout << "metrics: " << run.metricsPath().toStdString()
               << "\nsummary: " << run.summaryPath().toStdString() << "\n";
+    if (!run.tensorboardFile().isEmpty()) {
+        // TensorBoard takes each folder below --logdir as a run: the folder above this one compares it with
+        // its neighbours.
+        const QString out = QDir::cleanPath(run.config().outDir);
+        std::cout << "tensorboard: "
+                  << QDir::toNativeSeparators(launch::TensorBoardLog::folder(out)).toStdString()
+                  << " (tensorboard --logdir "
+                  << QDir::toNativeSeparators(QFileInfo(out).path()).toStdString() << ")\n";
+    }
 }
 
 // --run-secret / --run-secret-file into config.runSecret (hex); false after printing why (exit 2).
@@ -180,6 +190,8 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_flag(
         "--no-instrument{false}", c.instrument,
         "do not load DDP Desk's progress reporter into the script (steps then come from loss lines)");
+    sub->add_flag("--no-tensorboard{false}", c.tensorboard,
+                  "do not write TensorBoard event files into OUT/tensorboard");
     sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }

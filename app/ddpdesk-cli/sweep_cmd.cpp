@@ -10,6 +10,7 @@
 #include "plot/sweep_plot.h"
 
 #include <QCoreApplication>
+#include <QDir>
 
 #include <iostream>
 #include <memory>
@@ -20,7 +21,7 @@ namespace {
 
 struct SweepFlags {
     RunFlags run;
-    std::string nprocList, gpuSets;
+    std::string nprocList, gpuSets, compare;
     double targetLoss = 0;
 };
 
@@ -31,6 +32,8 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
         sizes = launch::parseGpuSets(QString::fromStdString(f.gpuSets), &error);
     else
         sizes = launch::parseNprocList(QString::fromStdString(f.nprocList), &error);
+    if (!sizes.isEmpty() && !f.compare.empty())
+        sizes = launch::compareSetting(sizes, QString::fromStdString(f.compare), &error);
     if (sizes.isEmpty()) {
         std::cerr << "ddpdesk-cli: cannot start:\n  " << error.toStdString() << "\n";
         return 2;
@@ -41,9 +44,10 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
     QObject::connect(
         &sweep, &launch::SweepRunner::sizeStarted, &sweep, [&view, sizes](int i, launch::Supervisor* run) {
             const launch::SweepSize& s = sizes[i];
-            view = std::make_unique<launch::ConsoleView>(run, s.devices == QLatin1String("cpu")
-                                                                  ? QStringLiteral("nproc %1").arg(s.nproc)
-                                                                  : QStringLiteral("gpus %1").arg(s.devices));
+            QString name = s.devices == QLatin1String("cpu") ? QStringLiteral("nproc %1").arg(s.nproc)
+                                                             : QStringLiteral("gpus %1").arg(s.devices);
+            if (!s.setting.isEmpty()) name += QLatin1Char(' ') + s.variant();
+            view = std::make_unique<launch::ConsoleView>(run, name);
         });
     // Deleted later: the view still prints its final line from the same `finished` signal.
     QObject::connect(&sweep, &launch::SweepRunner::sizeFinished, &sweep,
@@ -63,6 +67,11 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
     QCoreApplication::exec();
     std::cout << launch::sweepTable(sweep.rows()).toStdString() << "csv: " << sweep.csvPath().toStdString()
               << "\nplot: " << sweep.pngPath().toStdString() << "\n";
+    if (f.run.config.tensorboard) // each size's run folder has its own tensorboard/: side by side in one view
+        std::cout
+            << "tensorboard: tensorboard --logdir "
+            << QDir::toNativeSeparators(QDir::cleanPath(QString::fromStdString(f.run.out))).toStdString()
+            << "\n";
     return interrupted ? 130 : allOk ? 0 : 1;
 }
 
@@ -76,6 +85,9 @@ void addSweepCommand(CLI::App& app, CliContext& ctx) {
     auto* list = sub->add_option("--nproc-list", flags->nprocList, "worker counts, e.g. 1,2,4");
     auto* gpus = sub->add_option("--gpu-sets", flags->gpuSets, "GPU sets, e.g. \"0;0,1;0,1,2,3\"");
     list->excludes(gpus);
+    sub->add_option("--compare", flags->compare,
+                    "also run every size once per value of one training setting, e.g. precision=fp32,bf16 or "
+                    "grad-compression=none,fp16");
     sub->add_option("--target-loss", flags->targetLoss,
                     "loss for time_to_target_s (default: the highest final loss among the sizes)");
     sub->callback([&ctx, flags] {

@@ -168,6 +168,22 @@ int RunConfig::globalRank(int localRank) const {
     return nodeRank * nproc + localRank;
 }
 
+RunConfig RunConfig::withAbsolutePaths() const {
+    RunConfig c = *this;
+    auto absolute = [](QString& path) {
+        if (!path.isEmpty() && QFileInfo(path).isRelative()) path = QFileInfo(path).absoluteFilePath();
+    };
+    absolute(c.outDir);
+    absolute(c.dataDir);
+    absolute(c.modelFile);
+    if (c.store.startsWith(QLatin1String("file:"))) {
+        QString file = c.store.mid(5);
+        absolute(file);
+        c.store = QStringLiteral("file:") + file;
+    }
+    return c;
+}
+
 QString RunConfig::effectiveStore() const {
     if (!store.isEmpty()) return store;
     return QStringLiteral("file:") + QDir(outDir).filePath(QStringLiteral("store/filestore"));
@@ -382,6 +398,10 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                 .arg(nnodes));
 
     p += trainingProblems(training);
+    if (!isScript() && training.precision == "fp16" && !usesGpus())
+        add("precision", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                     "fp16 needs GPUs (CUDA autocast with loss scaling); on "
+                                                     "CPU workers use bf16"));
     if (maxRestarts < 0)
         add("max-restarts",
             QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 0 or more")

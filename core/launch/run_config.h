@@ -38,6 +38,9 @@ struct RunConfig {
     // Script runs: report steps, loss and samples through the instrumentation module (script_instrument.h);
     // --no-instrument turns it off.
     bool instrument = true;
+    // OUT/tensorboard/: the run's scalars for TensorBoard, written by the launcher (tensorboard_log.h), for
+    // built-in and script runs alike; --no-tensorboard turns it off. A launcher option, no worker flag.
+    bool tensorboard = true;
 
     // Where it runs.
     int nproc = 1; // local workers on this node
@@ -68,6 +71,9 @@ struct RunConfig {
     int worldSize() const;          // nproc * nnodes
     int globalRank(int localRank) const; // nodeRank * nproc + localRank
     QString effectiveStore() const;      // store, or the default FileStore inside outDir
+    // Ranks run in outDir (or a script's working folder), so a relative --out, store file, data folder or
+    // model handed on as given would point elsewhere there: these, made absolute against the current folder.
+    RunConfig withAbsolutePaths() const;
     bool storeIsTcp() const;
     QString storeHost() const;     // tcp host; "127.0.0.1" for a file store
     int storePort() const;         // tcp port; 0 for a file store

@@ -22,6 +22,7 @@ QJsonObject RunConfig::toJson() const {
     o["workdir"] = workDir;
     o["use_local_rank_arg"] = useLocalRankArg;
     o["instrument"] = instrument;
+    o["tensorboard"] = tensorboard;
     o["nproc"] = nproc;
     o["devices"] = devices;
     o["nnodes"] = nnodes;
@@ -66,6 +67,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     str("workdir", c.workDir);
     flag("use_local_rank_arg", c.useLocalRankArg);
     flag("instrument", c.instrument);
+    flag("tensorboard", c.tensorboard); // absent in profiles from before it: on
     num("nproc", c.nproc);
     str("devices", c.devices);
     num("nnodes", c.nnodes);

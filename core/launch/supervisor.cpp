@@ -144,7 +144,8 @@ QString Supervisor::summaryPath() const {
     return QDir(m_config.outDir).filePath(QStringLiteral("summary.json"));
 }
 
-bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems) {
+bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* problems) {
+    const RunConfig config = requested.withAbsolutePaths();
     if (m_running) {
         if (problems) *problems = {{QStringLiteral("run"), tr("a run is already in progress")}};
         return false;
@@ -209,6 +210,8 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
         ranks.push_back(config.globalRank(i));
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   qint64(config.training.steps.value_or(0)));
+    QStringList tensorboardNotes;
+    openTensorBoard(&tensorboardNotes);
     writeLauncherEvent("launch", {{"config", config.toJson()},
                                   {"program", config.isScript() ? config.scriptFile : program},
                                   {"store", config.effectiveStore()}});
@@ -218,6 +221,8 @@ bool Supervisor::start(const RunConfig& config, QVector<ConfigProblem>* problems
     d->runSecret = secret;
     m_running = true;
     emit started();
+    for (const QString& note : tensorboardNotes)
+        emit message(note);
     announceMultiNode(config, secret);
     if (!spawnAll()) return true; // the failure is reported through finished()
     if (config.stallTimeoutSec > 0) d->stallTimer.start();
@@ -344,7 +349,7 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
         if (e && m_config.isScript()) d->workers[index].instrumented = true;
         if (e) {
             if (e->rank < 0) e->body["rank"] = rank;
-            d->log.write(e->body);
+            record(e->body);
             m_model.applyEvent(index, *e);
             return;
         }
@@ -353,7 +358,7 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     nlohmann::json logEvent = protocol::makeEvent(protocol::ev::Log, rank);
     logEvent["stream"] = isStderr ? "stderr" : "stdout";
     logEvent["text"] = text.toStdString();
-    d->log.write(logEvent);
+    record(logEvent);
     if (isStderr)
         m_model.appendStderr(index, text);
     else
@@ -361,7 +366,7 @@ void Supervisor::onLine(int index, const QByteArray& raw, bool isStderr) {
     // A script's loss may be on stdout or stderr (logging writes to stderr).
     if (d->workers[index].parser && !d->workers[index].instrumented) {
         if (auto step = d->workers[index].parser->parse(rank, text)) {
-            d->log.write(*step);
+            record(*step);
             if (auto e = protocol::parseLine(protocol::encodeLine(*step))) m_model.applyEvent(index, *e);
         }
     }
@@ -552,6 +557,7 @@ void Supervisor::finishRun(const QString& status) {
     const QJsonObject summary = m_model.summary().toJson(m_model.ranks());
     writeLauncherEvent("run_end", {{"summary", summary}});
     d->log.close();
+    d->tensorboard.close();
     QSaveFile f(summaryPath());
     if (f.open(QIODevice::WriteOnly)) {
         f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
@@ -568,8 +574,38 @@ void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields,
     e["source"] = "launcher";
     const nlohmann::json extra = toNlohmannJson(fields);
     if (extra.is_object()) e.update(extra);
-    d->log.write(e);
+    record(e);
     d->log.flush();
+}
+
+void Supervisor::record(const nlohmann::json& event) {
+    d->log.write(event);
+    QString why;
+    if (!d->tensorboard.write(event, &why)) emit message(tr("TensorBoard: %1").arg(why));
+}
+
+QString Supervisor::tensorboardFile() const {
+    return d->tensorboardFile;
+}
+
+// A TensorBoard file that cannot be written is a note, never a reason not to train.
+void Supervisor::openTensorBoard(QStringList* notes) {
+    d->tensorboard.close();
+    d->tensorboardFile.clear();
+    if (!m_config.tensorboard) return;
+    QString why;
+    int earlier = 0;
+    if (!d->tensorboard.open(m_config.outDir, TensorBoardRun::of(m_config), protocol::nowSeconds(), &why,
+                             &earlier)) {
+        *notes << tr("TensorBoard: %1").arg(why);
+        return;
+    }
+    d->tensorboardFile = d->tensorboard.filePath();
+    if (earlier > 0)
+        *notes
+            << tr("TensorBoard: %1 already holds event files of an earlier run in this folder; TensorBoard "
+                  "shows them as one run with this one's")
+                   .arg(QDir::toNativeSeparators(TensorBoardLog::folder(m_config.outDir)));
 }
 
 } // namespace ddpdesk::launch

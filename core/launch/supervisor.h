@@ -3,7 +3,8 @@
 // Runs one RunConfig: spawns one process per local rank, feeds their output into a RunModel, stops everyone
 // on the first failure (terminate, then kill after a grace period; 5 s in all), restarts from the last
 // checkpoint up to maxRestarts times, watches for stalls (names the lagging ranks, runs the doctor), writes
-// metrics.jsonl and summary.json into the out dir. Asynchronous: drive it from a Qt event loop.
+// metrics.jsonl, summary.json and (unless switched off) tensorboard/ into the out dir. Asynchronous: drive it
+// from a Qt event loop.
 
 #include "launch/run_config.h"
 #include "launch/run_model.h"
@@ -11,7 +12,10 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QVector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <memory>
 
@@ -48,6 +52,8 @@ public:
     int restartCount() const { return m_restarts; }
     QString metricsPath() const; // <out>/metrics.jsonl
     QString summaryPath() const; // <out>/summary.json
+    // The event file this run writes (or wrote) in <out>/tensorboard; empty when it writes none.
+    QString tensorboardFile() const;
 
     // The launcher's own sampling (GPU + worker CPU/RAM, core/monitor) every intervalMs while running; 0
     // disables. Call before start().
@@ -85,6 +91,9 @@ private:
     void sampleMonitor(); // starts the resource sampler or updates its list of worker processes
     void stopMonitor();
     void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);
+    // Every event of the run goes here: into metrics.jsonl and the TensorBoard file.
+    void record(const nlohmann::json& event);
+    void openTensorBoard(QStringList* notes);
     void announceMultiNode(const RunConfig& config, const QString& secret);
 
     RunConfig m_config;

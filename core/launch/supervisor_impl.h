@@ -7,6 +7,7 @@
 #include "launch/run_store.h"
 #include "launch/script_output.h"
 #include "launch/supervisor.h"
+#include "launch/tensorboard_log.h"
 #include "monitor/monitor_sampler.h"
 #include "net/tcp_store_server.h"
 
@@ -45,6 +46,8 @@ struct Failure {
 struct Supervisor::Impl {
     ProcessGuard guard;
     MetricsLog log;
+    TensorBoardLog tensorboard; // kept across restarts: one file per run
+    QString tensorboardFile;    // stays after the run ends, for the end report
     std::vector<Worker> workers;
     int exited = 0;
     QString program;

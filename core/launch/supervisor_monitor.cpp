@@ -33,7 +33,7 @@ void Supervisor::sampleMonitor() {
                     [this, events = std::move(events)] {
                         if (!m_running) return;
                         for (const nlohmann::json& e : events) {
-                            d->log.write(e);
+                            record(e);
                             m_model.applyMonitorEvent(e);
                         }
                     },

@@ -7,6 +7,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 #include <cmath>
@@ -26,7 +29,9 @@ QVector<SweepSize> parseNprocList(const QString& text, QString* error) {
                              .arg(part);
             return {};
         }
-        sizes.push_back({n, QStringLiteral("cpu")});
+        SweepSize size;
+        size.nproc = n;
+        sizes.push_back(size);
     }
     if (sizes.isEmpty() && error)
         *error = QCoreApplication::translate("ddpdesk::launch::SweepRunner",
@@ -51,7 +56,11 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
             }
             ids << QString::number(id);
         }
-        if (!ids.isEmpty()) sizes.push_back({int(ids.size()), ids.join(QLatin1Char(','))});
+        if (ids.isEmpty()) continue;
+        SweepSize size;
+        size.nproc = int(ids.size());
+        size.devices = ids.join(QLatin1Char(','));
+        sizes.push_back(size);
     }
     if (sizes.isEmpty() && error)
         *error = QCoreApplication::translate("ddpdesk::launch::SweepRunner",
@@ -59,10 +68,41 @@ QVector<SweepSize> parseGpuSets(const QString& text, QString* error) {
     return sizes;
 }
 
+QVector<SweepSize> compareSetting(const QVector<SweepSize>& sizes, const QString& spec, QString* error) {
+    auto fail = [error](const QString& why) {
+        if (error) *error = why;
+        return QVector<SweepSize>();
+    };
+    const int eq = spec.indexOf(QLatin1Char('='));
+    const QString name = spec.left(eq).trimmed().remove(QRegularExpression(QStringLiteral("^-+")));
+    const QStringList values = spec.mid(eq + 1).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (eq <= 0 || name.isEmpty() || values.size() < 2)
+        return fail(QCoreApplication::translate("ddpdesk::launch::SweepRunner",
+                                                "--compare: '%1' is not SETTING=VALUE,VALUE; use e.g. "
+                                                "precision=fp32,bf16 or grad-compression=none,fp16")
+                        .arg(spec));
+    QVector<SweepSize> out;
+    for (const QString& raw : values) {
+        const QString value = raw.trimmed();
+        protocol::WorkerSettings probe;
+        const std::string why = protocol::assignSetting(probe, name.toStdString(), value.toStdString());
+        if (!why.empty()) return fail(QStringLiteral("--compare: ") + QString::fromStdString(why));
+        for (SweepSize s : sizes) {
+            s.setting = name;
+            s.value = value;
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
 void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
-    const SweepRow* base = nullptr;
-    for (const SweepRow& r : rows)
+    // Speedup against the smallest size of the same compared value.
+    QHash<QString, const SweepRow*> bases;
+    for (const SweepRow& r : rows) {
+        const SweepRow*& base = bases[r.size.variant()];
         if (r.ok && r.samplesPerS > 0 && (!base || r.size.nproc < base->size.nproc)) base = &r;
+    }
     double target = targetLoss;
     if (!(target > 0)) {
         target = qQNaN();
@@ -71,6 +111,7 @@ void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
                 target = std::isnan(target) ? r.finalLoss : qMax(target, r.finalLoss);
     }
     for (SweepRow& r : rows) {
+        const SweepRow* base = bases.value(r.size.variant());
         if (base && r.samplesPerS > 0) {
             r.speedup = r.samplesPerS / base->samplesPerS;
             r.efficiency = r.speedup / (double(r.size.nproc) / double(base->size.nproc));
@@ -94,14 +135,15 @@ QString cell(double v, int prec = 4) {
 QString sweepCsv(const QVector<SweepRow>& rows) {
     QString out = QStringLiteral(
         "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share,"
-        "bytes_per_step\n");
+        "bytes_per_step,variant\n");
     for (const SweepRow& r : rows) {
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
                    .arg(r.size.nproc)
                    .arg(cell(r.samplesPerS), cell(r.speedup), cell(r.efficiency),
                         r.timeToTargetS >= 0 ? cell(r.timeToTargetS) : QString(), cell(r.finalLoss),
                         cell(r.testAccuracy), cell(r.commWaitShare))
-                   .arg(r.bytesPerStep);
+                   .arg(r.bytesPerStep)
+                   .arg(r.size.variant());
     }
     return out;
 }
@@ -110,7 +152,7 @@ QString sweepTable(const QVector<SweepRow>& rows) {
     auto f = [](double v, int prec) {
         return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-");
     };
-    QString out = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+    QString out = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9  %10\n")
                       .arg("nproc", 5)
                       .arg("samples/s", 10)
                       .arg("speedup", 8)
@@ -119,9 +161,10 @@ QString sweepTable(const QVector<SweepRow>& rows) {
                       .arg("loss", 9)
                       .arg("test_acc", 8)
                       .arg("comm", 6)
+                      .arg("grad/step", 10)
                       .arg("status");
     for (const SweepRow& r : rows) {
-        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9  %10\n")
                    .arg(r.size.nproc, 5)
                    .arg(f(r.samplesPerS, 1), 10)
                    .arg(f(r.speedup, 2), 8)
@@ -130,7 +173,8 @@ QString sweepTable(const QVector<SweepRow>& rows) {
                    .arg(f(r.finalLoss, 4), 9)
                    .arg(f(r.testAccuracy, 3), 8)
                    .arg(f(r.commWaitShare, 2), 6)
-                   .arg(r.status);
+                   .arg(r.bytesPerStep > 0 ? QLocale::c().formattedDataSize(r.bytesPerStep) : "-", 10)
+                   .arg(r.size.setting.isEmpty() ? r.status : r.size.variant() + QLatin1Char(' ') + r.status);
     }
     return out;
 }
@@ -146,9 +190,24 @@ QString SweepRunner::pngPath() const {
 }
 
 static QString sizeDirName(const SweepSize& s) {
-    return s.devices == QLatin1String("cpu")
-               ? QStringLiteral("n%1").arg(s.nproc)
-               : QStringLiteral("gpus-%1").arg(QString(s.devices).replace(',', '-'));
+    const QString size = s.devices == QLatin1String("cpu")
+                             ? QStringLiteral("n%1").arg(s.nproc)
+                             : QStringLiteral("gpus-%1").arg(QString(s.devices).replace(',', '-'));
+    if (s.setting.isEmpty()) return size;
+    // Only what is safe in a folder name on every system.
+    const QString value =
+        QString(s.value).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return size + QLatin1Char('-') + s.setting + QLatin1Char('-') + value;
+}
+
+RunConfig sweepPointConfig(const RunConfig& base, const SweepSize& size) {
+    RunConfig c = base;
+    c.nproc = size.nproc;
+    c.devices = size.devices;
+    c.outDir = QDir(base.outDir).filePath(sizeDirName(size));
+    if (!size.setting.isEmpty())
+        protocol::assignSetting(c.training, size.setting.toStdString(), size.value.toStdString());
+    return c;
 }
 
 bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
@@ -164,10 +223,7 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
     }
     // Check every size up front, so a bad one is refused before the first run spends minutes.
     for (const SweepSize& s : sizes) {
-        RunConfig c = base;
-        c.nproc = s.nproc;
-        c.devices = s.devices;
-        c.outDir = QDir(base.outDir).filePath(sizeDirName(s));
+        const RunConfig c = sweepPointConfig(base, s);
         // The sweep names these folders itself: a link there would send a run's files into someone else's
         // folder.
         const QFileInfo sizeDir(c.outDir);
@@ -218,10 +274,7 @@ void SweepRunner::runNext() {
         return;
     }
     const SweepSize size = m_sizes[m_next];
-    RunConfig c = m_base;
-    c.nproc = size.nproc;
-    c.devices = size.devices;
-    c.outDir = QDir(m_base.outDir).filePath(sizeDirName(size));
+    const RunConfig c = sweepPointConfig(m_base, size);
     m_current = new Supervisor(this);
     connect(m_current, &Supervisor::finished, this, &SweepRunner::onRunFinished);
     emit sizeStarted(m_next, m_current);

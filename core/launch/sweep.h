@@ -2,6 +2,8 @@
 
 // A scaling sweep: the same configuration run at several sizes (worker counts or GPU sets) one after another,
 // compared by throughput, speedup against the ideal line, efficiency, and time to a common target loss.
+// Optionally each size also runs once per value of one training setting (--compare precision=fp32,bf16), so
+// the effect of that setting shows in the same table; speedup is then measured within each value.
 
 #include "launch/run_config.h"
 
@@ -20,6 +22,9 @@ class Supervisor;
 struct SweepSize {
     int nproc = 1;
     QString devices = QStringLiteral("cpu"); // "cpu" or the GPU list of this size
+    QString setting, value; // the compared setting (its flag without dashes) and this point's value; or empty
+
+    QString variant() const { return setting.isEmpty() ? QString() : setting + QLatin1Char('=') + value; }
 };
 
 struct SweepRow {
@@ -41,12 +46,18 @@ struct SweepRow {
 // "1,2,4" -> sizes on cpu; "0;0,1;0,1,2,3" -> GPU sets. Empty + error on bad text.
 QVector<SweepSize> parseNprocList(const QString& text, QString* error);
 QVector<SweepSize> parseGpuSets(const QString& text, QString* error);
+// "precision=fp32,bf16": every size once per value, grouped by value in the order given. Each value is
+// checked against the setting's rule (protocol::assignSetting). Empty + error on bad text.
+QVector<SweepSize> compareSetting(const QVector<SweepSize>& sizes, const QString& spec, QString* error);
+// base with size's worker count, devices and compared setting applied; its own folder under base.outDir.
+RunConfig sweepPointConfig(const RunConfig& base, const SweepSize& size);
 
 // Fills speedup/efficiency/timeToTarget. targetLoss <= 0 (or NaN): the largest final loss among successful
 // sizes, so every size that finished reaches it.
 void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss = 0);
 QString sweepCsv(const QVector<SweepRow>& rows); // header: nproc,samples_per_s,speedup,efficiency,
-                                                 // time_to_target_s,final_loss,test_accuracy,comm_wait_share
+                                                 // time_to_target_s,final_loss,test_accuracy,comm_wait_share,
+                                                 // bytes_per_step,variant
 QString sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal
 
 class SweepRunner : public QObject {

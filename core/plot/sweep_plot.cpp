@@ -77,24 +77,32 @@ void drawSpeedup(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows)
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(QPen(Qt::gray, 1.5, Qt::DashLine));
     p.drawLine(a.map(0, 0), a.map(maxN, double(maxN) / minN));
-    QPainterPath path;
-    bool first = true;
-    p.setPen(QPen(kPalette[0], 2.5));
-    for (const SweepRow& r : rows) {
-        if (!(r.speedup > 0)) continue;
-        const QPointF pt = a.map(r.size.nproc, r.speedup);
-        first ? path.moveTo(pt) : path.lineTo(pt);
-        first = false;
-        p.setBrush(kPalette[0]);
-        p.drawEllipse(pt, 4, 4);
-    }
-    p.setBrush(Qt::NoBrush);
-    p.drawPath(path);
+    // One measured line per compared value (a plain sweep has one, unnamed).
+    QStringList variants;
+    for (const SweepRow& r : rows)
+        if (!variants.contains(r.size.variant())) variants << r.size.variant();
     p.setPen(Qt::gray);
     p.drawText(a.area.adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop,
                QStringLiteral("- - ideal (linear)"));
-    p.setPen(kPalette[0]);
-    p.drawText(a.area.adjusted(8, 24, -8, -6), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("— measured"));
+    for (int v = 0; v < variants.size(); ++v) {
+        const QColor color = kPalette[v % 8];
+        QPainterPath path;
+        bool first = true;
+        p.setPen(QPen(color, 2.5));
+        for (const SweepRow& r : rows) {
+            if (!(r.speedup > 0) || r.size.variant() != variants[v]) continue;
+            const QPointF pt = a.map(r.size.nproc, r.speedup);
+            first ? path.moveTo(pt) : path.lineTo(pt);
+            first = false;
+            p.setBrush(color);
+            p.drawEllipse(pt, 4, 4);
+        }
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        p.drawText(a.area.adjusted(8, 24 + 18 * v, -8, -6), Qt::AlignLeft | Qt::AlignTop,
+                   QStringLiteral("— measured") +
+                       (variants[v].isEmpty() ? QString() : QStringLiteral(", ") + variants[v]));
+    }
 }
 
 void drawLoss(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows) {
@@ -125,10 +133,13 @@ void drawLoss(QPainter& p, const QRectF& area, const QVector<SweepRow>& rows) {
         }
         p.setPen(QPen(color, 2));
         p.drawPath(path);
-        const QString label = rows[i].size.devices == QLatin1String("cpu")
-                                  ? QStringLiteral("%1 worker(s)").arg(rows[i].size.nproc)
-                                  : QStringLiteral("GPUs %1").arg(rows[i].size.devices);
-        p.drawText(QPointF(a.area.right() - 130, a.area.top() + 20 + 18 * i), label);
+        QString label = rows[i].size.devices == QLatin1String("cpu")
+                            ? QStringLiteral("%1 worker(s)").arg(rows[i].size.nproc)
+                            : QStringLiteral("GPUs %1").arg(rows[i].size.devices);
+        if (!rows[i].size.setting.isEmpty()) label += QStringLiteral(", ") + rows[i].size.variant();
+        p.drawText(QPointF(a.area.right() - 8 - p.fontMetrics().horizontalAdvance(label),
+                           a.area.top() + 20 + 18 * i),
+                   label);
     }
 }
 

@@ -130,6 +130,53 @@ std::vector<std::string> settingArgs(const WorkerSettings& s) {
     return out;
 }
 
+namespace {
+
+template <class T> bool parseText(const std::string& text, T& out) {
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    T v{};
+    if (!(in >> v) || !(in >> std::ws).eof()) return false;
+    out = v;
+    return true;
+}
+
+} // namespace
+
+double defaultLearningRate(const std::string& workload) {
+    return workload == "autoencoder" ? 1e-4 : 0.01;
+}
+
+std::string assignSetting(WorkerSettings& s, const std::string& field, const std::string& value) {
+    std::string error = "--" + field + " is not a training setting";
+    visitSettings(s, [&](const SettingInfo& info, auto& target) {
+        if (info.field() != field) return;
+        using T = std::decay_t<decltype(target)>;
+        error.clear();
+        bool parsed = true;
+        if constexpr (IsOptional<T>::value) {
+            typename T::value_type v{};
+            parsed = parseText(value, v);
+            if (parsed) target = v;
+        } else if constexpr (std::is_same_v<T, bool>) {
+            parsed = value == "on" || value == "off" || value == "true" || value == "false";
+            if (parsed) target = value == "on" || value == "true";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            target = value;
+        } else {
+            parsed = parseText(value, target);
+        }
+        if (!parsed) {
+            error = info.flag + std::string(" '") + value + "' is not " +
+                    (std::is_same_v<T, bool> ? "on or off" : "a number");
+            return;
+        }
+        for (const SettingProblem& p : settingProblems(s))
+            if (p.info.field() == field && p.other.empty()) error = p.message();
+    });
+    return error;
+}
+
 nlohmann::json settingsToJson(const WorkerSettings& s) {
     nlohmann::json j = nlohmann::json::object();
     visitSettings(s, [&](const SettingInfo& info, const auto& field) {

@@ -19,6 +19,7 @@ struct WorkerSettings {
     std::optional<std::int64_t> epochs, steps;
     std::optional<std::int64_t> batchSize, globalBatch;
     std::int64_t accumulate = 1;
+    std::string precision = "fp32";
     std::optional<double> lr;
     std::optional<std::int64_t> seed;
     std::optional<int> threads;
@@ -75,6 +76,12 @@ template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& v
                     "Micro-batches of the batch size per optimizer step; gradients add up and are exchanged "
                     "once per step, as under DDP's no_sync (default 1)"},
         s.accumulate);
+    visit(
+        SettingInfo{"--precision", "precision", R::OneOf, "fp32|bf16|fp16",
+                    "Mixed precision: the forward pass and loss run under autocast in bf16 (CPU and CUDA) or "
+                    "fp16 (CUDA only, with dynamic loss scaling); weights and optimizer state stay fp32 "
+                    "(default fp32: no autocast)"},
+        s.precision);
     visit(SettingInfo{"--lr", "lr", R::Positive, nullptr, "Learning rate (default: the workload's)"}, s.lr);
     visit(SettingInfo{"--seed", "seed", R::ZeroOrMore, nullptr,
                       "Seed for initialisation and shuffling (default 0)"},
@@ -124,6 +131,15 @@ std::vector<SettingProblem> settingProblems(const WorkerSettings& s);
 
 // The worker's flags for s: only what is set (or differs from its default), in table order.
 std::vector<std::string> settingArgs(const WorkerSettings& s);
+
+// The learning rate a workload trains with when --lr is not given (the worker's, and what the launcher
+// reports for TensorBoard).
+double defaultLearningRate(const std::string& workload);
+
+// Sets one setting from text, by its flag without dashes ("precision", "batch-size"), the way the command
+// line would: a sweep that compares values of a setting uses it. Empty when done, else an English message
+// naming the flag (an unknown setting, text that is not a number, a value that breaks the rule).
+std::string assignSetting(WorkerSettings& s, const std::string& field, const std::string& value);
 
 // Profile form: the keys of SettingInfo::key, unset values left out. Reading is lenient the way profiles
 // always were: a key that is missing keeps the default, and a number below its rule's range (the older

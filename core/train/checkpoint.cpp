@@ -27,7 +27,8 @@ nlohmann::json identityJson(const CheckpointIdentity& id) {
             {"seed", id.seed},
             {"dataset_size", id.datasetSize},
             {"accumulate", id.accumulate},
-            {"grad_compression", id.gradCompression}};
+            {"grad_compression", id.gradCompression},
+            {"precision", id.precision}};
 }
 
 [[noreturn]] void corrupt(const std::string& source, const std::string& why) {
@@ -166,6 +167,7 @@ TrainPosition decodeCheckpoint(const std::vector<char>& bytes, const std::string
     // Written before these settings existed: their defaults.
     if (!have.contains("accumulate")) have["accumulate"] = 1;
     if (!have.contains("grad_compression")) have["grad_compression"] = "none";
+    if (!have.contains("precision")) have["precision"] = "fp32";
     for (auto it = want.begin(); it != want.end(); ++it)
         if (have.value(it.key(), nlohmann::json()) != it.value())
             mismatch(source, it.key() + " was " + have.value(it.key(), nlohmann::json()).dump() + ", now " +

@@ -30,6 +30,7 @@ struct CheckpointIdentity {
     std::int64_t datasetSize = 0;
     std::int64_t accumulate = 1; // micro-batches per step: another value changes the results
     std::string gradCompression = "none";
+    std::string precision = "fp32"; // autocast changes every step's arithmetic
 };
 
 // Writes through a temporary file in the same folder (created exclusively, flushed to the disk) and renames

@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "train/compressed_transport.h"
+#include "train/precision.h"
 
 #include "protocol/sha256.h"
 
@@ -48,10 +49,19 @@ struct Trainer::State {
     double accStepMs = 0, accCommMs = 0;
     std::int64_t accSteps = 0;
     std::optional<double> lastAccuracy;
+    std::optional<c10::ScalarType> autocast; // --precision
+    LossScaler scaler;                       // fp16 only
 
     State(TrainerConfig c, Dataset d, std::unique_ptr<TrainModel> m, GlooGroup* g)
         : cfg(std::move(c)), data(std::move(d)), model(std::move(m)), group(g),
-          sampler(data.size(), cfg.identity.rank, cfg.identity.worldSize, cfg.seed) {}
+          sampler(data.size(), cfg.identity.rank, cfg.identity.worldSize, cfg.seed),
+          autocast(autocastType(cfg.settings.precision)), scaler(autocast == c10::kHalf) {}
+
+    // The model's output and loss under --precision's autocast; the loss comes back in fp32.
+    at::Tensor forwardLoss(const at::Tensor& x, const at::Tensor& target) {
+        AutocastScope amp(cfg.device, autocast);
+        return computeLoss(cfg.loss, model->forward(x), target).to(at::kFloat);
+    }
 
     bool distributed() const { return group != nullptr; }
 
@@ -246,7 +256,11 @@ struct Trainer::State {
         constexpr std::int64_t kChunk = 256;
         for (std::int64_t start = 0; start < mine.size(0); start += kChunk) {
             at::Tensor idx = mine.narrow(0, start, std::min<std::int64_t>(kChunk, mine.size(0) - start));
-            at::Tensor out = model->forward(data.testInputs(idx).to(cfg.device));
+            at::Tensor out;
+            {
+                AutocastScope amp(cfg.device, autocast);
+                out = model->forward(data.testInputs(idx).to(cfg.device)).to(at::kFloat);
+            }
             at::Tensor target = data.yTest.index_select(0, idx).to(cfg.device);
             if (data.classification)
                 score += out.argmax(1).eq(target).sum().item<double>();
@@ -290,7 +304,7 @@ struct Trainer::State {
             at::Tensor x = data.inputs(idx).to(cfg.device);
             at::Tensor target = data.y.defined() ? data.y.index_select(0, idx).to(cfg.device) : x;
             reducer->prepareForBackward(from == begin, to == end);
-            at::Tensor loss = computeLoss(cfg.loss, model->forward(x), target);
+            at::Tensor loss = forwardLoss(x, target);
             const double part = loss.item<double>();
             if (!std::isfinite(part))
                 throw TrainError(error_code::NanLoss,
@@ -300,11 +314,11 @@ struct Trainer::State {
                                  exit_code::TrainingFailure);
             if (from == begin && to == end) { // no accumulation: exactly the plain DDP step
                 value = part;
-                loss.backward();
+                scaler.scale(loss).backward();
             } else {
                 const double share = static_cast<double>(to - from) / static_cast<double>(end - begin);
                 value += part * share;
-                (loss * share).backward();
+                (scaler.scale(loss) * share).backward();
             }
         }
         try {
@@ -312,7 +326,10 @@ struct Trainer::State {
         } catch (const CommError& e) {
             throw commFailure(e, "the gradient allreduce");
         }
-        optimizer->step();
+        // fp16: every rank holds the same reduced gradients, so every rank skips the same steps.
+        const bool finite = scaler.unscale(params);
+        scaler.update(finite);
+        if (finite) optimizer->step();
         pos.samples += end - begin;
         return value;
     }
@@ -335,6 +352,10 @@ struct Trainer::State {
         e["bytes_allreduced"] = rs.bytesAllreduced;
         e["allreduce_calls"] = rs.allreduceCalls;
         e["steps_averaged"] = accSteps;
+        if (scaler.enabled()) {
+            e["loss_scale"] = scaler.currentScale();
+            e["skipped_steps"] = scaler.skippedSteps();
+        }
         tm.emit(e);
         accStepMs = accCommMs = 0;
         accSteps = 0;
@@ -349,7 +370,8 @@ Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel>
                                    m->cfg.seed,
                                    m->data.size(),
                                    m->cfg.settings.accumulate,
-                                   m->cfg.settings.gradCompression};
+                                   m->cfg.settings.gradCompression,
+                                   m->cfg.settings.precision};
 }
 
 Trainer::~Trainer() = default;
@@ -378,6 +400,7 @@ void Trainer::run() {
         plan["buckets"] = s.reducer->bucketSizesBytes();
         plan["overlap"] = s.cfg.overlap;
         plan["grad_transport"] = "gloo";
+        plan["precision"] = s.cfg.settings.precision;
         if (s.group->size() > 1) s.chooseGradTransport(plan);
         tm.emit(plan);
     }
@@ -439,6 +462,7 @@ void Trainer::run() {
     done["wall_s"] = wall;
     done["final_loss"] = std::isfinite(lastLoss) ? nlohmann::json(lastLoss) : nlohmann::json(nullptr);
     done["samples"] = s.pos.samples;
+    if (s.scaler.enabled()) done["skipped_steps"] = s.scaler.skippedSteps();
     done["samples_per_s"] = wall > 0 ? (s.pos.samples - firstSamples) / wall : 0.0;
     done["test_accuracy"] = s.lastAccuracy ? nlohmann::json(*s.lastAccuracy) : nlohmann::json(nullptr);
     // DDP's promise, checkable from outside: every rank ends with the same parameters, bit for bit.

@@ -5,6 +5,7 @@
 #include "train/identity.h"
 #include "train/options.h"
 #include "train/platform.h"
+#include "train/precision.h"
 #include "train/rendezvous.h"
 #include "train/store_inspect.h"
 #include "train/telemetry_emitter.h"
@@ -148,7 +149,7 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     if (c.loss == LossKind::CrossEntropy && !data.classification)
         throw badInput("--loss cross-entropy needs integer class labels; this data has " +
                        std::string(data.y.defined() ? "float targets" : "no labels"));
-    c.lr = s.lr.value_or(o.workload == "autoencoder" ? 1e-4 : 0.01);
+    c.lr = s.lr.value_or(protocol::defaultLearningRate(o.workload));
     c.epochs = s.epochs;
     c.steps = s.steps;
     if (!c.epochs && !c.steps) c.epochs = 1;
@@ -159,6 +160,7 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
                       : s.gradTransport == "gloo" ? GradTransport::Gloo
                                                   : GradTransport::Auto;
     c.device = device;
+    if (const std::string why = precisionProblem(s.precision, device); !why.empty()) throw badInput(why);
     c.collectiveTimeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
     c.outDir = fs::path(o.outDir);
@@ -195,7 +197,8 @@ int train(const WorkerOptions& o) {
     tm.log(
         data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
         (o.settings.accumulate > 1 ? " x " + std::to_string(o.settings.accumulate) + " micro-batches" : "") +
-        " per rank; " + std::to_string(threads) + " thread(s)");
+        " per rank; " + std::to_string(threads) + " thread(s)" +
+        (o.settings.precision != "fp32" ? "; " + o.settings.precision + " autocast" : ""));
 
     RendezvousResult rdv;
     if (store.kind != StoreAddress::Kind::None) {

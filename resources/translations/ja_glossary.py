@@ -497,6 +497,58 @@ JA = {
         'スクリプトのランクが実行されるフォルダーです (torchrun が起動した場所でランクを実行するのと同じです)。スクリプトが相対パスで開くファイルはここで読み書きされます。',
 }
 
+# Mixed precision, TensorBoard, comparing a setting in a sweep
+JA.update({
+    'Precision:':
+        '精度:',
+    'fp32':
+        'fp32',
+    'bf16 mixed precision':
+        'bf16 混合精度',
+    'fp16 mixed precision (CUDA only)':
+        'fp16 混合精度 (CUDA のみ)',
+    'Autocast for the forward pass and the loss, as torch.autocast does; weights and optimizer state stay fp32. fp16 needs a GPU and adds dynamic loss scaling; bf16 also runs on the CPU.':
+        'torch.autocast と同じく、順伝播と損失を autocast で計算します。重みとオプティマイザーの状態は fp32 のままです。fp16 は GPU が必要で、動的な損失スケーリングを行います。bf16 は CPU でも動きます。',
+    'Write TensorBoard files':
+        'TensorBoard ファイルを書き出す',
+    "Scalars for TensorBoard in the run folder's tensorboard/ subfolder; point TensorBoard at the runs folder to compare runs.":
+        '実行フォルダーの tensorboard/ サブフォルダーに TensorBoard 用のスカラーを書き出します。実行結果フォルダーを TensorBoard に指定すると実行どうしを比較できます。',
+    'Also compare:':
+        'あわせて比較:',
+    'nothing else':
+        'なし',
+    'precision: fp32 vs bf16':
+        '精度: fp32 と bf16',
+    'gradient compression: none vs fp16 vs bf16':
+        '勾配圧縮: なし・fp16・bf16',
+    'accumulate steps: 1 vs 4':
+        '勾配累積ステップ: 1 と 4',
+    'Runs every size once per value of this setting, so its effect on throughput, loss and gradient bytes shows side by side.':
+        '各サイズをこの設定の値ごとに 1 回ずつ実行し、スループット、損失、勾配バイト数への影響を並べて表示します。',
+    'Setting':
+        '設定',
+    'Running size %1 of %2 (%3 workers, %4)...':
+        'サイズ %1/%2 を実行中 (ワーカー %3、%4)...',
+    'measured, %1':
+        '実測、%1',
+    'fp16 needs GPUs (CUDA autocast with loss scaling); on CPU workers use bf16':
+        'fp16 には GPU が必要です (損失スケーリング付きの CUDA autocast)。CPU ワーカーでは bf16 を使ってください',
+    "--compare: '%1' is not SETTING=VALUE,VALUE; use e.g. precision=fp32,bf16 or grad-compression=none,fp16":
+        "--compare: '%1' は 設定=値,値 の形ではありません。例: precision=fp32,bf16 や grad-compression=none,fp16",
+    '%1 is a link or a file, not a folder: no TensorBoard files are written (move it away, or run with --no-tensorboard)':
+        '%1 はフォルダーではなくリンクかファイルです: TensorBoard ファイルは書き出しません (移動するか、--no-tensorboard を付けて実行してください)',
+    'cannot create %1: no TensorBoard files are written':
+        '%1 を作成できません: TensorBoard ファイルは書き出しません',
+    'cannot create %1: %2':
+        '%1 を作成できません: %2',
+    'no free event file name in %1':
+        '%1 に空いているイベントファイル名がありません',
+    'TensorBoard: %1':
+        'TensorBoard: %1',
+    "TensorBoard: %1 already holds event files of an earlier run in this folder; TensorBoard shows them as one run with this one's":
+        'TensorBoard: %1 にはこのフォルダーでの以前の実行のイベントファイルがあります。TensorBoard はそれらをこの実行と 1 つの実行として表示します',
+})
+
 
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddpdesk_ja.ts")

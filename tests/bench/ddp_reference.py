@@ -3,6 +3,7 @@ Gloo, 1 thread per process. One process = one rank; the rank comes from RANK/WOR
 (torchrun is broken on Debian 12's python3-torch, so the driver sets them). Prints one JSON line per rank:
 {"rank": r, "samples_per_s": ..., "steps": n} measured after the warm-up steps."""
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -48,6 +49,7 @@ def main():
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--batch-size", type=int, required=True)
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
     a = p.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -65,12 +67,15 @@ def main():
             if step == a.warmup:
                 t0, samples = time.perf_counter(), 0
             opt.zero_grad(set_to_none=True)
-            if a.workload == "autoencoder":
-                x, = batch
-                loss = ((x - ddp(x)) ** 2).mean().sqrt()
-            else:
-                x, y = batch
-                loss = nn.functional.cross_entropy(ddp(x), y)
+            amp = (torch.autocast("cpu", dtype=torch.bfloat16) if a.precision == "bf16"
+                   else contextlib.nullcontext())
+            with amp:
+                if a.workload == "autoencoder":
+                    x, = batch
+                    loss = ((x - ddp(x)) ** 2).mean().sqrt().float()
+                else:
+                    x, y = batch
+                    loss = nn.functional.cross_entropy(ddp(x), y).float()
             loss.backward()
             opt.step()
             loss.item()

@@ -28,14 +28,14 @@ engine() { # name world workload batch steps [extra flags]
   "$PYTHON" "$HERE/bench_stats.py" engine "$WARMUP" "${outs[@]}"
 }
 
-reference() { # name world workload batch steps
-  local name=$1 world=$2 workload=$3 batch=$4 steps=$5
+reference() { # name world workload batch steps [extra flags]
+  local name=$1 world=$2 workload=$3 batch=$4 steps=$5; shift 5
   PORT=$((PORT + 1))
   local pids=() outs=()
   for ((r = 0; r < world; r++)); do
     RANK=$r WORLD_SIZE=$world MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1 \
       "$PYTHON" "$HERE/ddp_reference.py" --workload "$workload" --batch-size "$batch" --steps "$steps" \
-      --warmup "$WARMUP" >"$WORK/$name.$r.json" 2>"$WORK/$name.$r.err" &
+      --warmup "$WARMUP" "$@" >"$WORK/$name.$r.json" 2>"$WORK/$name.$r.err" &
     pids+=($!)
     outs+=("$WORK/$name.$r.json")
   done
@@ -60,6 +60,12 @@ ae_no=$(engine ae2no 2 autoencoder 50 "$AE_STEPS" --no-overlap)
 # Over Gloo the allreduce really runs on other threads during backward; over shared memory the sum happens after it.
 fm_g=$(engine fm2g 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo)
 fm_gno=$(engine fm2gno 2 fashion-mnist 64 "$FM_STEPS" --grad-transport gloo --no-overlap)
+# Mixed precision: bf16 autocast against fp32, the engine and torch.autocast in Python side by side. Whether bf16
+# pays depends on the CPU (AVX-512 BF16 / AMX run it natively; without them it is emulated and slower).
+ae_bf=$(engine ae2bf 2 autoencoder 50 "$AE_STEPS" --precision bf16)
+fm_bf=$(engine fm2bf 2 fashion-mnist 64 "$FM_STEPS" --precision bf16)
+ae_pbf=$(reference ae2pybf 2 autoencoder 50 "$AE_STEPS" --precision bf16)
+fm_pbf=$(reference fm2pybf 2 fashion-mnist 64 "$FM_STEPS" --precision bf16)
 
 printf '%-44s %12s %12s %8s\n' "benchmark (2 workers, 1 thread each)" "engine s/s" "python s/s" "ratio"
 printf '%-44s %12s %12s %8s\n' "autoencoder, batch 50/rank" "$ae_e" "$ae_p" "$(ratio "$ae_e" "$ae_p")"
@@ -94,5 +100,12 @@ printf '%-44s %12s %12s %8s\n' "overlap (engine, 2 workers)" "overlap s/s" "no-o
 printf '%-44s %12s %12s %8s\n' "autoencoder" "$ae_e" "$ae_no" "$(ratio "$ae_e" "$ae_no")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist" "$fm_e" "$fm_no" "$(ratio "$fm_e" "$fm_no")"
 printf '%-44s %12s %12s %8s\n' "fashion-mnist, --grad-transport gloo" "$fm_g" "$fm_gno" "$(ratio "$fm_g" "$fm_gno")"
+echo
+bf16_cpu=$(grep -qw avx512_bf16 /proc/cpuinfo && echo "this CPU has AVX-512 BF16" || echo "no native bf16 on this CPU")
+printf '%-44s %12s %12s %8s %12s\n' "precision, 2 workers ($bf16_cpu)" "fp32 s/s" "bf16 s/s" "ratio" "python ratio"
+printf '%-44s %12s %12s %8s %12s\n' "autoencoder" "$ae_e" "$ae_bf" "$(ratio "$ae_bf" "$ae_e")" \
+  "$(ratio "$ae_pbf" "$ae_p")"
+printf '%-44s %12s %12s %8s %12s\n' "fashion-mnist" "$fm_e" "$fm_bf" "$(ratio "$fm_bf" "$fm_e")" \
+  "$(ratio "$fm_pbf" "$fm_p")"
 echo
 "$PYTHON" "$HERE/peak_rss.py" "$WORKER" "$PYTHON" 30

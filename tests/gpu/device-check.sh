@@ -13,7 +13,9 @@
 #          `nvidia-smi --query-gpu` (the report says which);
 #       3. trains the autoencoder for --steps steps: 1 rank on cuda:0, then 2 ranks sharing cuda:0 (FileStore in a
 #          temporary folder), sampling NVML's compute processes meanwhile; checks that every rank exits 0, the
-#          loss falls, and NVML shows memory for every rank's pid (both on the same GPU);
+#          loss falls, and NVML shows memory for every rank's pid (both on the same GPU); then 2 ranks with
+#          --precision fp16 (autocast + dynamic loss scaling; bf16 in a CPU dry run): identical parameters on both
+#          ranks and a loss scale in every step;
 #       4. writes a Markdown report to $OUT/gpu-check-report.md when $OUT is set, else ./gpu-check-report.md
 #          (and, with $OUT, the raw telemetry and logs under $OUT/gpu-check-logs/).
 #   tests/gpu/device-check.sh --cpu-dry-run   all of the above on --device cpu; the CUDA and NVML checks are skipped
@@ -481,8 +483,9 @@ case $GPU_SOURCE in
   *) SAMPLER_PROGRAM=nvidia-smi ;;
 esac
 
-run_job() { # NAME WORLD
+run_job() { # NAME WORLD [worker flags]
   local name=$1 world=$2 dir=$WORK/jobs/$1 r rc
+  shift 2
   mkdir -p "$dir/store" "$dir/out"
   local sampler=""
   if [[ $GPU_SOURCE != none ]]; then
@@ -498,7 +501,7 @@ run_job() { # NAME WORLD
   for ((r = 0; r < world; r++)); do
     timeout --kill-after=10 "$RUN_TIMEOUT" "$WORKER" --workload autoencoder --device "$DEVICE" --steps "$STEPS" \
       --telemetry-ms 0 --seed 0 --rank "$r" --world-size "$world" --local-rank "$r" --local-world-size "$world" \
-      --store "file:$dir/store/filestore" --timeout 120 --collective-timeout 120 --out "$dir/out" \
+      --store "file:$dir/store/filestore" --timeout 120 --collective-timeout 120 --out "$dir/out" "$@" \
       </dev/null >"$dir/rank$r.jsonl" 2>"$dir/rank$r.log" &
     pids+=($!)
     BG_PIDS+=($!)
@@ -524,6 +527,8 @@ run_job() { # NAME WORLD
 
 run_job one-rank 1
 run_job two-ranks 2
+# Mixed precision: fp16 autocast with dynamic loss scaling needs CUDA; a CPU dry run checks bf16 instead.
+run_job mixed-precision 2 --precision "$([[ $DEVICE == cuda ]] && echo fp16 || echo bf16)"
 
 # ---------------------------------------------------------------------------------------------------------------
 # 4. Checks and report
@@ -534,7 +539,7 @@ import json, math, os, sys
 work, mode, report_path, gpu_source, min_drop, steps = sys.argv[1:7]
 min_drop, steps = float(min_drop), int(steps)
 gpu = mode == "gpu"
-jobs = [("one-rank", 1), ("two-ranks", 2)]
+jobs = [("one-rank", 1), ("two-ranks", 2), ("mixed-precision", 2)]
 checks = []  # (status, text): PASS / FAIL / SKIPPED / NOTE
 
 def check(ok, text):
@@ -630,6 +635,16 @@ for name, world in jobs:
             per_rank[-1].update(first=first, last=last, k=k)
         else:
             check(False, "%s: rank %d reported %d step losses" % (name, r, n))
+    if name == "mixed-precision":
+        digests = {(p["done"] or {}).get("params_sha256") for p in per_rank}
+        check(len(digests) == 1 and None not in digests,
+              "%s: every rank ends with the same parameters (params_sha256 %s)" % (name, sorted(map(str, digests))))
+        if gpu:  # fp16: the loss scaler reports its scale in every step event
+            ev0 = events(os.path.join(d, "rank0.jsonl"))
+            scales = [e.get("loss_scale") for e in ev0 if e["event"] == "step"]
+            check(bool(scales) and all(isinstance(s, (int, float)) and s > 0 for s in scales),
+                  "%s: fp16 steps report a loss scale (last %s, skipped steps %s)"
+                  % (name, scales[-1] if scales else None, (per_rank[0]["done"] or {}).get("skipped_steps")))
     total_sps = sum((p["done"] or {}).get("samples_per_s") or 0 for p in per_rank)
     wall = max(((p["done"] or {}).get("wall_s") or 0) for p in per_rank)
     runs.append(dict(name=name, world=world, ranks=per_rank, total_sps=total_sps, wall=wall))

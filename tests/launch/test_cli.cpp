@@ -73,6 +73,10 @@ private slots:
         QTest::newRow("telemetry-ms -5")
             << QStringList{"run"} + QStringList{"--telemetry-ms", "-5", "--out", out}
             << "--telemetry-ms: must be 0 or more (got -5)";
+        QTest::newRow("precision fp8") << QStringList{"run", "--precision", "fp8", "--out", out}
+                                       << "--precision: 'fp8' is not valid; use fp32, bf16 or fp16";
+        QTest::newRow("fp16 on cpu") << QStringList{"run", "--precision", "fp16", "--out", out}
+                                     << "--precision: fp16 needs GPUs (CUDA autocast with loss scaling)";
         QTest::newRow("sweep batch-size 0") << sweep + QStringList{"--batch-size", "0", "--out", out}
                                             << "--batch-size: must be at least 1 (got 0)";
         QTest::newRow("sweep epochs -3")
@@ -90,6 +94,28 @@ private slots:
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFile::exists(m_dir.filePath("out/metrics.jsonl")));
         QVERIFY(!QFile::exists(m_dir.filePath("out/summary.json")));
+    }
+
+    // Ranks run inside --out, so relative paths given from where the user stands must reach them made
+    // absolute: `--out runs/a` used to fail with "folder runs/a/store does not exist".
+    void relativePathsMeanWhereTheUserStands() {
+        QTemporaryDir here;
+        QVERIFY(QDir(here.path()).mkpath("stores"));
+        const auto r = launchtest::runCli({"run", "--workload", "autoencoder", "--nproc", "2", "--steps", "2",
+                                           "--batch-size", "8", "--limit-samples", "64", "--out", "runs/a"},
+                                          120000, {}, launchtest::envPath("DDPDESK_CLI"), here.path());
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QCOMPARE(launchtest::readJsonFile(here.filePath("runs/a/summary.json"))["status"].toString(),
+                 QStringLiteral("ok"));
+        QVERIFY(!QFileInfo::exists(here.filePath("runs/a/runs"))); // nothing nested inside the run folder
+        const auto store = launchtest::runCli({"run", "--workload", "autoencoder", "--nproc", "2", "--steps",
+                                               "2", "--batch-size", "8", "--limit-samples", "64", "--store",
+                                               "file:stores/s1", "--out", "runs/b"},
+                                              120000, {}, launchtest::envPath("DDPDESK_CLI"), here.path());
+        QVERIFY2(store.exitCode == 0, qPrintable(store.err + store.out));
+        QCOMPARE(launchtest::readJsonFile(here.filePath("runs/b/summary.json"))["status"].toString(),
+                 QStringLiteral("ok"));
     }
 
     void commandFormats_data() {

@@ -1,6 +1,7 @@
 // `--script`: a real PyTorch DDP script (gloo, init_method env://) per rank with the torchrun environment,
 // its loss read from its output; a failing script names its rank. `sweep --nproc-list 1,2` writes sweep.csv
-// and sweep.png, with the gradient bytes per step that --grad-compression halves.
+// and sweep.png; `--compare` puts a setting's values side by side (the gradient bytes that --grad-compression
+// halves, bf16 autocast).
 #include "launch_test_util.h"
 
 #include <QImage>
@@ -82,12 +83,13 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[0],
                  QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
-                                "test_accuracy,comm_wait_share,bytes_per_step"));
+                                "test_accuracy,comm_wait_share,bytes_per_step,variant"));
         QVERIFY(lines[1].startsWith("1,"));
         QVERIFY(lines[2].startsWith("2,"));
         for (int i = 1; i <= 2; ++i) {
             const QStringList cells = lines[i].split(',');
-            QCOMPARE(cells.size(), 9);
+            QCOMPARE(cells.size(), 10);
+            QCOMPARE(cells[9], QString());               // nothing compared
             QVERIFY(cells[1].toDouble() > 0);            // samples/s
             QVERIFY(cells[2].toDouble() > 0);            // speedup
             QVERIFY(std::isfinite(cells[5].toDouble())); // final loss
@@ -101,27 +103,60 @@ private slots:
         QVERIFY(QFile::exists(out + "/n1/summary.json") && QFile::exists(out + "/n2/summary.json"));
     }
 
-    // The Compare page's "Gradients/step" column (sweep.csv's bytes_per_step) shows what --grad-compression
-    // saves: the same sweep with fp16 buckets exchanges half the bytes per step.
-    void sweepShowsGradientBytes() {
-        QMap<QString, qint64> bytes;
-        for (const QString wire : {"none", "fp16"}) {
+    // `--compare SETTING=V1,V2` runs every size once per value, so a setting's effect shows in one table (the
+    // Compare page's "Setting" column): fp16 gradient buckets halve sweep.csv's bytes_per_step, and bf16
+    // autocast trains to a different (close) loss in its own folder with its own configuration.
+    void sweepComparesASetting() {
+        struct Case {
+            QString spec, a, b;
+        };
+        for (const Case& c : {Case{"grad-compression=none,fp16", "none", "fp16"},
+                              Case{"precision=fp32,bf16", "fp32", "bf16"}}) {
             QTemporaryDir dir;
             const QString out = dir.filePath("sweep");
-            const auto r = launchtest::runCli(
-                {"sweep", "--nproc-list", "2", "--workload", "autoencoder", "--steps", "4", "--threads", "1",
-                 "--batch-size", "16", "--limit-samples", "256", "--grad-compression", wire, "--out", out},
-                150000, {{"QT_QPA_PLATFORM", "offscreen"}});
+            const auto r = launchtest::runCli({"sweep", "--nproc-list", "2", "--compare", c.spec,
+                                               "--workload", "autoencoder", "--steps", "4", "--threads", "1",
+                                               "--batch-size", "16", "--limit-samples", "256", "--out", out},
+                                              150000, {{"QT_QPA_PLATFORM", "offscreen"}});
             QVERIFY(r.finished);
             QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
             QFile csv(out + "/sweep.csv");
             QVERIFY(csv.open(QIODevice::ReadOnly));
             const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
-            QCOMPARE(lines.size(), 2);
-            bytes[wire] = lines[1].split(',').value(8).toLongLong();
+            QCOMPARE(lines.size(), 3);
+            QVERIFY(lines[0].endsWith(",bytes_per_step,variant"));
+            const QString setting = c.spec.section('=', 0, 0);
+            const QStringList first = lines[1].split(','), second = lines[2].split(',');
+            QCOMPARE(first.value(9), setting + "=" + c.a);
+            QCOMPARE(second.value(9), setting + "=" + c.b);
+            QCOMPARE(first.value(2).toDouble(), 1.0); // speedup is measured within each value
+            QCOMPARE(second.value(2).toDouble(), 1.0);
+            for (const QString& value : {c.a, c.b}) {
+                const QString run = out + "/n2-" + setting + "-" + value;
+                QCOMPARE(launchtest::readJsonFile(run + "/summary.json")["status"].toString(),
+                         QStringLiteral("ok"));
+                QString configured;
+                for (const QJsonObject& e : launchtest::readJsonLines(run + "/metrics.jsonl"))
+                    if (e["event"].toString() == "launch")
+                        configured = e["config"].toObject()[QString(setting).replace('-', '_')].toString();
+                QCOMPARE(configured, value);
+            }
+            const qint64 bytesA = first.value(8).toLongLong(), bytesB = second.value(8).toLongLong();
+            QVERIFY(bytesA > 0);
+            if (setting == "grad-compression") {
+                QCOMPARE(bytesB * 2, bytesA);
+            } else {
+                QCOMPARE(bytesB, bytesA); // autocast keeps fp32 gradients
+                QVERIFY2(first.value(5) != second.value(5), qPrintable(lines.join('\n'))); // final loss
+            }
+            QVERIFY2(r.out.contains(setting + "=" + c.b), qPrintable(r.out)); // the terminal table says which
         }
-        QVERIFY(bytes["none"] > 0);
-        QCOMPARE(bytes["fp16"] * 2, bytes["none"]);
+        const auto bad = launchtest::runCli({"sweep", "--nproc-list", "2", "--compare", "precision=fp32,fp8",
+                                             "--workload", "autoencoder", "--out", QDir::tempPath() + "/x"},
+                                            30000, {{"QT_QPA_PLATFORM", "offscreen"}});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--compare: --precision 'fp8' is not valid; use fp32, bf16 or fp16"),
+                 qPrintable(bad.err));
     }
 };
 

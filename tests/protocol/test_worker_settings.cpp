@@ -41,7 +41,7 @@ TEST_CASE(everySettingHasItsOwnFlagAndKey) {
         TEST_REQUIRE_MSG(info.help && *info.help, std::string("no help for ") + info.flag);
         TEST_REQUIRE_EQ(info.rule == SettingRule::OneOf, info.choices != nullptr);
     });
-    TEST_REQUIRE_EQ(count, 16);
+    TEST_REQUIRE_EQ(count, 17);
     TEST_REQUIRE(flags.count("--checkpoint-every") == 1);
 }
 
@@ -101,6 +101,8 @@ TEST_CASE(badValuesNameTheirFlag) {
          "--checkpoint-every must be 0 or more (got -2)"},
         {"transport", [](WorkerSettings& s) { s.gradTransport = "nccl"; }, "grad-transport",
          "--grad-transport 'nccl' is not valid; use auto, shm or gloo"},
+        {"precision", [](WorkerSettings& s) { s.precision = "fp8"; }, "precision",
+         "--precision 'fp8' is not valid; use fp32, bf16 or fp16"},
         {"epochs and steps",
          [](WorkerSettings& s) {
              s.epochs = 1;
@@ -157,6 +159,28 @@ TEST_CASE(olderProfilesMeanDefaults) {
     // Wrong types are ignored like unknown keys, never thrown.
     const WorkerSettings odd = settingsFromJson(nlohmann::json::parse(R"({"steps": "many", "resume": 1})"));
     TEST_REQUIRE(!odd.steps && !odd.resume);
+}
+
+TEST_CASE(oneSettingFromTextAsTheCommandLineWould) {
+    WorkerSettings s;
+    TEST_REQUIRE_EQ(assignSetting(s, "precision", "bf16"), std::string());
+    TEST_REQUIRE_EQ(s.precision, std::string("bf16"));
+    TEST_REQUIRE_EQ(assignSetting(s, "batch-size", "48"), std::string());
+    TEST_REQUIRE_EQ(s.batchSize.value_or(0), std::int64_t(48));
+    TEST_REQUIRE_EQ(assignSetting(s, "lr", "0.003"), std::string());
+    TEST_REQUIRE_EQ(s.lr.value_or(0), 0.003);
+    TEST_REQUIRE_EQ(assignSetting(s, "no-overlap", "on"), std::string());
+    TEST_REQUIRE(s.noOverlap);
+    TEST_REQUIRE_EQ(joined(settingArgs(s)),
+                    std::string("--batch-size 48 --precision bf16 --lr 0.003 --no-overlap"));
+
+    TEST_REQUIRE_EQ(assignSetting(s, "precision", "fp8"),
+                    std::string("--precision 'fp8' is not valid; use fp32, bf16 or fp16"));
+    TEST_REQUIRE_EQ(assignSetting(s, "batch-size", "0"),
+                    std::string("--batch-size must be at least 1 (got 0)"));
+    TEST_REQUIRE_EQ(assignSetting(s, "batch-size", "12x"), std::string("--batch-size '12x' is not a number"));
+    TEST_REQUIRE_EQ(assignSetting(s, "resume", "yes"), std::string("--resume 'yes' is not on or off"));
+    TEST_REQUIRE_EQ(assignSetting(s, "nproc", "2"), std::string("--nproc is not a training setting"));
 }
 
 DDPDESK_TEST_MAIN()

@@ -15,8 +15,7 @@ namespace {
 
 // Two ranks with this file's seed, every step reported; into `keep` when given (resume cases).
 TwoRanks trainTwo(const std::string& workload, const Args& extra, const TempDir* keep = nullptr) {
-    TempDir own;
-    return trainTwoRanks(workload, Args{"--seed", "5", "--telemetry-ms", "0"} + extra, keep ? *keep : own);
+    return trainTwoRanks(workload, Args{"--seed", "5", "--telemetry-ms", "0"} + extra, keep);
 }
 
 std::int64_t sumOf(const RankResult& r, const char* key) {

@@ -122,6 +122,11 @@ struct RankResult {
         const protocol::Event* e = last("error");
         return e ? e->body.value("message", std::string()) : std::string();
     }
+    // The SHA-256 of the final parameters from the `done` event; "" without one.
+    std::string paramsDigest() const {
+        const protocol::Event* e = last("done");
+        return e ? e->body.value("params_sha256", std::string()) : std::string();
+    }
     std::string describe() const {
         auto tail = [](const std::string& s) { return s.size() > 3000 ? s.substr(s.size() - 3000) : s; };
         return "exit " + std::to_string(exitCode) + "; stdout:\n" + tail(stdoutText) + "\nstderr:\n" +
@@ -221,8 +226,11 @@ struct TwoRanks {
     bool ok = false;
 };
 
+// Into `keep` when given (resume cases), else into a folder of its own.
 inline TwoRanks trainTwoRanks(const std::string& workload, const Args& args,
-                              const testsupport::TempDir& out) {
+                              const testsupport::TempDir* keep = nullptr) {
+    testsupport::TempDir own;
+    const testsupport::TempDir& out = keep ? *keep : own;
     testsupport::TempDir stores;
     WorkerSet set;
     set.startRanks(

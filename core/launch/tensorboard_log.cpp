@@ -1,0 +1,255 @@
+#include "launch/tensorboard_log.h"
+
+#include "protocol/telemetry.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr std::size_t kMaxPendingSteps = 4096; // bounds memory even when steps jump far apart
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ddpdesk::launch::TensorBoardLog", text);
+}
+
+// A JSON null or a missing key is "not reported": nothing is written for it.
+std::optional<double> number(const nlohmann::json& o, const char* key) {
+    const auto it = o.find(key);
+    if (it == o.end() || !it->is_number()) return std::nullopt;
+    const double v = it->get<double>();
+    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+std::optional<std::int64_t> integer(const nlohmann::json& o, const char* key) {
+    const auto it = o.find(key);
+    if (it == o.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<std::int64_t>();
+}
+
+bool isTrue(const nlohmann::json& o, const char* key) {
+    const auto it = o.find(key);
+    return it != o.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::string rankTag(const char* prefix, std::int64_t rank, const char* suffix = "") {
+    return std::string(prefix) + "rank_" + std::to_string(rank) + suffix;
+}
+
+} // namespace
+
+TensorBoardRun TensorBoardRun::of(const RunConfig& config) {
+    TensorBoardRun run;
+    run.ranks = std::max(1, config.nproc);
+    if (config.nnodes > 1) run.nodeSuffix = "_node_" + std::to_string(config.nodeRank);
+    // The engine's optimizers keep the rate constant.
+    if (!config.isScript())
+        run.learningRate =
+            config.training.lr.value_or(protocol::defaultLearningRate(config.workload.toStdString()));
+    return run;
+}
+
+QString TensorBoardLog::folder(const QString& outDir) {
+    return QDir(outDir).filePath(QStringLiteral("tensorboard"));
+}
+
+bool TensorBoardLog::open(const QString& outDir, const TensorBoardRun& run, double wallTime, QString* why,
+                          int* earlierFiles) {
+    close();
+    const QString dir = folder(outDir);
+    const QFileInfo fi(dir);
+    // Never written through a link: the files would land wherever it points.
+    if (fi.isSymLink() || fi.isJunction() || (fi.exists() && !fi.isDir())) {
+        if (why)
+            *why = tr("%1 is a link or a file, not a folder: no TensorBoard files are written (move it away, "
+                      "or run with --no-tensorboard)")
+                       .arg(QDir::toNativeSeparators(dir));
+        return false;
+    }
+    if (!fi.exists() && !QDir().mkdir(dir)) {
+        if (why)
+            *why =
+                tr("cannot create %1: no TensorBoard files are written").arg(QDir::toNativeSeparators(dir));
+        return false;
+    }
+    if (earlierFiles)
+        *earlierFiles =
+            QDir(dir).entryList({QStringLiteral("*tfevents*")}, QDir::Files | QDir::System).size();
+    if (!m_writer.open(dir, wallTime, why)) return false;
+    m_run = run;
+    m_lastStep = m_lastEpoch = 0;
+    m_progress.clear();
+    m_pending.clear();
+    m_seen.clear();
+    if (run.learningRate) return add(0, wallTime, {{"train/learning_rate", float(*run.learningRate)}}, why);
+    return true;
+}
+
+void TensorBoardLog::setThinning(qint64 fromBytes, qint64 chunkBytes) {
+    m_thinFrom = fromBytes;
+    m_thinChunk = chunkBytes > 0 ? chunkBytes : 1;
+}
+
+// As MetricsLog::keep: every k-th periodic sample per event type and rank, k doubling with each chunk
+// written.
+bool TensorBoardLog::keep(const std::string& type, int rank) {
+    const qint64 bytes = m_writer.bytesWritten();
+    if (bytes < m_thinFrom) return true;
+    const qint64 stride = qint64(1) << std::min<qint64>(1 + (bytes - m_thinFrom) / m_thinChunk, 40);
+    return m_seen[{type, rank}]++ % stride == 0;
+}
+
+bool TensorBoardLog::add(std::int64_t step, double t, const std::vector<tfevents::Scalar>& values,
+                         QString* why) {
+    if (values.empty()) return true;
+    return m_writer.addScalars(step, t, values, why);
+}
+
+bool TensorBoardLog::write(const nlohmann::json& event, QString* why) {
+    if (!m_writer.isOpen() || !event.is_object()) return true;
+    const auto type = event.find("event");
+    if (type == event.end() || !type->is_string()) return true;
+    const std::string& name = type->get_ref<const std::string&>();
+    const double t = number(event, "t").value_or(protocol::nowSeconds());
+    const int rank = int(integer(event, "rank").value_or(-1));
+    bool ok = true;
+    if (name == protocol::ev::Step) {
+        if (keep(name, rank)) ok = onStep(event, t, why);
+    } else if (name == protocol::ev::Epoch) {
+        ok = onEpoch(event, t, why);
+    } else if (name == protocol::ev::Gpu) {
+        if (keep(name, rank)) ok = onGpu(event, t, why);
+    } else if (name == protocol::ev::Proc) {
+        if (keep(name, rank)) ok = onProc(event, t, why);
+    } else if (name == "restart") {
+        // The ranks start again from a checkpoint: steps repeat, and half-collected ones would mix attempts.
+        m_progress.clear();
+        m_pending.clear();
+        return true;
+    } else {
+        return true;
+    }
+    return ok && m_writer.flush(why);
+}
+
+bool TensorBoardLog::onStep(const nlohmann::json& e, double t, QString* why) {
+    const auto rank = integer(e, "rank");
+    const auto step = integer(e, "step");
+    if (!rank || *rank < 0 || !step) return true;
+    m_lastStep = *step;
+    std::vector<tfevents::Scalar> values;
+    const auto loss = number(e, "loss"); // null with loss_nonfinite
+    if (loss) values.push_back({rankTag("loss/", *rank), float(*loss)});
+
+    // `samples` is cumulative and `step_ms` the mean since the rank's previous step event: the samples per
+    // step in between, at that step time. A step that went back (a script counting anew) starts over from
+    // zero.
+    RankProgress& last = m_progress[int(*rank)];
+    if (*step <= last.step) last = RankProgress();
+    const auto samples = number(e, "samples");
+    const auto stepMs = number(e, "step_ms");
+    std::optional<double> samplesPerS;
+    if (samples && stepMs && *stepMs > 0 && *step > last.step && *samples >= last.samples)
+        samplesPerS = (*samples - last.samples) / double(*step - last.step) / (*stepMs / 1000.0);
+    if (samplesPerS) values.push_back({rankTag("throughput/samples_per_s/", *rank), float(*samplesPerS)});
+    if (const auto wait = number(e, "comm_wait_ms"); wait && stepMs && *stepMs > 0)
+        values.push_back({rankTag("comm/wait_share/", *rank), float(std::clamp(*wait / *stepMs, 0.0, 1.0))});
+    // --precision fp16: the dynamic loss scale and the steps it skipped (the same on every rank).
+    if (const auto scale = number(e, "loss_scale"))
+        values.push_back({rankTag("amp/loss_scale/", *rank), float(*scale)});
+    if (const auto skipped = number(e, "skipped_steps"))
+        values.push_back({rankTag("amp/skipped_steps/", *rank), float(*skipped)});
+    last.step = *step;
+    if (samples) last.samples = *samples;
+    if (!add(*step, t, values, why)) return false;
+
+    // The mean over ranks once the last of them reported this step; ranks arrive in any order.
+    PendingStep& p = m_pending[*step];
+    if (std::find(p.ranks.begin(), p.ranks.end(), int(*rank)) != p.ranks.end()) return true;
+    p.ranks.push_back(int(*rank));
+    p.t = std::max(p.t, t);
+    if (loss) {
+        p.loss += *loss;
+        ++p.lossCount;
+    }
+    if (samplesPerS) {
+        p.samplesPerS += *samplesPerS;
+        ++p.samplesPerSCount;
+    }
+    bool ok = true;
+    if (int(p.ranks.size()) >= m_run.ranks) {
+        std::vector<tfevents::Scalar> all;
+        if (p.lossCount == m_run.ranks)
+            all.push_back({"loss/mean" + m_run.nodeSuffix, float(p.loss / p.lossCount)});
+        if (p.samplesPerSCount == m_run.ranks)
+            all.push_back({"throughput/samples_per_s" + m_run.nodeSuffix, float(p.samplesPerS)});
+        ok = add(*step, p.t, all, why);
+        m_pending.erase(*step);
+    }
+    while (!m_pending.empty() &&
+           (m_pending.begin()->first < *step - kMeanWindowSteps || m_pending.size() > kMaxPendingSteps))
+        m_pending.erase(m_pending.begin());
+    return ok;
+}
+
+bool TensorBoardLog::onEpoch(const nlohmann::json& e, double t, QString* why) {
+    const auto epoch = integer(e, "epoch");
+    if (!epoch || *epoch <= m_lastEpoch) return true;
+    m_lastEpoch = *epoch;
+    const std::int64_t step = integer(e, "step").value_or(m_lastStep);
+    std::vector<tfevents::Scalar> values;
+    if (const auto v = number(e, "train_loss")) values.push_back({"loss/train_epoch_mean", float(*v)});
+    if (const auto v = number(e, "test_accuracy")) values.push_back({"eval/test_accuracy", float(*v)});
+    if (const auto v = number(e, "test_loss")) values.push_back({"eval/test_loss", float(*v)});
+    if (m_run.learningRate) values.push_back({"train/learning_rate", float(*m_run.learningRate)});
+    return add(step, t, values, why);
+}
+
+bool TensorBoardLog::onGpu(const nlohmann::json& e, double t, QString* why) {
+    const auto gpus = e.find("gpus");
+    if (gpus == e.end() || !gpus->is_array()) return true;
+    std::vector<tfevents::Scalar> values;
+    for (const nlohmann::json& g : *gpus) {
+        const auto index = g.is_object() ? integer(g, "index") : std::nullopt;
+        if (!index || isTrue(g, "lost")) continue;
+        const std::string prefix = "gpu/" + std::to_string(*index) + "/";
+        if (const auto v = number(g, "gpu_util_percent"))
+            values.push_back({prefix + "utilization_pct", float(*v)});
+        if (const auto v = number(g, "mem_used_bytes"))
+            values.push_back({prefix + "memory_used_mib", float(*v / kMiB)});
+    }
+    return add(m_lastStep, t, values, why);
+}
+
+bool TensorBoardLog::onProc(const nlohmann::json& e, double t, QString* why) {
+    const auto processes = e.find("processes");
+    if (processes == e.end() || !processes->is_array()) return true;
+    std::vector<tfevents::Scalar> values;
+    for (const nlohmann::json& p : *processes) {
+        const auto rank = p.is_object() ? integer(p, "rank") : std::nullopt;
+        if (!rank || *rank < 0 || !isTrue(p, "alive")) continue;
+        if (const auto v = number(p, "cpu_percent"))
+            values.push_back({rankTag("worker/", *rank, "/cpu_pct"), float(*v)});
+        if (const auto v = number(p, "rss_bytes"))
+            values.push_back({rankTag("worker/", *rank, "/rss_mib"), float(*v / kMiB)});
+        // NVML's per-process memory, on every GPU the rank has a context on.
+        const auto onGpus = p.find("gpus");
+        std::optional<double> gpuBytes;
+        if (onGpus != p.end() && onGpus->is_array())
+            for (const nlohmann::json& g : *onGpus)
+                if (const auto v = g.is_object() ? number(g, "used_mem_bytes") : std::nullopt)
+                    gpuBytes = gpuBytes.value_or(0) + *v;
+        if (gpuBytes)
+            values.push_back({rankTag("worker/", *rank, "/gpu_memory_mib"), float(*gpuBytes / kMiB)});
+    }
+    return add(m_lastStep, t, values, why);
+}
+
+} // namespace ddpdesk::launch

@@ -3,7 +3,7 @@
 
 #include "doctor/checks.h"
 #include "doctor/file_store_liveness.h"
-#include "doctor/file_store_reader.h"
+#include "protocol/file_store_reader.h"
 
 #include <chrono>
 #include <fstream>
@@ -31,7 +31,7 @@ bool canCreateIn(const fs::path& dir, std::string& error) {
     return true;
 }
 
-nlohmann::json keyList(const FileStoreContents& c) {
+nlohmann::json keyList(const protocol::FileStoreContents& c) {
     nlohmann::json keys = nlohmann::json::array();
     for (const auto& [k, v] : c.keys) {
         if (keys.size() >= 40) break;
@@ -97,7 +97,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
         return;
     }
 
-    FileStoreContents contents = readFileStore(path);
+    protocol::FileStoreContents contents = protocol::readFileStore(path);
     if (!contents.ok) {
         auto e = where;
         e["size"] = contents.size;

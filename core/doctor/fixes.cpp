@@ -4,10 +4,10 @@
 
 #include "doctor/doctor.h"
 #include "doctor/file_store_liveness.h"
-#include "doctor/file_store_reader.h"
 #include "doctor/os_probes.h"
 #include "doctor/rename_aside.h"
 #include "net/net_socket.h"
+#include "protocol/file_store_reader.h"
 #include "protocol/store_spec.h"
 
 #include <ctime>
@@ -79,7 +79,7 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
             {name});
     if (!fs::is_regular_file(status))
         return refuse("NOT_A_FILE", "Nothing to rename: " + name + " is not an existing file.", {name});
-    const FileStoreContents contents = readFileStore(path);
+    const protocol::FileStoreContents contents = protocol::readFileStore(path);
     if (!contents.proven())
         return refuse("NOT_A_STORE", "Refused: " + contents.notProven + ", so it is left as it is.",
                       {contents.notProven});

@@ -138,4 +138,16 @@ std::string tcpStoreSpec(const std::string& host, int port) {
     return "tcp://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
+std::string storeSpecText(const StoreSpec& spec) {
+    switch (spec.kind) {
+    case StoreSpec::Kind::File:
+        return "file:" + spec.path.u8string();
+    case StoreSpec::Kind::Tcp:
+        return tcpStoreSpec(spec.host, spec.port);
+    case StoreSpec::Kind::Invalid:
+        break;
+    }
+    return std::string();
+}
+
 } // namespace ddpdesk::protocol

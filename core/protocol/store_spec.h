@@ -30,4 +30,7 @@ bool isIpv6Literal(const std::string& text);
 // "tcp://HOST:PORT" with IPv6 hosts bracketed again.
 std::string tcpStoreSpec(const std::string& host, int port);
 
+// The store as a user writes it, for messages and events: "file:PATH" or "tcp://HOST:PORT"; "" when invalid.
+std::string storeSpecText(const StoreSpec& spec);
+
 } // namespace ddpdesk::protocol

@@ -99,8 +99,7 @@ std::string resolveRunSecret(const WorkerOptions& o) {
     return {};
 }
 
-StoreAddress resolveStore(const WorkerOptions& o) {
-    StoreAddress a;
+std::optional<protocol::StoreSpec> resolveStore(const WorkerOptions& o) {
     std::string spec = o.store;
     if (spec.empty()) {
         auto addr = envValue("MASTER_ADDR");
@@ -110,23 +109,16 @@ StoreAddress resolveStore(const WorkerOptions& o) {
         else if (addr || port)
             throw badInput("MASTER_ADDR and MASTER_PORT must be set together (or give --store)");
         else
-            return a;
+            return std::nullopt;
     }
     const protocol::StoreSpec parsed = protocol::parseStoreSpec(spec);
     switch (parsed.kind) {
     case protocol::StoreSpec::Kind::File:
-        a.kind = StoreAddress::Kind::File;
-        a.path = parsed.path.u8string();
-        a.display = "file:" + a.path;
-        return a;
+        return parsed;
     case protocol::StoreSpec::Kind::Tcp:
         if (parsed.port < 1)
             throw badInput("--store " + spec + ": port must be 1..65535 (got '" + parsed.portText + "')");
-        a.kind = StoreAddress::Kind::Tcp;
-        a.host = parsed.host;
-        a.port = static_cast<std::uint16_t>(parsed.port);
-        a.display = protocol::tcpStoreSpec(a.host, a.port);
-        return a;
+        return parsed;
     case protocol::StoreSpec::Kind::Invalid:
         break;
     }

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "protocol/store_spec.h"
 #include "train/options.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ddpdesk::train {
@@ -25,18 +27,9 @@ struct Identity {
 // Throws TrainError(BAD_INPUT) for rank >= world size, world size < 1, or unparsable environment values.
 Identity resolveIdentity(const WorkerOptions& options);
 
-// Where the ranks meet.
-struct StoreAddress {
-    enum class Kind { None, File, Tcp };
-    Kind kind = Kind::None;
-    std::string path;       // File
-    std::string host;       // Tcp
-    std::uint16_t port = 0; // Tcp
-    std::string display;    // as the user would write it: file:PATH or tcp://HOST:PORT
-};
-
-// --store, else tcp://$MASTER_ADDR:$MASTER_PORT, else Kind::None. Throws BAD_INPUT for a malformed spec.
-StoreAddress resolveStore(const WorkerOptions& options);
+// Where the ranks meet: --store, else tcp://$MASTER_ADDR:$MASTER_PORT; nullopt when neither is given. Throws
+// BAD_INPUT for a malformed spec or a TCP port outside 1..65535, so what comes back is a File or Tcp store.
+std::optional<protocol::StoreSpec> resolveStore(const WorkerOptions& options);
 
 // The run secret's raw bytes from --run-secret-file, else $DDPDESK_RUN_SECRET (protocol/run_auth.h); empty
 // when neither is given (a worker started by hand: no rank proof). Throws BAD_INPUT naming the flag or

@@ -30,14 +30,14 @@ bool loopbackHost(const std::string& host) {
 
 } // namespace
 
-GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store,
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const protocol::StoreSpec& store,
                                 const Identity& identity) {
     GlooDeviceSpec d;
     if (!ifaceFlag.empty()) {
         d.iface = ifaceFlag;
     } else if (auto env = envValue("GLOO_SOCKET_IFNAME")) {
         d.iface = *env;
-    } else if (store.kind == StoreAddress::Kind::Tcp && loopbackHost(store.host)) {
+    } else if (store.kind == protocol::StoreSpec::Kind::Tcp && loopbackHost(store.host)) {
         d.hostname = store.host == "::1" ? "::1" : "127.0.0.1";
     } else if (identity.allRanksLocal()) {
         // Nobody beyond this machine needs to reach Gloo's listening sockets.
@@ -64,7 +64,7 @@ void phase(const char* name, const RendezvousConfig& c, Clock::time_point start,
     auto& tm = TelemetryEmitter::instance();
     nlohmann::json e = tm.event(protocol::ev::Rendezvous);
     e["phase"] = name;
-    e["store"] = c.address.display;
+    e["store"] = protocol::storeSpecText(c.address);
     e["elapsed_ms"] = std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
     if (extra.is_object()) e.update(extra);
     tm.emit(e);
@@ -98,10 +98,10 @@ void checkFileStorePath(const std::string& path) {
 
 std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point deadline) {
     KvStoreOptions spec;
-    spec.isFile = c.address.kind == StoreAddress::Kind::File;
-    spec.path = c.address.path;
+    spec.isFile = c.address.kind == protocol::StoreSpec::Kind::File;
+    spec.path = c.address.path.u8string();
     spec.host = c.address.host;
-    spec.port = c.address.port;
+    spec.port = static_cast<std::uint16_t>(c.address.port);
     spec.hostServer = !spec.isFile && c.identity.rank == 0 && !c.externalStore;
     spec.worldSize = c.identity.worldSize;
     spec.timeout = c.timeout;
@@ -120,11 +120,12 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
         failure = failure.substr(0, failure.find('\n'));
         finished = true;
     }
-    nlohmann::json waiting{
-        {"what", "store"}, {"store", c.address.display}, {"timeout_s", secondsOf(c.timeout)}};
+    nlohmann::json waiting{{"what", "store"},
+                           {"store", protocol::storeSpecText(c.address)},
+                           {"timeout_s", secondsOf(c.timeout)}};
     if (!finished)
         throw TrainError(error_code::StoreUnreachable,
-                         "no answer from the store " + c.address.display + " within " +
+                         "no answer from the store " + protocol::storeSpecText(c.address) + " within " +
                              secondsText(c.timeout) +
                              (spec.hostServer || spec.isFile ? "" : " (is rank 0 running and reachable?)"),
                          exit_code::Timeout, waiting);
@@ -143,7 +144,7 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
                              exit_code::Timeout, waiting);
         throw TrainError(error_code::StoreUnreachable,
                          "cannot " + std::string(spec.hostServer ? "host" : "reach") + " the store " +
-                             c.address.display + ": " + failure,
+                             protocol::storeSpecText(c.address) + ": " + failure,
                          exit_code::Timeout, waiting);
     }
     return *holder;
@@ -153,13 +154,13 @@ std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point 
                                 std::int64_t pid, const std::string& why) {
     throw TrainError(error_code::ForeignRank,
                      "refusing to train: rank " + std::to_string(rank) + " at the store " +
-                         c.address.display + " (host " + host + ", pid " + std::to_string(pid) +
-                         ") cannot prove it belongs to this run: " + why +
+                         protocol::storeSpecText(c.address) + " (host " + host + ", pid " +
+                         std::to_string(pid) + ") cannot prove it belongs to this run: " + why +
                          ". Another job or someone else who can reach the store joined; check who runs pid " +
                          std::to_string(pid) + " on " + host + ", and firewall the store port.",
                      exit_code::ForeignRank,
                      {{"what", "rank_proof"},
-                      {"store", c.address.display},
+                      {"store", protocol::storeSpecText(c.address)},
                       {"rank", rank},
                       {"host", host},
                       {"pid", pid},
@@ -204,14 +205,14 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
         }
         throw TrainError(
             error_code::RendezvousFailed,
-            "the store " + c.address.display + " already holds an arrival for rank " +
+            "the store " + protocol::storeSpecText(c.address) + " already holds an arrival for rank " +
                 std::to_string(id.rank) + " (" + previous +
                 "): a stale store left by an earlier run that did not finish, or two processes started "
                 "as rank " +
                 std::to_string(id.rank) +
                 ". Delete the store file / use a fresh store, and check the launch.",
             exit_code::Timeout,
-            {{"what", "ranks"}, {"store", c.address.display}, {"duplicate_rank", id.rank}});
+            {{"what", "ranks"}, {"store", protocol::storeSpecText(c.address)}, {"duplicate_rank", id.rank}});
     }
     if (!c.secret.empty())
         store.set(protocol::authKey(id.rank), protocol::makeAuthRecord(c.secret, id.rank, id.host, id.pid,
@@ -231,12 +232,12 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
         (store.check(arrivedKey(r)) ? arrived : missing).push_back(r);
     throw TrainError(error_code::RendezvousTimeout,
                      "timed out after " + secondsText(c.timeout) + " waiting at the store " +
-                         c.address.display + " for all " + std::to_string(id.worldSize) + " ranks: arrived " +
-                         arrived.dump() + ", missing " + missing.dump() +
+                         protocol::storeSpecText(c.address) + " for all " + std::to_string(id.worldSize) +
+                         " ranks: arrived " + arrived.dump() + ", missing " + missing.dump() +
                          " (did every rank start, with the same store and world size?)",
                      exit_code::Timeout,
                      {{"what", "ranks"},
-                      {"store", c.address.display},
+                      {"store", protocol::storeSpecText(c.address)},
                       {"world_size", id.worldSize},
                       {"arrived", arrived},
                       {"missing", missing},
@@ -264,14 +265,14 @@ std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::sha
         finished = true;
     }
     nlohmann::json waiting{{"what", "gloo_connect"},
-                           {"store", c.address.display},
+                           {"store", protocol::storeSpecText(c.address)},
                            {"device", c.device.describe()},
                            {"world_size", c.identity.worldSize},
                            {"timeout_s", secondsOf(limit)}};
     if (!finished)
         throw TrainError(
             error_code::RendezvousTimeout,
-            "all ranks arrived at " + c.address.display +
+            "all ranks arrived at " + protocol::storeSpecText(c.address) +
                 ", but the Gloo connections between them did "
                 "not complete within " +
                 secondsText(limit) + " (Gloo device: " + c.device.describe() +
@@ -293,24 +294,26 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
     auto deadline = start + c.timeout;
     RendezvousResult r;
     const bool hosting =
-        c.address.kind == StoreAddress::Kind::Tcp && c.identity.rank == 0 && !c.externalStore;
+        c.address.kind == protocol::StoreSpec::Kind::Tcp && c.identity.rank == 0 && !c.externalStore;
     phase("store_connect", c, start, {{"hosting", hosting}});
     {
-        WaitScope waiting({"connecting to the store " + c.address.display, "rendezvous", "store"});
+        WaitScope waiting(
+            {"connecting to the store " + protocol::storeSpecText(c.address), "rendezvous", "store"});
         r.store = openStore(c, deadline);
     }
     phase("store_ready", c, start);
     try {
-        WaitScope waiting(
-            {"all " + std::to_string(c.identity.worldSize) + " ranks arriving at " + c.address.display,
-             "rendezvous", "store"});
+        WaitScope waiting({"all " + std::to_string(c.identity.worldSize) + " ranks arriving at " +
+                               protocol::storeSpecText(c.address),
+                           "rendezvous", "store"});
         announceAndWait(c, *r.store, deadline);
     } catch (const TrainError&) {
         throw;
     } catch (const std::exception& e) {
-        throw TrainError(error_code::StoreUnreachable,
-                         "the store " + c.address.display + " failed while ranks arrived: " + e.what(),
-                         exit_code::Timeout, {{"what", "store"}, {"store", c.address.display}});
+        throw TrainError(
+            error_code::StoreUnreachable,
+            "the store " + protocol::storeSpecText(c.address) + " failed while ranks arrived: " + e.what(),
+            exit_code::Timeout, {{"what", "store"}, {"store", protocol::storeSpecText(c.address)}});
     }
     phase("pg_create", c, start, {{"device", c.device.describe()}});
     {

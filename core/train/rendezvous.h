@@ -9,7 +9,7 @@
 namespace ddpdesk::train {
 
 struct RendezvousConfig {
-    StoreAddress address;
+    protocol::StoreSpec address; // File or Tcp (resolveStore)
     bool externalStore = false;
     Identity identity;
     std::chrono::milliseconds timeout{60000};            // store connect + arrivals + process-group creation
@@ -36,7 +36,7 @@ RendezvousResult rendezvous(const RendezvousConfig& config);
 
 // The Gloo device to use: --iface, else GLOO_SOCKET_IFNAME, else loopback when the store is on loopback or
 // every rank is on this machine (identity.allRanksLocal()), else the hostname's address.
-GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const StoreAddress& store,
+GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const protocol::StoreSpec& store,
                                 const Identity& identity);
 
 } // namespace ddpdesk::train

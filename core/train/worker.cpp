@@ -102,7 +102,8 @@ void probeModel(TrainModel& model, const Dataset& data, LossKind loss, const std
     }
 }
 
-void emitHello(const WorkerOptions& o, const Identity& id, int threads, const StoreAddress& store) {
+void emitHello(const WorkerOptions& o, const Identity& id, int threads,
+               const std::optional<protocol::StoreSpec>& store) {
     auto& tm = TelemetryEmitter::instance();
     nlohmann::json e = tm.event(protocol::ev::Hello);
     e["world_size"] = id.worldSize;
@@ -114,7 +115,7 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads, const St
     e["device"] = o.device;
     e["workload"] = o.workload;
     e["threads"] = threads;
-    e["store"] = store.display.empty() ? nlohmann::json(nullptr) : nlohmann::json(store.display);
+    e["store"] = store ? nlohmann::json(protocol::storeSpecText(*store)) : nlohmann::json(nullptr);
     e["versions"] = {
         {"ddpdesk", DDPDESK_VERSION}, {"torch", DDPDESK_TORCH_VERSION}, {"protocol", protocol::kVersion}};
     tm.emit(e);
@@ -173,14 +174,14 @@ int train(const WorkerOptions& o) {
     Identity id = resolveIdentity(o);
     tm.setRank(id.rank);
     startWaitReporter(id.rank, id.pid);
-    StoreAddress store = resolveStore(o);
+    const std::optional<protocol::StoreSpec> store = resolveStore(o);
     int threads = o.settings.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
     emitHello(o, id, threads, store);
-    if (store.kind == StoreAddress::Kind::None && id.worldSize > 1)
+    if (!store && id.worldSize > 1)
         throw badInput(
             "world size " + std::to_string(id.worldSize) +
             " needs a rendezvous store: --store file:PATH or tcp://HOST:PORT (or MASTER_ADDR/MASTER_PORT)");
-    if (o.externalStore && store.kind != StoreAddress::Kind::Tcp)
+    if (o.externalStore && (!store || store->kind != protocol::StoreSpec::Kind::Tcp))
         throw badInput("--external-store only applies to a tcp:// store");
 
     at::set_num_threads(threads);
@@ -201,14 +202,14 @@ int train(const WorkerOptions& o) {
         (o.settings.precision != "fp32" ? "; " + o.settings.precision + " autocast" : ""));
 
     RendezvousResult rdv;
-    if (store.kind != StoreAddress::Kind::None) {
+    if (store) {
         RendezvousConfig rc;
-        rc.address = store;
+        rc.address = *store;
         rc.externalStore = o.externalStore;
         rc.identity = id;
         rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
         rc.collectiveTimeout = config.collectiveTimeout;
-        rc.device = chooseGlooDevice(o.iface, store, id);
+        rc.device = chooseGlooDevice(o.iface, *store, id);
         rc.secret = resolveRunSecret(o);
         rdv = rendezvous(rc);
     }

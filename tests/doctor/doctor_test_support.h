@@ -4,8 +4,8 @@
 // findings up.
 
 #include "doctor/doctor.h"
-#include "doctor/file_store_reader.h"
 #include "doctor/rank_census.h"
+#include "protocol/file_store_reader.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -38,7 +38,7 @@ inline int pythonTorchMajor() {
 // Whether the last record of rank `rank`'s Gloo address (1.x "rank_N", 2.x ".../cpu//0/N") is in a FileStore
 // file.
 inline bool glooRankPublished(const QString& path, int rank) {
-    const FileStoreContents c = readFileStore(path.toStdString());
+    const protocol::FileStoreContents c = protocol::readFileStore(path.toStdString());
     std::vector<std::pair<std::string, std::string>> records;
     for (const auto& r : c.records)
         records.emplace_back(r.key, r.value);

@@ -5,7 +5,7 @@
 
 #include "doctor_test_support.h"
 
-#include "doctor/file_store_reader.h"
+#include "protocol/file_store_reader.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -115,7 +115,7 @@ void TestDoctorFileStore::readerMatchesTorchFileStore() {
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 0);
 
-    FileStoreContents c = readFileStore(path.toStdString());
+    ddpdesk::protocol::FileStoreContents c = ddpdesk::protocol::readFileStore(path.toStdString());
     QVERIFY2(c.ok, c.error.c_str());
     QVERIFY(!c.truncated);
     QCOMPARE(c.keys.size(), std::size_t(2));

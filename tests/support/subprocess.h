@@ -50,6 +50,8 @@ public:
     bool exited() const { return m_exited; }
     // The exit status of a child that exited normally; -1 while running, after a signal or after kill().
     int exitCode() const { return m_exitCode; }
+    // POSIX: the signal that ended the child (SIGTERM...); 0 when it exited normally, runs, or on Windows.
+    int termSignal() const { return m_termSignal; }
     const std::string& startError() const { return m_startError; }
     std::int64_t pid() const { return m_pid; }
 
@@ -72,6 +74,7 @@ private:
     bool m_ownGroup = true;
     bool m_exited = false;
     int m_exitCode = -1;
+    int m_termSignal = 0;
     std::int64_t m_pid = -1;
     std::string m_startError;
 

@@ -166,6 +166,7 @@ bool Subprocess::waitUntil(Clock::time_point deadline) {
         if (done == m_native->pid || (done < 0 && errno == ECHILD)) {
             m_exited = true;
             m_exitCode = done == m_native->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            m_termSignal = done == m_native->pid && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
             finishReading();
             return true;
         }

@@ -120,6 +120,24 @@ private Q_SLOTS:
             return f.readAll();
         }();
         QCOMPARE(after, before);
+        QVERIFY2(seen->body["all_keys"].dump().find("\"ddpdesk/arrived/0\"") != std::string::npos,
+                 seen->body["all_keys"].dump().c_str()); // without c10d's "/" prefix
+
+        // The same reader as the doctor's (protocol/file_store_reader.h): bytes that are not a FileStore are
+        // said to be so, not read as an empty store.
+        QFile junk(dir.filePath("junk"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(64, '\xff'));
+        junk.close();
+        RankResult notStore =
+            runWorker({"--inspect-store", "--store", "file:" + junk.fileName(), "--keys", "x"});
+        QCOMPARE(notStore.exitCode, 3);
+        QVERIFY(!notStore.last("store_inspect")->body["reachable"].get<bool>());
+        QVERIFY2(notStore.last("store_inspect")
+                         ->body["error"]
+                         .get<std::string>()
+                         .find("is not a c10d FileStore") != std::string::npos,
+                 qPrintable(notStore.describe()));
 
         // Starting rank 0 again on that stale store is refused with the reason, not a hang.
         RankResult again =

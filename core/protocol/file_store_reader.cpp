@@ -1,9 +1,9 @@
-#include "doctor/file_store_reader.h"
+#include "protocol/file_store_reader.h"
 
 #include <fstream>
 #include <iterator>
 
-namespace ddpdesk::doctor {
+namespace ddpdesk::protocol {
 
 namespace {
 
@@ -77,4 +77,4 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
     return c;
 }
 
-} // namespace ddpdesk::doctor
+} // namespace ddpdesk::protocol

@@ -4,7 +4,8 @@
 // "cleanup/" counter and may delete the file). The file is an append-only log of records, each a uint32
 // little-endian length plus key bytes, then a uint32 length plus value bytes; a key starting with '-' deletes
 // the key after it; the last record for a key wins. User keys carry c10d's "/" prefix
-// ("/default_pg/0/0/rank_1").
+// ("/default_pg/0/0/rank_1"). The file format is a contract with c10d: the doctor and the worker's
+// --inspect-store both read it here.
 
 #include <cstdint>
 #include <filesystem>
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ddpdesk::doctor {
+namespace ddpdesk::protocol {
 
 struct FileStoreRecord {
     std::string key;
@@ -39,4 +40,4 @@ struct FileStoreContents {
 
 FileStoreContents readFileStore(const std::filesystem::path& path);
 
-} // namespace ddpdesk::doctor
+} // namespace ddpdesk::protocol

@@ -176,6 +176,10 @@ RunConfig RunConfig::withAbsolutePaths() const {
     absolute(c.outDir);
     absolute(c.dataDir);
     absolute(c.modelFile);
+    absolute(c.scriptFile);
+    absolute(c.workDir);
+    // "python3" is looked up in PATH; "venv/bin/python" is a path.
+    if (c.python.contains(QLatin1Char('/')) || c.python.contains(QLatin1Char('\\'))) absolute(c.python);
     if (c.store.startsWith(QLatin1String("file:"))) {
         QString file = c.store.mid(5);
         absolute(file);

@@ -71,8 +71,9 @@ struct RunConfig {
     int worldSize() const;          // nproc * nnodes
     int globalRank(int localRank) const; // nodeRank * nproc + localRank
     QString effectiveStore() const;      // store, or the default FileStore inside outDir
-    // Ranks run in outDir (or a script's working folder), so a relative --out, store file, data folder or
-    // model handed on as given would point elsewhere there: these, made absolute against the current folder.
+    // Ranks run in outDir (or a script's working folder), so a relative --out, store file, data folder,
+    // model, script, working folder or interpreter path handed on as given would point elsewhere there:
+    // these, made absolute against the current folder (a bare interpreter name stays a PATH lookup).
     RunConfig withAbsolutePaths() const;
     bool storeIsTcp() const;
     QString storeHost() const;     // tcp host; "127.0.0.1" for a file store

@@ -223,8 +223,8 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     emit started();
     for (const QString& note : tensorboardNotes)
         emit message(note);
-    announceMultiNode(config, secret);
-    if (!spawnAll()) return true; // the failure is reported through finished()
+    announceMultiNode(requested, secret); // the other nodes' command as the user wrote the paths
+    if (!spawnAll()) return true;         // the failure is reported through finished()
     if (config.stallTimeoutSec > 0) d->stallTimer.start();
     sampleMonitor();
     return true;

@@ -82,8 +82,14 @@ QVector<SweepSize> compareSetting(const QVector<SweepSize>& sizes, const QString
                                                 "precision=fp32,bf16 or grad-compression=none,fp16")
                         .arg(spec));
     QVector<SweepSize> out;
+    QStringList seen;
     for (const QString& raw : values) {
         const QString value = raw.trimmed();
+        if (seen.contains(value))
+            return fail(QCoreApplication::translate("ddpdesk::launch::SweepRunner",
+                                                    "--compare: '%1' is given twice; each value runs once")
+                            .arg(value));
+        seen << value;
         protocol::WorkerSettings probe;
         const std::string why = protocol::assignSetting(probe, name.toStdString(), value.toStdString());
         if (!why.empty()) return fail(QStringLiteral("--compare: ") + QString::fromStdString(why));
@@ -221,8 +227,18 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
         const QString why = foreignOutputProblem(QDir(base.outDir).filePath(name));
         if (!why.isEmpty()) found.push_back({QStringLiteral("out"), why});
     }
-    // Check every size up front, so a bad one is refused before the first run spends minutes.
-    for (const SweepSize& s : sizes) {
+    // A script gets none of the worker's training settings but the thread count: its points would all be the
+    // same run under different names.
+    const bool sameRunTwice = base.isScript() && !sizes.isEmpty() && !sizes.front().setting.isEmpty() &&
+                              sizes.front().setting != QLatin1String("threads");
+    if (sameRunTwice)
+        found.push_back({QStringLiteral("compare"),
+                         tr("%1: a script run does not take the worker's training settings (only threads); "
+                            "compare them on a built-in workload")
+                             .arg(sizes.front().setting)});
+    // Check every size up front, so a bad one is refused before the first run spends minutes (checking a
+    // size makes its folder: not for a sweep already refused as a whole).
+    for (const SweepSize& s : sameRunTwice ? QVector<SweepSize>() : sizes) {
         const RunConfig c = sweepPointConfig(base, s);
         // The sweep names these folders itself: a link there would send a run's files into someone else's
         // folder.

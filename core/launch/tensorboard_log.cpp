@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 namespace ddpdesk::launch {
 
@@ -87,6 +89,7 @@ bool TensorBoardLog::open(const QString& outDir, const TensorBoardRun& run, doub
     m_lastStep = m_lastEpoch = 0;
     m_progress.clear();
     m_pending.clear();
+    m_history.clear();
     m_seen.clear();
     if (run.learningRate) return add(0, wallTime, {{"train/learning_rate", float(*run.learningRate)}}, why);
     return true;
@@ -132,6 +135,7 @@ bool TensorBoardLog::write(const nlohmann::json& event, QString* why) {
         // The ranks start again from a checkpoint: steps repeat, and half-collected ones would mix attempts.
         m_progress.clear();
         m_pending.clear();
+        m_history.clear();
         return true;
     } else {
         return true;
@@ -170,6 +174,11 @@ bool TensorBoardLog::onStep(const nlohmann::json& e, double t, QString* why) {
     if (samples) last.samples = *samples;
     if (!add(*step, t, values, why)) return false;
 
+    std::map<std::int64_t, Report>& history = m_history[int(*rank)];
+    history[*step] = Report{loss, samplesPerS, t};
+    while (history.size() > 1 && history.begin()->first < *step - kMeanWindowSteps)
+        history.erase(history.begin());
+
     // The mean over ranks once the last of them reported this step; ranks arrive in any order.
     PendingStep& p = m_pending[*step];
     if (std::find(p.ranks.begin(), p.ranks.end(), int(*rank)) != p.ranks.end()) return true;
@@ -193,9 +202,45 @@ bool TensorBoardLog::onStep(const nlohmann::json& e, double t, QString* why) {
         ok = add(*step, p.t, all, why);
         m_pending.erase(*step);
     }
+    ok = ok && finishOvertakenSteps(why);
     while (!m_pending.empty() &&
            (m_pending.begin()->first < *step - kMeanWindowSteps || m_pending.size() > kMaxPendingSteps))
         m_pending.erase(m_pending.begin());
+    return ok;
+}
+
+// Each rank throttles its step events on its own clock, so with the default --telemetry-ms two ranks rarely
+// report the same step. A step some rank reported is written once every rank has reported that step or a
+// later one, with each rank's latest value at or before it (sample and hold); a rank with none yet leaves
+// that step out.
+bool TensorBoardLog::finishOvertakenSteps(QString* why) {
+    if (int(m_history.size()) < m_run.ranks) return true;
+    std::int64_t reached = std::numeric_limits<std::int64_t>::max();
+    for (const auto& [rank, history] : m_history)
+        reached = std::min(reached, history.empty() ? std::numeric_limits<std::int64_t>::min()
+                                                    : history.rbegin()->first);
+    bool ok = true;
+    while (ok && !m_pending.empty() && m_pending.begin()->first <= reached) {
+        const std::int64_t step = m_pending.begin()->first;
+        m_pending.erase(m_pending.begin());
+        double loss = 0, samplesPerS = 0, t = 0;
+        int losses = 0, rates = 0, ranks = 0;
+        for (const auto& [rank, history] : m_history) {
+            auto at = history.upper_bound(step);
+            if (at == history.begin()) continue; // nothing from this rank at or before the step
+            const Report& r = std::prev(at)->second;
+            ++ranks;
+            t = std::max(t, r.t);
+            if (r.loss) loss += *r.loss, ++losses;
+            if (r.samplesPerS) samplesPerS += *r.samplesPerS, ++rates;
+        }
+        if (ranks < m_run.ranks) continue;
+        std::vector<tfevents::Scalar> all;
+        if (losses == ranks) all.push_back({"loss/mean" + m_run.nodeSuffix, float(loss / losses)});
+        if (rates == ranks)
+            all.push_back({"throughput/samples_per_s" + m_run.nodeSuffix, float(samplesPerS)});
+        ok = add(step, t, all, why);
+    }
     return ok;
 }
 

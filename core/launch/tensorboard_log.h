@@ -4,7 +4,10 @@
 // launcher from the same events metrics.jsonl gets (worker and script ranks, the instrumentation module, the
 // monitor), so built-in and script runs read alike. The step is the x axis and each event's "t" the wall
 // time. Tags:
-//   loss/rank_N, loss/mean              a rank's loss; the mean once every rank reported that step
+//   loss/rank_N, loss/mean              a rank's loss; the mean once every rank reported that step, or,
+//                                       when ranks throttle their step events at different steps (the
+//                                       default --telemetry-ms), once every rank is past it: then each
+//                                       rank's latest value at or before that step
 //   throughput/samples_per_s/rank_N     samples per step over the mean step time; the sum over ranks likewise
 //   throughput/samples_per_s
 //   comm/wait_share/rank_N              the share of step time spent waiting for the gradient exchange
@@ -74,10 +77,15 @@ private:
         double loss = 0, samplesPerS = 0, t = 0;
         int lossCount = 0, samplesPerSCount = 0;
     };
+    struct Report { // what one rank said at one step, for the held mean below
+        std::optional<double> loss, samplesPerS;
+        double t = 0;
+    };
 
     bool keep(const std::string& type, int rank);
     bool add(std::int64_t step, double t, const std::vector<tfevents::Scalar>& values, QString* why);
     bool onStep(const nlohmann::json& e, double t, QString* why);
+    bool finishOvertakenSteps(QString* why);
     bool onEpoch(const nlohmann::json& e, double t, QString* why);
     bool onGpu(const nlohmann::json& e, double t, QString* why);
     bool onProc(const nlohmann::json& e, double t, QString* why);
@@ -88,6 +96,7 @@ private:
     std::int64_t m_lastEpoch = 0; // every rank reports each epoch: written once
     std::map<int, RankProgress> m_progress;
     std::map<std::int64_t, PendingStep> m_pending;
+    std::map<int, std::map<std::int64_t, Report>> m_history; // per rank, its recent step reports
     qint64 m_thinFrom = kThinFromBytes;
     qint64 m_thinChunk = kThinChunkBytes;
     std::map<std::pair<std::string, int>, qint64> m_seen;

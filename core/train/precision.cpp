@@ -94,19 +94,20 @@ at::Tensor LossScaler::scale(const at::Tensor& loss) const {
 bool LossScaler::unscale(const std::vector<at::Tensor>& params) {
     if (!m_enabled) return true;
     at::NoGradGuard noGrad;
-    bool finite = true;
     const double inv = 1.0 / m_scale;
+    std::vector<at::Tensor> finite; // one flag per gradient, read back once (one device sync, not one each)
     for (const at::Tensor& p : params) {
         at::Tensor g = p.grad();
         if (!g.defined()) continue;
         g.mul_(inv);
-        if (finite && !at::isfinite(g).all().item<bool>()) finite = false;
+        finite.push_back(at::isfinite(g).all());
     }
-    return finite;
+    return finite.empty() || at::stack(finite).all().item<bool>();
 }
 
 void LossScaler::update(bool stepTaken) {
     if (!m_enabled) return;
+    m_consecutive = stepTaken ? 0 : m_consecutive + 1;
     if (!stepTaken) {
         ++m_skipped;
         m_scale *= 0.5;

@@ -45,6 +45,9 @@ private:
 // makes the same decision and the ranks stay identical.
 class LossScaler {
 public:
+    // Steps skipped in a row before the run stops: the loss or gradients stay inf/NaN whatever the scale.
+    static constexpr std::int64_t kMaxConsecutiveSkips = 50;
+
     explicit LossScaler(bool enabled, double initScale = 65536.0, std::int64_t growthInterval = 2000);
 
     bool enabled() const { return m_enabled; }
@@ -55,6 +58,7 @@ public:
 
     double currentScale() const { return m_scale; }
     std::int64_t skippedSteps() const { return m_skipped; }
+    std::int64_t consecutiveSkips() const { return m_consecutive; }
 
 private:
     bool m_enabled;
@@ -62,6 +66,7 @@ private:
     std::int64_t m_growthInterval;
     std::int64_t m_cleanSteps = 0;
     std::int64_t m_skipped = 0;
+    std::int64_t m_consecutive = 0;
 };
 
 } // namespace ddpdesk::train

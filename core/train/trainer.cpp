@@ -306,7 +306,9 @@ struct Trainer::State {
             reducer->prepareForBackward(from == begin, to == end);
             at::Tensor loss = forwardLoss(x, target);
             const double part = loss.item<double>();
-            if (!std::isfinite(part))
+            // fp16: an overflowing forward pass is the loss scaler's to skip, on every rank alike (the inf
+            // reaches the reduced gradients); stopping this rank alone would fail the others with PEER_LOST.
+            if (!std::isfinite(part) && !scaler.enabled())
                 throw TrainError(error_code::NanLoss,
                                  "the loss became " + std::string(std::isnan(part) ? "NaN" : "infinite") +
                                      " at step " + std::to_string(pos.globalStep + 1) + " (epoch " +
@@ -330,6 +332,13 @@ struct Trainer::State {
         const bool finite = scaler.unscale(params);
         scaler.update(finite);
         if (finite) optimizer->step();
+        if (scaler.consecutiveSkips() >= LossScaler::kMaxConsecutiveSkips)
+            throw TrainError(
+                error_code::NanLoss,
+                "--precision fp16: " + std::to_string(scaler.consecutiveSkips()) +
+                    " steps in a row had inf/NaN gradients up to step " + std::to_string(pos.globalStep + 1) +
+                    " whatever the loss scale; lower --lr, check the data, or use --precision bf16",
+                exit_code::TrainingFailure);
         pos.samples += end - begin;
         return value;
     }

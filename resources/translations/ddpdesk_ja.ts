@@ -507,7 +507,7 @@
         <source>sweep stopped by the user</source>
         <translation>ユーザーがスイープを停止しました</translation>
     </message>
-<message><source>'%1' is a link; the sweep keeps each size's run in a plain folder of its own and never writes through a link: move it away or choose another --out</source><translation>'%1' はリンクです。スイープは各サイズの実行をそれぞれ専用の通常フォルダーに保存し、リンク越しには書き込みません: 移動するか、別の --out を選んでください</translation></message><message><source>--compare: '%1' is not SETTING=VALUE,VALUE; use e.g. precision=fp32,bf16 or grad-compression=none,fp16</source><translation>--compare: '%1' は 設定=値,値 の形ではありません。例: precision=fp32,bf16 や grad-compression=none,fp16</translation></message></context>
+<message><source>'%1' is a link; the sweep keeps each size's run in a plain folder of its own and never writes through a link: move it away or choose another --out</source><translation>'%1' はリンクです。スイープは各サイズの実行をそれぞれ専用の通常フォルダーに保存し、リンク越しには書き込みません: 移動するか、別の --out を選んでください</translation></message><message><source>--compare: '%1' is not SETTING=VALUE,VALUE; use e.g. precision=fp32,bf16 or grad-compression=none,fp16</source><translation>--compare: '%1' は 設定=値,値 の形ではありません。例: precision=fp32,bf16 や grad-compression=none,fp16</translation></message><message><source>--compare: '%1' is given twice; each value runs once</source><translation>--compare: '%1' が 2 回指定されています。各値は 1 回だけ実行します</translation></message><message><source>%1: a script run does not take the worker's training settings (only threads); compare them on a built-in workload</source><translation>%1: スクリプトの実行にはワーカーの学習設定は渡されません (threads を除く)。組み込みワークロードで比較してください</translation></message></context>
 <context>
     <name>ddpdesk::ui::ComparePanel</name>
     <message>

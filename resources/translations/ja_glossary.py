@@ -547,6 +547,10 @@ JA.update({
         'TensorBoard: %1',
     "TensorBoard: %1 already holds event files of an earlier run in this folder; TensorBoard shows them as one run with this one's":
         'TensorBoard: %1 にはこのフォルダーでの以前の実行のイベントファイルがあります。TensorBoard はそれらをこの実行と 1 つの実行として表示します',
+    "--compare: '%1' is given twice; each value runs once":
+        "--compare: '%1' が 2 回指定されています。各値は 1 回だけ実行します",
+    "%1: a script run does not take the worker's training settings (only threads); compare them on a built-in workload":
+        '%1: スクリプトの実行にはワーカーの学習設定は渡されません (threads を除く)。組み込みワークロードで比較してください',
 })
 
 

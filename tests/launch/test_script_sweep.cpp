@@ -157,6 +157,22 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("--compare: --precision 'fp8' is not valid; use fp32, bf16 or fp16"),
                  qPrintable(bad.err));
+        const auto twice =
+            launchtest::runCli({"sweep", "--nproc-list", "2", "--compare", "precision=fp32,fp32",
+                                "--workload", "autoencoder", "--out", QDir::tempPath() + "/x"},
+                               30000, {{"QT_QPA_PLATFORM", "offscreen"}});
+        QCOMPARE(twice.exitCode, 2);
+        QVERIFY2(twice.err.contains("--compare: 'fp32' is given twice"), qPrintable(twice.err));
+        QTemporaryDir scriptDir;
+        const auto script =
+            launchtest::runCli({"sweep", "--nproc-list", "2", "--compare", "precision=fp32,bf16", "--script",
+                                launchtest::envPath("DDPDESK_TEST_SCRIPT"), "--python",
+                                launchtest::envPath("DDPDESK_PYTHON"), "--out", scriptDir.filePath("s")},
+                               30000, {{"QT_QPA_PLATFORM", "offscreen"}});
+        QCOMPARE(script.exitCode, 2);
+        QVERIFY2(script.err.contains("a script run does not take the worker's training settings"),
+                 qPrintable(script.err));
+        QVERIFY(!QFileInfo::exists(scriptDir.filePath("s/n2-precision-fp32")));
     }
 };
 

@@ -232,6 +232,30 @@ private slots:
             QVERIFY(v.toObject()["wall_time"].toDouble() >= t0);
     }
 
+    // The default --telemetry-ms throttles each rank on its own clock: ranks report different steps. The mean
+    // is then written once every rank is past a step, from each rank's latest value at or before it.
+    void throttledRanksStillGetAMean() {
+        QTemporaryDir dir;
+        launch::TensorBoardLog log;
+        launch::TensorBoardRun run;
+        run.ranks = 2;
+        QString why;
+        const double t0 = 1796036358.0;
+        QVERIFY2(log.open(dir.path(), run, t0, &why), qPrintable(why));
+        const QList<QPair<int, QPair<int, double>>> reports = {
+            {0, {10, 1.0}}, {1, {12, 3.0}}, {0, {20, 0.5}}, {1, {22, 1.5}}, {0, {30, 0.25}}};
+        for (const auto& [rank, point] : reports)
+            QVERIFY(log.write(telemetry(protocol::ev::Step, rank, t0 + point.first,
+                                        {{"step", point.first}, {"loss", point.second}})));
+        log.close();
+        const Reading r = readEvents(dir.filePath("tensorboard"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        using Points = QMap<qint64, double>;
+        // 10: rank 1 had said nothing yet; 30: rank 1 is not past it yet.
+        QCOMPARE(r.series["loss/mean"], (Points{{12, 2.0}, {20, 1.75}, {22, 1.0}}));
+        QCOMPARE(r.series["loss/rank_0"], (Points{{10, 1.0}, {20, 0.5}, {30, 0.25}}));
+    }
+
     void realRunTwoRanks() {
         QTemporaryDir dir;
         const QString out = dir.filePath("run");

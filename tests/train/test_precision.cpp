@@ -64,6 +64,7 @@ TEST_CASE(lossScalerSkipsOverflowAndGrowsBack) {
     scaler.update(false);
     TEST_REQUIRE_EQ(scaler.currentScale(), 512.0);
     TEST_REQUIRE_EQ(scaler.skippedSteps(), std::int64_t(1));
+    TEST_REQUIRE_EQ(scaler.consecutiveSkips(), std::int64_t(1));
 
     for (int i = 0; i < 3; ++i) {
         backward(1.0);
@@ -72,6 +73,14 @@ TEST_CASE(lossScalerSkipsOverflowAndGrowsBack) {
     }
     TEST_REQUIRE_EQ(scaler.currentScale(), 1024.0); // three clean steps in a row: doubled
     TEST_REQUIRE_EQ(scaler.skippedSteps(), std::int64_t(1));
+    TEST_REQUIRE_EQ(scaler.consecutiveSkips(), std::int64_t(0));
+    // Gradients that stay inf whatever the scale: the count the trainer stops at (kMaxConsecutiveSkips).
+    for (std::int64_t i = 0; i < train::LossScaler::kMaxConsecutiveSkips; ++i) {
+        backward(std::numeric_limits<double>::infinity());
+        TEST_REQUIRE(!scaler.unscale({w}));
+        scaler.update(false);
+    }
+    TEST_REQUIRE_EQ(scaler.consecutiveSkips(), train::LossScaler::kMaxConsecutiveSkips);
 
     train::LossScaler off(false);
     const at::Tensor loss = at::full({}, 3.0);

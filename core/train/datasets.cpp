@@ -69,8 +69,15 @@ at::Tensor dictTensor(const c10::Dict<c10::IValue, c10::IValue>& dict, const cha
 } // namespace
 
 at::Tensor Dataset::prepared(const at::Tensor& rows) const {
-    if (!imageBytes) return rows;
-    return rows.to(torch::kFloat32).div_(255.0).sub_(kFashionMean).div_(kFashionStd);
+    switch (encoding) {
+    case Encoding::ImageBytes:
+        return rows.to(torch::kFloat32).div_(255.0).sub_(kFashionMean).div_(kFashionStd);
+    case Encoding::LinspaceRows:
+        return (rows * rowUnit).to(torch::kFloat32);
+    case Encoding::Values:
+        break;
+    }
+    return rows;
 }
 
 std::string defaultDataDir() {
@@ -80,10 +87,10 @@ std::string defaultDataDir() {
 
 Dataset makeLinspaceDataset(std::int64_t count, std::int64_t dim) {
     Dataset d;
-    // Row i = linspace(0, i, dim) = i * linspace(0, 1, dim), computed in double like np.linspace.
-    at::Tensor unit = torch::linspace(0.0, 1.0, dim, torch::kFloat64);
-    at::Tensor scale = torch::arange(count, torch::kFloat64).unsqueeze(1);
-    d.x = (scale * unit.unsqueeze(0)).to(torch::kFloat32).contiguous();
+    // Row i = linspace(0, i, dim) = i * linspace(0, 1, dim), computed in double like np.linspace (prepared).
+    d.rowUnit = torch::linspace(0.0, 1.0, dim, torch::kFloat64).unsqueeze(0);
+    d.x = torch::arange(count, torch::kFloat64).unsqueeze(1);
+    d.encoding = Dataset::Encoding::LinspaceRows;
     d.description = "linspace dataset: " + std::to_string(count) + " vectors of " + std::to_string(dim);
     return d;
 }
@@ -93,7 +100,7 @@ Dataset loadIdxDataset(const std::string& dir) {
     pair(dir, "train", d.x, d.y, true);
     pair(dir, "t10k", d.xTest, d.yTest, false);
     d.classification = true;
-    d.imageBytes = true;
+    d.encoding = Dataset::Encoding::ImageBytes;
     d.description = "IDX folder " + dir + ": " + std::to_string(d.x.size(0)) + " training images" +
                     (d.hasTest() ? ", " + std::to_string(d.xTest.size(0)) + " test images" : ", no test set");
     return d;

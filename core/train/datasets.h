@@ -15,10 +15,14 @@ struct Dataset {
     at::Tensor xTest, yTest; // optional test split (undefined when absent)
     bool classification = false;
     std::string description;
-    // IDX images stay the file's bytes (uint8, a quarter of float32: 47 MB instead of 188 MB for
-    // Fashion-MNIST's training set) and are scaled and normalised per batch, by the same operations in the
-    // same order as loading them all at once would, so every value is bit-identical.
-    bool imageBytes = false;
+    // How x holds the samples. IDX images stay the file's bytes (uint8, a quarter of float32: 47 MB instead
+    // of 188 MB for Fashion-MNIST's training set) and are scaled and normalised per batch; the linspace set
+    // holds each row's end point (x: [N,1] float64) and computes the row per batch (40 MB of float32 not
+    // held, and no 80 MB float64 intermediate at start). Either way by the same operations in the same order
+    // as making them all at once would, so every value is bit-identical.
+    enum class Encoding { Values, ImageBytes, LinspaceRows };
+    Encoding encoding = Encoding::Values;
+    at::Tensor rowUnit; // LinspaceRows: linspace(0, 1, dim) as [1,dim] float64
 
     std::int64_t size() const { return x.size(0); }
     bool hasTest() const { return xTest.defined(); }

@@ -410,6 +410,8 @@ void Trainer::run() {
         plan["overlap"] = s.cfg.overlap;
         plan["grad_transport"] = "gloo";
         plan["precision"] = s.cfg.settings.precision;
+        plan["prepare_ms"] = s.cfg.prepared.count();
+        plan["peer_wait_ms"] = s.cfg.waitedForPeers.count();
         if (s.group->size() > 1) s.chooseGradTransport(plan);
         tm.emit(plan);
     }

@@ -37,6 +37,9 @@ struct TrainerConfig {
     std::chrono::milliseconds collectiveTimeout{300000};
     std::filesystem::path outDir;
     int telemetryMs = 100;
+    // This rank's own start-up (data set, model, probe) beside the rendezvous, and how long it then waited
+    // for the rendezvous to end: the `rendezvous` event of phase `done` reports both.
+    std::chrono::milliseconds prepared{0}, waitedForPeers{0};
     protocol::WorkerSettings settings; // as given; the values above are resolved from it and the workload
 };
 

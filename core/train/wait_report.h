@@ -20,8 +20,9 @@ struct WaitPoint {
     int buckets = 0;
 };
 
-// Marks the wait for its lifetime; nests (the innermost one is reported). Single-threaded use: the rank's
-// training thread.
+// Marks the wait for its lifetime; nests (the innermost one is reported). One thread at a time: the
+// rendezvous thread until the rendezvous ends (the main thread meanwhile loads data, which it does not wait
+// on), then the rank's training thread.
 class WaitScope {
 public:
     explicit WaitScope(WaitPoint point);

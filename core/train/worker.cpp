@@ -23,6 +23,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <thread>
 
 namespace ddpdesk::train {
 
@@ -121,6 +123,31 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads,
     tm.emit(e);
 }
 
+std::chrono::milliseconds collectiveTimeout(const WorkerOptions& o) {
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
+}
+
+// The rendezvous waits on the other ranks (store, arrivals, Gloo's mesh) while loading the data set, building
+// the model and probing it is this rank's own work: they run at the same time, so the first step waits for
+// the slower of the two, not their sum. A packaged task on a detached thread, not std::async, whose future
+// would block a failing rank's exit until the rendezvous ended; every exit path of the worker is std::_Exit.
+std::future<RendezvousResult> startRendezvous(const WorkerOptions& o, const Identity& id,
+                                              const protocol::StoreSpec& store) {
+    RendezvousConfig rc;
+    rc.address = store;
+    rc.externalStore = o.externalStore;
+    rc.identity = id;
+    rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
+    rc.collectiveTimeout = collectiveTimeout(o);
+    rc.device = chooseGlooDevice(o.iface, store, id);
+    rc.secret = resolveRunSecret(o);
+    std::packaged_task<RendezvousResult()> task([rc] { return rendezvous(rc); });
+    std::future<RendezvousResult> result = task.get_future();
+    std::thread(std::move(task)).detach();
+    return result;
+}
+
 TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data,
                          c10::Device device) {
     const protocol::WorkerSettings& s = o.settings;
@@ -162,8 +189,7 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
                                                   : GradTransport::Auto;
     c.device = device;
     if (const std::string why = precisionProblem(s.precision, device); !why.empty()) throw badInput(why);
-    c.collectiveTimeout = std::chrono::milliseconds(
-        static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
+    c.collectiveTimeout = collectiveTimeout(o);
     c.outDir = fs::path(o.outDir);
     c.telemetryMs = s.telemetryMs.value_or(100);
     return c;
@@ -187,6 +213,9 @@ int train(const WorkerOptions& o) {
     at::set_num_threads(threads);
     keepFreedMemory();
     c10::Device device = chooseDevice(o, id);
+    const auto started = std::chrono::steady_clock::now();
+    std::future<RendezvousResult> joining;
+    if (store) joining = startRendezvous(o, id, *store);
     Dataset data = loadData(o);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device);
@@ -201,18 +230,12 @@ int train(const WorkerOptions& o) {
         " per rank; " + std::to_string(threads) + " thread(s)" +
         (o.settings.precision != "fp32" ? "; " + o.settings.precision + " autocast" : ""));
 
+    const auto prepared = std::chrono::steady_clock::now();
+    config.prepared = std::chrono::duration_cast<std::chrono::milliseconds>(prepared - started);
     RendezvousResult rdv;
-    if (store) {
-        RendezvousConfig rc;
-        rc.address = *store;
-        rc.externalStore = o.externalStore;
-        rc.identity = id;
-        rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
-        rc.collectiveTimeout = config.collectiveTimeout;
-        rc.device = chooseGlooDevice(o.iface, *store, id);
-        rc.secret = resolveRunSecret(o);
-        rdv = rendezvous(rc);
-    }
+    if (joining.valid()) rdv = joining.get(); // rethrows the rendezvous' TrainError
+    config.waitedForPeers =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prepared);
     Trainer trainer(config, std::move(data), std::move(model), rdv.group.get());
     trainer.run();
     return exit_code::Ok;

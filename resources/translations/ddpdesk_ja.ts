@@ -84,6 +84,14 @@
         <translation>学習率を下げる、入力データの NaN と inf を確認する、勾配をクリップしてください。torch.autograd.set_detect_anomaly(True) で原因となった演算がわかります。</translation>
     </message>
     <message>
+        <source>The rank's process was ended by C++'s std::terminate with no exception in flight: a C++ thread of PyTorch was destroyed while still running. Most often this happens while Python shuts down after the script's last line: PyTorch 1.13 and 2.6 do it now and then in scripts that register a Python DDP communication hook (reproduced without DDP Desk). If the rank's last step and its files are there, the training itself completed.</source>
+        <translation>ランクのプロセスが、処理中の例外がないまま C++ の std::terminate で終了しました: PyTorch の C++ スレッドが実行中のまま破棄されました。多くはスクリプトの最後の行の後、Python の終了処理中に起こります: Python の DDP 通信フックを登録するスクリプトでは、PyTorch 1.13 と 2.6 がときどきこうなります (DDP Desk なしでも再現)。ランクの最後のステップとファイルが残っていれば、学習自体は完了しています。</translation>
+    </message>
+    <message>
+        <source>End the script with dist.destroy_process_group() and, once everything is saved and closed, os._exit(0): it skips the interpreter shutdown in which PyTorch's threads abort. If it happens during training, TORCH_SHOW_CPP_STACKTRACES=1 shows which C++ code ended the process.</source>
+        <translation>スクリプトの最後で dist.destroy_process_group() を呼び、すべてを保存して閉じてから os._exit(0) で終了してください: PyTorch のスレッドが異常終了するインタープリターの終了処理を省けます。学習中に起こる場合は、TORCH_SHOW_CPP_STACKTRACES=1 でプロセスを終了させた C++ コードがわかります。</translation>
+    </message>
+    <message>
         <source>The rendezvous port is already in use by another process (often another training job on the default port 29500).</source>
         <translation>ランデブーのポートは別のプロセスが使用中です (多くは既定のポート 29500 を使う別の学習ジョブ)。</translation>
     </message>

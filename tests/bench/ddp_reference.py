@@ -50,6 +50,7 @@ def main():
     p.add_argument("--batch-size", type=int, required=True)
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
     p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
+    p.add_argument("--first-step", action="store_true", help="print when the first step finished (wall time)")
     a = p.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -81,6 +82,8 @@ def main():
             loss.item()
             samples += x.shape[0]
             step += 1
+            if step == 1 and a.first_step:
+                print(json.dumps({"rank": rank, "first_step_t": time.time()}), flush=True)
             if step >= a.steps:
                 break
         epoch += 1

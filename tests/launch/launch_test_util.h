@@ -98,6 +98,19 @@ inline int freePort() {
     return s.listen(QHostAddress::Any, 0) ? s.serverPort() : 0;
 }
 
+// Everything ranks wrote outside the telemetry protocol (the `log` events the launcher recorded in
+// metrics.jsonl), for a failing test to print whole: the CLI's summary keeps only the last lines, each cut
+// short.
+inline QStringList rankOutput(const QString& metricsPath) {
+    QStringList lines;
+    for (const QJsonObject& e : readJsonLines(metricsPath))
+        if (e["event"].toString() == QLatin1String("log"))
+            lines << QStringLiteral("rank %1 %2: %3")
+                         .arg(e["rank"].toInt())
+                         .arg(e["stream"].toString(), e["text"].toString());
+    return lines;
+}
+
 inline int countEvents(const QVector<QJsonObject>& events, const QString& type, int rank = -2) {
     int n = 0;
     for (const QJsonObject& e : events)

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 
@@ -181,10 +182,24 @@ TEST_CASE(linspaceMatchesNumpy) {
         TEST_REQUIRE_MSG(
             std::sscanf(lines[static_cast<size_t>(i)].c_str(), "%f %f %f", &v[0], &v[1], &v[2]) == 3,
             lines[static_cast<size_t>(i)]);
-        TEST_REQUIRE_EQ(d.x[rows[i]][1].item<float>(), v[0]);
-        TEST_REQUIRE_EQ(d.x[rows[i]][500].item<float>(), v[1]);
-        TEST_REQUIRE_EQ(d.x[rows[i]][999].item<float>(), v[2]);
+        const at::Tensor row = d.inputs(torch::tensor({rows[i]}, torch::kLong))[0];
+        TEST_REQUIRE_EQ(row[1].item<float>(), v[0]);
+        TEST_REQUIRE_EQ(row[500].item<float>(), v[1]);
+        TEST_REQUIRE_EQ(row[999].item<float>(), v[2]);
     }
+    // Every row, computed per batch, is bit for bit numpy's whole array (held by numpy, written as float32).
+    TempDir dir;
+    const std::string file = dir.filePath("linspace.f32");
+    runPython(
+        "import sys, numpy as np\n"
+        "np.stack([np.linspace(0, i, 1000) for i in range(10000)]).astype(np.float32).tofile(sys.argv[1])\n",
+        {file});
+    const std::string expected = fileBytes(file);
+    const at::Tensor all = d.inputs(torch::arange(10000, torch::kLong)).contiguous();
+    TEST_REQUIRE_EQ(expected.size(), all.nbytes());
+    TEST_REQUIRE(std::memcmp(expected.data(), all.data_ptr<float>(), expected.size()) == 0);
+    const at::Tensor idx = torch::tensor({9999, 0, 17, 17}, torch::kLong);
+    TEST_REQUIRE(d.inputs(idx).equal(all.index_select(0, idx)));
 }
 
 DDPDESK_TEST_MAIN()

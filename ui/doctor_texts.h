@@ -1,9 +1,9 @@
 #pragma once
 
 // Translated wording for the doctor's findings. core/doctor stays free of Qt and speaks English (the CLI
-// prints it as is); the GUI looks each finding up here by its stable code (plus variant) and fills in the
-// values the doctor recorded in Finding::args. Unknown codes, or a language without a translation, show the
-// doctor's text.
+// prints it as is), built from the templates in core/doctor/finding_texts.cpp; the GUI looks each finding's
+// template up there by its stable code (plus variant), translates it and fills in the values the doctor
+// recorded in Finding::args. Unknown codes, or a language without a translation, show the doctor's text.
 
 #include "doctor/doctor.h"
 

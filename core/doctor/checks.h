@@ -12,9 +12,11 @@ namespace ddpdesk::doctor::detail {
 Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
                     std::string fix = {});
 
-// Records the values a finding's wording embeds, for a translated view (see Finding::variant /
-// Finding::args).
-Finding withArgs(Finding finding, std::string variant, std::vector<std::string> args);
+// A finding worded from finding_texts.cpp, so its English is written only there: `key` is "CODE" or
+// "CODE/variant", message and fix are the key's templates filled with `args`, and code, variant and args are
+// recorded for a translated view (see Finding::variant / Finding::args).
+Finding textFinding(const std::string& key, Severity severity, std::vector<std::string> args,
+                    nlohmann::json evidence = {});
 
 // The running diagnosis (doctor.cpp), for the probes on its thread: its deadline (none outside a diagnosis),
 // and what it is doing now. setActivity also hands the findings appended so far to diagnose(), which returns

@@ -1,6 +1,7 @@
 #include "doctor/doctor.h"
 
 #include "doctor/checks.h"
+#include "doctor/finding_texts.h"
 #include "net/bounded_call.h"
 #include "protocol/store_spec.h"
 #include "protocol/utf8.h"
@@ -29,10 +30,15 @@ Finding makeFinding(std::string code, Severity severity, std::string message, nl
     return f;
 }
 
-Finding withArgs(Finding finding, std::string variant, std::vector<std::string> args) {
-    finding.variant = std::move(variant);
-    finding.args = std::move(args);
-    return finding;
+Finding textFinding(const std::string& key, Severity severity, std::vector<std::string> args,
+                    nlohmann::json evidence) {
+    const std::size_t slash = key.find('/');
+    const FindingText* text = findingText(key);
+    Finding f = makeFinding(key.substr(0, slash), severity, text ? fill(text->message, args) : key,
+                            std::move(evidence), text && text->fix ? fill(text->fix, args) : std::string());
+    if (slash != std::string::npos) f.variant = key.substr(slash + 1);
+    f.args = std::move(args);
+    return f;
 }
 
 Deadline::Deadline(double seconds) : m_seconds(seconds) {
@@ -75,16 +81,8 @@ std::string secondsText(double seconds) {
 }
 
 Finding deadlineFinding(double seconds, const std::string& activity) {
-    const std::string s = secondsText(seconds);
-    return withArgs(
-        makeFinding(
-            "DEADLINE_REACHED", Severity::Warning,
-            "The diagnosis stopped at its deadline of " + s + " s while " + activity +
-                "; the other findings are what it learned until then.",
-            {{"deadline_s", seconds}, {"activity", activity}},
-            "Look at what was slow (" + activity +
-                "), or run the doctor again with a longer deadline (ddpdesk-cli doctor --deadline SEC)."),
-        "", {s, activity});
+    return textFinding("DEADLINE_REACHED", Severity::Warning, {secondsText(seconds), activity},
+                       {{"deadline_s", seconds}, {"activity", activity}});
 }
 
 } // namespace
@@ -120,8 +118,7 @@ void deadlineReached(std::vector<Finding>& out) {
 
 } // namespace detail
 
-using detail::makeFinding;
-using detail::withArgs;
+using detail::textFinding;
 
 namespace {
 
@@ -154,17 +151,9 @@ void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, s
             detail::deadlineReached(out);
             return;
         }
-        out.push_back(withArgs(
-            makeFinding(
-                "FILESTORE_NOT_ANSWERING", Severity::Error,
-                "The store path " + path.u8string() + " does not answer: looking it up took longer than " +
-                    std::to_string(timeout.count()) +
-                    " ms, as on a network share whose server is down or unreachable. Ranks would hang "
-                    "on it.",
-                {{"path", path.u8string()}, {"timeout_ms", timeout.count()}},
-                "Check the share (its server, the network, the mount); or use a store path on a disk "
-                "that answers."),
-            "", {path.u8string(), std::to_string(timeout.count())}));
+        out.push_back(textFinding("FILESTORE_NOT_ANSWERING", Severity::Error,
+                                  {path.u8string(), std::to_string(timeout.count())},
+                                  {{"path", path.u8string()}, {"timeout_ms", timeout.count()}}));
         return;
     }
     detail::setActivity("checking the store file " + path.u8string());
@@ -173,29 +162,16 @@ void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, s
 
 void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
     if (request.worldSize < 0)
-        out.push_back(
-            withArgs(makeFinding("WORLD_SIZE_MISMATCH", Severity::Error,
-                                 "World size " + std::to_string(request.worldSize) + " is not valid.",
-                                 {{"world_size", request.worldSize}},
-                                 "Use the total number of ranks over all nodes (1 or more)."),
-                     "invalid", {std::to_string(request.worldSize)}));
+        out.push_back(textFinding("WORLD_SIZE_MISMATCH/invalid", Severity::Error,
+                                  {std::to_string(request.worldSize)}, {{"world_size", request.worldSize}}));
     if (request.rank >= 0 && request.worldSize > 0 && request.rank >= request.worldSize)
-        out.push_back(withArgs(
-            makeFinding("RANK_OUT_OF_RANGE", Severity::Error,
-                        "Rank " + std::to_string(request.rank) + " is outside 0.." +
-                            std::to_string(request.worldSize - 1) + " for world size " +
-                            std::to_string(request.worldSize) + ".",
-                        {{"rank", request.rank}, {"world_size", request.worldSize}},
-                        "Ranks run from 0 to world_size-1; check --rank and --world-size on every node."),
-            "request",
-            {std::to_string(request.rank), std::to_string(request.worldSize - 1),
-             std::to_string(request.worldSize)}));
+        out.push_back(textFinding("RANK_OUT_OF_RANGE/request", Severity::Error,
+                                  {std::to_string(request.rank), std::to_string(request.worldSize - 1),
+                                   std::to_string(request.worldSize)},
+                                  {{"rank", request.rank}, {"world_size", request.worldSize}}));
     if (request.nodeRank < 0)
-        out.push_back(withArgs(makeFinding("NODE_RANK_INVALID", Severity::Error,
-                                           "Node rank " + std::to_string(request.nodeRank) + " is not valid.",
-                                           {{"node_rank", request.nodeRank}},
-                                           "Node ranks start at 0 (the master node)."),
-                               "", {std::to_string(request.nodeRank)}));
+        out.push_back(textFinding("NODE_RANK_INVALID", Severity::Error, {std::to_string(request.nodeRank)},
+                                  {{"node_rank", request.nodeRank}}));
 
     const protocol::StoreSpec address = protocol::parseStoreSpec(request.store);
     switch (address.kind) {
@@ -207,10 +183,7 @@ void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
         break;
     case protocol::StoreSpec::Kind::Invalid:
         out.push_back(
-            withArgs(makeFinding("STORE_INVALID", Severity::Error, "Store address: " + address.error + ".",
-                                 {{"store", request.store}},
-                                 "Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT."),
-                     "", {address.error}));
+            textFinding("STORE_INVALID", Severity::Error, {address.error}, {{"store", request.store}}));
         break;
     }
 }

@@ -48,20 +48,12 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     const nlohmann::json where = {{"path", path.u8string()}, {"folder", dir.u8string()}};
 
     if (!fs::is_directory(dir, ec)) {
-        out.push_back(
-            withArgs(makeFinding("FILESTORE_DIR_MISSING", Severity::Error,
-                                 "The folder for the store file does not exist: " + dir.u8string() +
-                                     " (c10d would wait on it until the timeout instead of failing).",
-                                 where, "Create the folder, or choose a store path in an existing folder."),
-                     "", {dir.u8string()}));
+        out.push_back(textFinding("FILESTORE_DIR_MISSING", Severity::Error, {dir.u8string()}, where));
         return;
     }
     if (fs::is_directory(path, ec)) {
-        out.push_back(withArgs(
-            makeFinding("FILESTORE_NOT_A_FILE", Severity::Error,
-                        path.u8string() + " is a folder; the store needs a file path.", where,
-                        "Use a file inside that folder, e.g. " + (path / "ddp-store").u8string() + "."),
-            "", {path.u8string(), (path / "ddp-store").u8string()}));
+        out.push_back(textFinding("FILESTORE_NOT_A_FILE", Severity::Error,
+                                  {path.u8string(), (path / "ddp-store").u8string()}, where));
         return;
     }
     std::string writeError;
@@ -75,25 +67,15 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!writable) {
         auto e = where;
         e["error"] = writeError;
-        out.push_back(
-            withArgs(makeFinding("FILESTORE_NOT_WRITABLE", Severity::Error,
-                                 "The store file cannot be written: " + writeError + ".", e,
-                                 "Choose a folder every rank can write to (check permissions, read-only "
-                                 "mounts and network-share access)."),
-                     "", {writeError}));
+        out.push_back(textFinding("FILESTORE_NOT_WRITABLE", Severity::Error, {writeError}, e));
         return;
     }
     if (!exists && request.jobRunning) {
-        out.push_back(
-            makeFinding("FILESTORE_GONE", Severity::Error,
-                        "The job is said to be running but its store file does not exist: it was deleted "
-                        "under the job (an early destroy_process_group or a cleanup) or the path differs.",
-                        where, "Check that every rank uses exactly this path; restart the job."));
+        out.push_back(textFinding("FILESTORE_GONE", Severity::Error, {}, where));
         return;
     }
     if (!exists) {
-        out.push_back(makeFinding("FILESTORE_READY", Severity::Info,
-                                  "The folder is writable and no old store file is in the way.", where));
+        out.push_back(textFinding("FILESTORE_READY", Severity::Info, {}, where));
         return;
     }
 
@@ -101,9 +83,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!contents.ok) {
         auto e = where;
         e["size"] = contents.size;
-        out.push_back(withArgs(makeFinding("FILESTORE_NOT_A_STORE", Severity::Error, contents.error + ".", e,
-                                           "Pick another store path; this file belongs to something else."),
-                               "", {contents.error}));
+        out.push_back(textFinding("FILESTORE_NOT_A_STORE", Severity::Error, {contents.error}, e));
         return;
     }
     std::vector<std::pair<std::string, std::string>> records;
@@ -122,16 +102,12 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
 
     if (!live.live()) {
         if (contents.records.empty()) {
-            out.push_back(makeFinding("FILESTORE_EMPTY", Severity::Info,
-                                      "An empty store file exists; c10d can reuse it.", e));
+            out.push_back(textFinding("FILESTORE_EMPTY", Severity::Info, {}, e));
             return;
         }
         // Parses, yet not as c10d writes: never call someone else's file a stale store.
         if (!contents.proven()) {
-            out.push_back(
-                withArgs(makeFinding("FILESTORE_NOT_A_STORE", Severity::Error, contents.notProven + ".", e,
-                                     "Pick another store path; this file belongs to something else."),
-                         "", {contents.notProven}));
+            out.push_back(textFinding("FILESTORE_NOT_A_STORE", Severity::Error, {contents.notProven}, e));
             return;
         }
         e["ranks"] = census.toJson();
@@ -143,34 +119,19 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
         const StaleVerdict verdict = judgeStale(request, census, live.ageSeconds);
         if (!verdict.stale) {
             e["why_not_stale"] = verdict.variant;
-            const bool otherNode = verdict.variant == "other_node";
             std::vector<std::string> args = verdict.args;
             args.push_back(path.u8string());
             // For a new launch on node 0 the file is in the way whether or not a rank waits on it; a joining
             // node or a diagnosis of the running job expects it.
             const Severity severity =
                 request.jobRunning || request.nodeRank > 0 ? Severity::Warning : Severity::Error;
-            out.push_back(withArgs(
-                makeFinding(
-                    "FILESTORE_MAYBE_LIVE", severity,
-                    "No process here is seen using the store file, but it is not stale: " + verdict.reason +
-                        ".",
-                    e,
-                    otherNode ? "Run the doctor on node 0, or pass --force once no node uses " +
-                                    path.u8string() + "; or choose a new store path."
-                              : "If this run is wanted, start its missing ranks; if not, choose a new store "
-                                "path (or, once no rank waits, pass a shorter --rendezvous-timeout)."),
-                verdict.variant, args));
+            out.push_back(textFinding("FILESTORE_MAYBE_LIVE/" + verdict.variant, severity, args, e));
             reportCensus(request, census, !request.jobRunning, out);
             return;
         }
         if (request.jobRunning) {
             e["why_stale"] = verdict.reason;
-            out.push_back(
-                makeFinding("FILESTORE_ABANDONED", Severity::Error,
-                            "No live process uses this store any more: the job has exited or was killed.", e,
-                            "Restart the job; rename the store file aside first (it holds the old "
-                            "run's keys)."));
+            out.push_back(textFinding("FILESTORE_ABANDONED", Severity::Error, {}, e));
             reportCensus(request, census, false, out);
             return;
         }
@@ -178,16 +139,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
                                          std::to_string(static_cast<long long>(live.ageSeconds)),
                                          path.u8string()};
         args.insert(args.end(), verdict.args.begin(), verdict.args.end());
-        out.push_back(
-            withArgs(makeFinding("FILESTORE_STALE", Severity::Error,
-                                 "A store file from an earlier run is in the way (" +
-                                     std::to_string(contents.keys.size()) + " keys, " + verdict.reason +
-                                     "); new ranks would mix with its keys and hang or miscount.",
-                                 e,
-                                 "Rename " + path.u8string() +
-                                     " aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or "
-                                     "choose a new path."),
-                     verdict.variant, args));
+        out.push_back(textFinding("FILESTORE_STALE/" + verdict.variant, Severity::Error, args, e));
         return;
     }
 
@@ -195,23 +147,14 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!request.jobRunning) {
         const bool hard = !live.holders.empty();
         std::string who = live.describe();
-        out.push_back(withArgs(
-            makeFinding(hard ? "FILESTORE_LOCKED" : "FILESTORE_IN_USE", Severity::Error,
-                        hard ? "Another live process holds the store file: " + who + "."
-                             : "A live run is using this store file: " + who + ".",
-                        e,
-                        "End that process (or let its run finish), or pick another store path. If it "
-                        "is the job you want to diagnose, run the doctor with --running."),
-            "", {who}));
+        out.push_back(textFinding(hard ? "FILESTORE_LOCKED" : "FILESTORE_IN_USE", Severity::Error, {who}, e));
         if (hard) {
             const auto& first = live.holders.front();
             out.back().evidence["pid"] = first.pid;
             out.back().evidence["process"] = first.name;
         }
     } else {
-        out.push_back(withArgs(makeFinding("FILESTORE_LIVE", Severity::Info,
-                                           "The job's store is live: " + live.describe() + ".", e),
-                               "", {live.describe()}));
+        out.push_back(textFinding("FILESTORE_LIVE", Severity::Info, {live.describe()}, e));
     }
     reportCensus(request, census, false, out);
 }

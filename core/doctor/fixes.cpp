@@ -4,6 +4,7 @@
 
 #include "doctor/doctor.h"
 #include "doctor/file_store_liveness.h"
+#include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
 #include "doctor/rename_aside.h"
 #include "net/net_socket.h"
@@ -46,10 +47,12 @@ bool taken(const fs::path& p) {
     return fs::exists(fs::symlink_status(p, ec)); // a dangling symlink is taken too
 }
 
-FixResult refuse(std::string code, std::string message, std::vector<std::string> args) {
+// An outcome worded from finding_texts.cpp: its template for `code` filled with `args`.
+FixResult outcome(std::string code, std::vector<std::string> args) {
     FixResult r;
+    const FindingText* text = fixResultText(code);
+    r.message = text ? fill(text->message, args) : code;
     r.code = std::move(code);
-    r.message = std::move(message);
     r.args = std::move(args);
     return r;
 }
@@ -70,30 +73,18 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
     const std::string name = path.u8string();
     std::error_code ec;
     const auto status = fs::symlink_status(path, ec);
-    if (fs::is_symlink(status))
-        return refuse(
-            "SYMLINK",
-            "Refused: " + name +
-                " is a symbolic link; the fix never follows links, so neither the link nor its target "
-                "is changed.",
-            {name});
-    if (!fs::is_regular_file(status))
-        return refuse("NOT_A_FILE", "Nothing to rename: " + name + " is not an existing file.", {name});
+    if (fs::is_symlink(status)) return outcome("SYMLINK", {name});
+    if (!fs::is_regular_file(status)) return outcome("NOT_A_FILE", {name});
     const protocol::FileStoreContents contents = protocol::readFileStore(path);
-    if (!contents.proven())
-        return refuse("NOT_A_STORE", "Refused: " + contents.notProven + ", so it is left as it is.",
-                      {contents.notProven});
+    if (!contents.proven()) return outcome("NOT_A_STORE", {contents.notProven});
     std::vector<std::pair<std::string, std::string>> records;
     for (const auto& rec : contents.records)
         records.emplace_back(rec.key, rec.value);
     const RankCensus census = censusFromRecords(records);
     const StoreLiveness live = fileStoreLiveness(path, census);
-    if (live.live())
-        return refuse("IN_USE", "Refused: the store is in use (" + live.describe() + "). End that run first.",
-                      {live.describe()});
+    if (live.live()) return outcome("IN_USE", {live.describe()});
     const StaleVerdict verdict = judgeStale(context, census, live.ageSeconds);
-    if (!verdict.stale)
-        return refuse("NOT_STALE/" + verdict.variant, "Refused: " + verdict.reason + ".", verdict.args);
+    if (!verdict.stale) return outcome("NOT_STALE/" + verdict.variant, verdict.args);
 
     const std::string stamp = stampNow();
     for (int n = 1; n <= kMaxSuffix; ++n) {
@@ -104,21 +95,16 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
         case os::RenameStatus::TargetExists:
             continue; // appeared since the look: take the next suffix
         case os::RenameStatus::Failed:
-            return refuse("RENAME_FAILED", "Could not rename " + name + ": " + error, {name, error});
+            return outcome("RENAME_FAILED", {name, error});
         case os::RenameStatus::Done: {
-            FixResult r;
+            FixResult r = outcome("RENAMED", {name, to.u8string()});
             r.ok = true;
             r.newPath = to.u8string();
-            r.code = "RENAMED";
-            r.args = {name, r.newPath};
-            r.message =
-                "Renamed the stale store file " + name + " to " + r.newPath + " (nothing was deleted).";
             return r;
         }
         }
     }
-    return refuse("RENAME_FAILED", "Could not rename " + name + ": every .stale- name for it is taken",
-                  {name, "every .stale- name for it is taken"});
+    return outcome("RENAME_FAILED", {name, "every .stale- name for it is taken"});
 }
 
 int suggestFreePort(int preferred) {

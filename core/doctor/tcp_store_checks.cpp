@@ -2,6 +2,7 @@
 // and (for a live store) which ranks have arrived.
 
 #include "doctor/checks.h"
+#include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
 #include "doctor/tcp_store_client.h"
 #include "net/net_socket.h"
@@ -26,9 +27,10 @@ nlohmann::json holdersJson(const std::vector<os::ProcessRef>& holders) {
     return arr;
 }
 
-// `variant` and `detail` name the kind of occupant and its one value, for a translated view (Finding::args).
-void portInUse(const protocol::StoreSpec& a, const std::string& what, nlohmann::json e,
-               std::vector<Finding>& out, const char* variant, const std::string& detail = {}) {
+// `variant` names the kind of occupant ("store", "other", "bound") and `detail` its one value (%3 of its
+// wording).
+void portInUse(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Finding>& out,
+               const std::string& variant, const std::string& detail = {}) {
     setActivity("looking for the process that holds port " + std::to_string(a.port));
     auto holders = os::portHolders(a.port);
     e["holders"] = holdersJson(holders);
@@ -40,13 +42,10 @@ void portInUse(const protocol::StoreSpec& a, const std::string& what, nlohmann::
     }
     int free = suggestFreePort(a.port);
     e["suggested_port"] = free;
-    out.push_back(withArgs(
-        makeFinding("PORT_IN_USE", Severity::Error,
-                    "Port " + std::to_string(a.port) + " is already taken by " + who + ": " + what +
-                        ". The TCPStore on node 0 could not listen there (errno 98, address in use).",
-                    e, "Use a free port, e.g. " + std::to_string(free) + ", or end " + who + "."),
-        variant,
-        {std::to_string(a.port), holders.empty() ? std::string() : who, detail, std::to_string(free)}));
+    out.push_back(textFinding("PORT_IN_USE/" + variant, Severity::Error,
+                              {std::to_string(a.port), who, detail, std::to_string(free)}, e));
+    if (holders.empty())
+        out.back().args[1].clear(); // unnamed: a translated view says "another process" itself
 }
 
 // `localOnly`: the store itself is on loopback, so every rank runs here and the advertised address is
@@ -59,16 +58,8 @@ void hostnameLoopback(std::vector<Finding>& out, net::Millis timeout, bool local
     if (!r.ok) return;
     for (const auto& a : r.addresses)
         if (!net::isLoopbackAddress(a)) return;
-    out.push_back(withArgs(
-        makeFinding("HOSTNAME_LOOPBACK", localOnly ? Severity::Info : Severity::Warning,
-                    "This node's hostname '" + name + "' resolves only to loopback (" + r.addresses.front() +
-                        "), so Gloo would advertise an address other nodes cannot reach (they fail with "
-                        "'connect [127.0.1.1]: Connection refused'). Harmless while every rank runs on this "
-                        "machine.",
-                    {{"hostname", name}, {"addresses", r.addresses}},
-                    "For multi-node runs set GLOO_SOCKET_IFNAME to this node's network interface (e.g. "
-                    "eth0), or map the hostname to the real address in /etc/hosts."),
-        "", {name, r.addresses.front()}));
+    out.push_back(textFinding("HOSTNAME_LOOPBACK", localOnly ? Severity::Info : Severity::Warning,
+                              {name, r.addresses.front()}, {{"hostname", name}, {"addresses", r.addresses}}));
 }
 
 std::string where(const protocol::StoreSpec& a) {
@@ -89,20 +80,8 @@ void storeExposure(const protocol::StoreSpec& a, const net::Resolved& resolved, 
     const std::string& first = exposed.front();
     const std::string shown = net::isWildcardAddress(first) ? first + " (every interface)" : first;
     const std::string port = std::to_string(a.port);
-    out.push_back(withArgs(
-        makeFinding(
-            "STORE_EXPOSED", Severity::Warning,
-            "The store on port " + port + " listens on " + shown +
-                ": anyone who can reach this machine can join as a rank, read the store's keys or change "
-                "them, and so stall or take over the run.",
-            {{"port", a.port}, {"address", first}, {"addresses", exposed}},
-            "Allow port " + port +
-                " in the firewall only from the training nodes. Single-node runs need no network: use a "
-                "FileStore (it never listens), or a loopback store (tcp://127.0.0.1:" +
-                port +
-                ") with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
-                "1.x's TCPStore listens on every interface whatever host it is given."),
-        "", {port, shown}));
+    out.push_back(textFinding("STORE_EXPOSED", Severity::Warning, {port, shown},
+                              {{"port", a.port}, {"address", first}, {"addresses", exposed}}));
 }
 
 void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net::Millis timeout, bool pending,
@@ -145,18 +124,12 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
     if (oversized) {
         const std::string bytes = std::to_string(oversized->bytes);
         const std::string limit = std::to_string(TcpStoreClient::kMaxValueBytes);
-        out.push_back(withArgs(
-            makeFinding("STORE_VALUE_TOO_LARGE", Severity::Warning,
-                        "The TCPStore at " + where(a) + " announced " + bytes + " bytes for key '" +
-                            oversized->key + "'; the doctor reads at most " + limit +
-                            " bytes per value and stopped reading it. Rank records are small: something "
-                            "other than the job writes to this store. Not all ranks probed.",
-                        {{"key", oversized->key},
-                         {"bytes", oversized->bytes},
-                         {"limit", TcpStoreClient::kMaxValueBytes},
-                         {"values_too_large", oversizedCount}},
-                        "Check which program uses this store and port; give the job a store of its own."),
-            "", {where(a), bytes, oversized->key, limit}));
+        out.push_back(textFinding("STORE_VALUE_TOO_LARGE", Severity::Warning,
+                                  {where(a), bytes, oversized->key, limit},
+                                  {{"key", oversized->key},
+                                   {"bytes", oversized->bytes},
+                                   {"limit", TcpStoreClient::kMaxValueBytes},
+                                   {"values_too_large", oversizedCount}}));
     }
     if (deadline.expired()) {
         // A census cut short would call ranks missing that were simply not read yet.
@@ -182,9 +155,7 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
             list += list.empty() ? "none of ranks " + probed : " (of ranks " + probed + ")";
             f.evidence["missing"] = missing;
             if (f.args.size() == 3) f.args[2] = list;
-            f.message = f.args.size() == 3 ? f.args[0] + " of " + f.args[1] + " ranks arrived; rank(s) " +
-                                                 list + " never joined, so the others wait in rendezvous."
-                                           : f.message;
+            if (f.args.size() == 3) f.message = fill(findingText("RANKS_MISSING/listed")->message, f.args);
         }
         f.message += " Not all ranks probed: only ranks " + probed + " were looked up one by one.";
         f.evidence["not_all_ranks_probed"] = true;
@@ -194,11 +165,7 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
 
 void portInvalid(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Finding>& out) {
     e["suggested_port"] = suggestFreePort();
-    out.push_back(withArgs(
-        makeFinding("PORT_INVALID", Severity::Error,
-                    "'" + a.portText + "' is not a usable TCP port (expected a number 1..65535).", e,
-                    "Use a port such as " + e["suggested_port"].dump() + " (29500 is PyTorch's default)."),
-        "", {a.portText, e["suggested_port"].dump()}));
+    out.push_back(textFinding("PORT_INVALID", Severity::Error, {a.portText, e["suggested_port"].dump()}, e));
 }
 
 // A TCPStore answered. On node 0 before its run it is another job's, in the way; otherwise the census says
@@ -211,17 +178,12 @@ void storeAnswered(const DoctorRequest& request, const protocol::StoreSpec& a, c
     e["keys"] = probe.numKeys;
     storeExposure(a, resolved, out);
     if (host && !request.jobRunning) {
-        portInUse(a,
-                  "a TCPStore of another job is listening there (" + std::to_string(probe.numKeys) + " keys)",
-                  e, out, "store", std::to_string(probe.numKeys));
+        portInUse(a, e, out, "store", std::to_string(probe.numKeys));
         censusOver(request, a, timeout, false, out);
         return;
     }
-    out.push_back(withArgs(makeFinding("STORE_REACHABLE", Severity::Info,
-                                       "A TCPStore answers at " + a.host + ":" + std::to_string(a.port) +
-                                           " (" + std::to_string(probe.numKeys) + " keys).",
-                                       e),
-                           "", {a.host, std::to_string(a.port), std::to_string(probe.numKeys)}));
+    out.push_back(textFinding("STORE_REACHABLE", Severity::Info,
+                              {a.host, std::to_string(a.port), std::to_string(probe.numKeys)}, e));
     censusOver(request, a, timeout, !host && !request.jobRunning, out);
 }
 
@@ -229,18 +191,10 @@ void notAStore(const DoctorRequest& request, const protocol::StoreSpec& a, const
                nlohmann::json e, std::vector<Finding>& out) {
     e["answer"] = answer;
     if (request.nodeRank == 0 && !request.jobRunning) {
-        portInUse(a, "something that is not a TCPStore listens there (" + answer + ")", e, out, "other",
-                  answer);
+        portInUse(a, e, out, "other", answer);
         return;
     }
-    out.push_back(
-        withArgs(makeFinding("NOT_A_STORE", Severity::Error,
-                             "Something listens at " + a.host + ":" + std::to_string(a.port) +
-                                 " but does not answer like a c10d TCPStore: " + answer + ".",
-                             e,
-                             "Check the port: another service owns it. Point every rank at the port "
-                             "the master's TCPStore really uses."),
-                 "", {a.host, std::to_string(a.port), answer}));
+    out.push_back(textFinding("NOT_A_STORE", Severity::Error, {a.host, std::to_string(a.port), answer}, e));
 }
 
 // Node 0 before its run, nothing listening: whether its TCPStore will be able to listen on the port.
@@ -248,24 +202,14 @@ void portAvailability(const protocol::StoreSpec& a, nlohmann::json e, std::vecto
     auto bind = net::tryBind(a.port);
     if (bind.status == net::BindStatus::InUse) {
         e["error"] = bind.error;
-        portInUse(a, "a socket is bound to it (not listening yet)", e, out, "bound");
+        portInUse(a, e, out, "bound");
     } else if (bind.status == net::BindStatus::AccessDenied) {
         e["error"] = bind.error;
         const int free = suggestFreePort(a.port);
-        out.push_back(
-            withArgs(makeFinding("PORT_EXCLUDED", Severity::Error,
-                                 "The OS refuses to let this node listen on port " + std::to_string(a.port) +
-                                     " (" + bind.error +
-                                     "): on Windows it lies in an excluded port range "
-                                     "(see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on "
-                                     "Linux ports below 1024 need privileges.",
-                                 e, "Pick a port outside those ranges, e.g. " + std::to_string(free) + "."),
-                     "", {std::to_string(a.port), bind.error, std::to_string(free)}));
+        out.push_back(textFinding("PORT_EXCLUDED", Severity::Error,
+                                  {std::to_string(a.port), bind.error, std::to_string(free)}, e));
     } else {
-        out.push_back(
-            withArgs(makeFinding("PORT_FREE", Severity::Info,
-                                 "Port " + std::to_string(a.port) + " is free for the TCPStore.", e),
-                     "", {std::to_string(a.port)}));
+        out.push_back(textFinding("PORT_FREE", Severity::Info, {std::to_string(a.port)}, e));
     }
 }
 
@@ -273,35 +217,14 @@ void portAvailability(const protocol::StoreSpec& a, nlohmann::json e, std::vecto
 void masterNotAnswering(const protocol::StoreSpec& a, const TcpStoreClient::OpenResult& probe,
                         net::Millis timeout, nlohmann::json e, std::vector<Finding>& out) {
     if (probe.connect == net::ConnectStatus::Refused) {
-        out.push_back(
-            withArgs(makeFinding("MASTER_REFUSED", Severity::Error,
-                                 "Nothing listens at " + a.host + ":" + std::to_string(a.port) +
-                                     ": the master (node 0, rank 0) has not started yet or has crashed.",
-                                 e,
-                                 "Start node 0 first (it hosts the TCPStore), check it is still running, and "
-                                 "that every node uses the same host and port."),
-                     "", {a.host, std::to_string(a.port)}));
+        out.push_back(textFinding("MASTER_REFUSED", Severity::Error, {a.host, std::to_string(a.port)}, e));
     } else if (probe.connect == net::ConnectStatus::TimedOut) {
         e["timeout_ms"] = timeout.count();
-        out.push_back(withArgs(makeFinding("MASTER_TIMEOUT", Severity::Error,
-                                           "No answer from " + a.host + ":" + std::to_string(a.port) +
-                                               " within " + std::to_string(timeout.count()) +
-                                               " ms: packets are dropped, typically by a firewall. Note that "
-                                               "Gloo also opens further pairwise "
-                                               "connections between all nodes on other (ephemeral) ports, so "
-                                               "opening only the store port is not "
-                                               "enough.",
-                                           e,
-                                           "Allow the program (ddpdesk-worker / python) through the firewall "
-                                           "on every node rather than a "
-                                           "single port, and check that the master address is right."),
-                               "", {a.host, std::to_string(a.port), std::to_string(timeout.count())}));
+        out.push_back(textFinding("MASTER_TIMEOUT", Severity::Error,
+                                  {a.host, std::to_string(a.port), std::to_string(timeout.count())}, e));
     } else {
-        out.push_back(withArgs(
-            makeFinding("MASTER_UNREACHABLE", Severity::Error,
-                        "Cannot reach " + a.host + ":" + std::to_string(a.port) + ": " + probe.detail + ".",
-                        e, "Check the network route to the master node and its address."),
-            "", {a.host, std::to_string(a.port), probe.detail}));
+        out.push_back(textFinding("MASTER_UNREACHABLE", Severity::Error,
+                                  {a.host, std::to_string(a.port), probe.detail}, e));
     }
 }
 
@@ -324,11 +247,7 @@ void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& a, s
     }
     if (!resolved.ok) {
         e["error"] = resolved.error;
-        out.push_back(withArgs(
-            makeFinding("HOST_UNRESOLVED", Severity::Error,
-                        "The store host '" + a.host + "' does not resolve: " + resolved.error + ".", e,
-                        "Use the master node's IP address, or fix its name in DNS or the hosts file."),
-            "", {a.host, resolved.error}));
+        out.push_back(textFinding("HOST_UNRESOLVED", Severity::Error, {a.host, resolved.error}, e));
         return;
     }
     e["addresses"] = resolved.addresses;
@@ -339,11 +258,7 @@ void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& a, s
         hostnameLoopback(out, timeout, loopbackStore);
     else if (loopbackStore)
         out.push_back(
-            withArgs(makeFinding("MASTER_LOOPBACK", Severity::Warning,
-                                 "Node " + std::to_string(request.nodeRank) + " would connect to " + a.host +
-                                     ", which is this machine itself, not the master node.",
-                                 e, "Use the master node's network address in the store address."),
-                     "", {std::to_string(request.nodeRank), a.host}));
+            textFinding("MASTER_LOOPBACK", Severity::Warning, {std::to_string(request.nodeRank), a.host}, e));
 
     setActivity("asking " + where(a) + " whether a TCPStore answers");
     TcpStoreClient client(a.host, a.port, timeout, deadline.end());

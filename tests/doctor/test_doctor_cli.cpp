@@ -1,9 +1,10 @@
 // `ddpdesk-cli doctor` end to end: JSON shape, exit codes, bad flags, and an unwritable store folder made for
 // real (read-only permissions, or a read-only bind mount when running as root, where permissions do not stop
-// writes).
+// writes); and that the findings' English is their table templates filled in (core/doctor/finding_texts.cpp).
 
 #include "doctor_test_support.h"
 
+#include "doctor/finding_texts.h"
 #include "net/net_socket.h"
 
 #include <QDir>
@@ -69,6 +70,7 @@ private slots:
     void slowResolverIsBounded();
     void invalidUtf8InAFileStore();
     void invalidUtf8InATcpStore();
+    void wordingComesFromTheTable();
 };
 
 void TestDoctorCli::jsonShapeAndExitZero() {
@@ -258,6 +260,41 @@ void TestDoctorCli::invalidUtf8InATcpStore() {
                        "--world-size", "2"});
     QCOMPARE(text.exitCode, 0); // a joining node's pre-flight: missing ranks are a warning
     QVERIFY2(text.out.contains("RANKS_MISSING") && text.out.contains("\xEF\xBF\xBD"), text.out);
+}
+
+// The English is written once (core/doctor/finding_texts.cpp): every finding's message and fix, and a fix's
+// outcome, are its key's templates filled with the args the GUI translates with.
+void TestDoctorCli::wordingComesFromTheTable() {
+    QCOMPARE(fill("%1 of %2 ranks", {"%2", "3"}),
+             std::string("%2 of 3 ranks")); // one pass: values stay verbatim
+    QCOMPARE(fill("rank %1, %3 and 5%", {"0"}), std::string("rank 0, %3 and 5%"));
+    QVERIFY(!findingText("NO_SUCH_CODE"));
+    QVERIFY(fixResultText("NOT_STALE/waiting") && !fixResultText("NOT_STALE"));
+
+    QTemporaryDir tmp;
+    std::vector<DoctorRequest> requests(3);
+    requests[0].store = "file:" + tmp.filePath("no-folder/store").toStdString();
+    requests[0].worldSize = -3;
+    requests[0].nodeRank = -1;
+    requests[1].store = "file:" + tmp.path().toStdString(); // a folder
+    requests[1].worldSize = 2;
+    requests[1].rank = 7;
+    requests[2].store = "tcp://127.0.0.1:" + std::to_string(net::pickFreePort());
+    requests[2].nodeRank = 1;
+    int checked = 0;
+    for (const DoctorRequest& request : requests) {
+        for (const Finding& f : diagnose(request)) {
+            const FindingText* text = findingText(findingTextKey(f.code, f.variant));
+            QVERIFY2(text, f.code.c_str());
+            QCOMPARE(f.message, fill(text->message, f.args));
+            QCOMPARE(f.fix, text->fix ? fill(text->fix, f.args) : std::string());
+            ++checked;
+        }
+    }
+    QVERIFY2(checked >= 7, qPrintable(QString::number(checked)));
+    const FixResult r = renameStaleStore(tmp.filePath("absent").toStdString());
+    QCOMPARE(r.code, std::string("NOT_A_FILE"));
+    QCOMPARE(r.message, fill(fixResultText(r.code)->message, r.args));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorCli)

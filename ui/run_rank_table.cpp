@@ -98,6 +98,8 @@ void RunRankTable::update(const launch::RunModel& model) {
         if (r.state == RankState::Rendezvous && !r.rendezvousPhase.isEmpty())
             state += QStringLiteral(" (%1)").arg(r.rendezvousPhase);
         set(ColState, state);
+        const QString startup = launch::RunModel::startupText(r.startup);
+        if (m_table->item(i, ColState)->toolTip() != startup) m_table->item(i, ColState)->setToolTip(startup);
         if (m_shownState[i] != int(r.state)) {
             // Colour and icon only change with the state; setting them anyway would repaint the cell every
             // tick.

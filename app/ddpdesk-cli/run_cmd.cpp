@@ -55,6 +55,17 @@ void printSummaryText(const launch::Supervisor& run) {
     if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
     if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
     if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";
+    // The rank that reached its first step last: what the whole run waited for before it trained.
+    int slowest = -1;
+    double slowestS = -1;
+    for (int i = 0; i < run.model()->rankCount(); ++i) {
+        const launch::RankStartup& st = run.model()->rank(i).startup;
+        if (st.startedT > 0 && st.firstStepT > 0 && st.firstStepT - st.startedT > slowestS)
+            slowest = i, slowestS = st.firstStepT - st.startedT;
+    }
+    if (slowest >= 0)
+        std::cout << "start-up of rank " << run.model()->rank(slowest).rank << ": "
+                  << launch::RunModel::startupText(run.model()->rank(slowest).startup).toStdString() << "\n";
     if (s.paramsIdentical == 1)
         std::cout << "parameters: identical on all " << run.model()->rankCount() << " ranks (SHA-256 "
                   << run.model()->rank(0).paramsSha256.left(16).toStdString() << "...)\n";

@@ -5,6 +5,7 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ddpdesk::launch {
@@ -135,6 +136,8 @@ void RunModel::appendNote(int index, const QString& text) {
 void RunModel::setPid(int index, qint64 pid) {
     if (index < 0 || index >= m_ranks.size()) return;
     m_ranks[index].pid = pid;
+    m_ranks[index].startup = RankStartup(); // a restart starts the time line again
+    m_ranks[index].startup.startedT = now();
     if (m_ranks[index].state == RankState::Pending) m_ranks[index].state = RankState::Starting;
     emit rankUpdated(index);
 }
@@ -160,9 +163,15 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         const double pid = num(b, "pid", 0);
         if (pid > 0) r.pid = qint64(pid);
         if (r.state == RankState::Pending || r.state == RankState::Starting) r.state = RankState::Rendezvous;
+        if (r.startup.helloT <= 0) r.startup.helloT = e.t;
     } else if (e.type == protocol::ev::Rendezvous) {
         r.rendezvousPhase = str(b, "phase");
         r.state = r.rendezvousPhase == QLatin1String("done") ? RankState::Training : RankState::Rendezvous;
+        if (r.state == RankState::Training && r.startup.readyT <= 0) {
+            r.startup.readyT = e.t;
+            r.startup.prepareS = num(b, "prepare_ms", -1000) / 1000.0;
+            r.startup.peerWaitS = num(b, "peer_wait_ms", -1000) / 1000.0;
+        }
     } else if (e.type == protocol::ev::Step) {
         applyStep(index, e);
     } else if (e.type == protocol::ev::Epoch) {
@@ -200,6 +209,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     RankStatus& r = m_ranks[index];
     const nlohmann::json& b = e.body;
     r.state = RankState::Training;
+    if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
     r.step = qint64(num(b, "step", double(r.step)));
     r.epoch = int(num(b, "epoch", r.epoch));
     r.lastProgressT = e.t;
@@ -333,6 +343,21 @@ void RunModel::noteRestart() {
     m_firstStep = -1;
     m_globalStep = 0;
     emit restarted(m_summary.restarts);
+}
+
+QString RunModel::startupText(const RankStartup& s) {
+    if (s.startedT <= 0) return QString();
+    auto after = [&](double t) { return QString::number(std::max(0.0, t - s.startedT), 'f', 2); };
+    QStringList parts;
+    if (s.helloT > 0) parts << tr("running after %1 s").arg(after(s.helloT));
+    if (s.readyT > 0) {
+        QString ready = tr("rendezvous done at %1 s").arg(after(s.readyT));
+        if (s.prepareS >= 0)
+            ready += QLatin1Char(' ') + tr("(data and model: %1 s beside it)").arg(s.prepareS, 0, 'f', 2);
+        parts << ready;
+    }
+    if (s.firstStepT > 0) parts << tr("first step at %1 s").arg(after(s.firstStepT));
+    return parts.join(QStringLiteral(", "));
 }
 
 double RunModel::now() const {

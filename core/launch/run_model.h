@@ -26,6 +26,17 @@ namespace ddpdesk::launch {
 enum class RankState { Pending, Starting, Rendezvous, Training, Done, Failed, Stopped };
 QString rankStateName(RankState s); // "pending", "starting", ...
 
+// A rank's way to its first step, in unix seconds (0: not yet, or not reported: script ranks send no hello),
+// from the worker's hello and `rendezvous` events. The GUI's rank table and the CLI's end report show it.
+struct RankStartup {
+    double startedT = 0;   // the launcher started the process
+    double helloT = 0;     // the worker runs (LibTorch loaded)
+    double readyT = 0;     // rendezvous done: store, arrivals, Gloo's mesh and the worker's own start-up
+    double firstStepT = 0; // the first step event
+    double prepareS = -1;  // the worker's data set, model and probe, beside the rendezvous
+    double peerWaitS = -1; // then waiting for the rendezvous to end
+};
+
 struct RankStatus {
     int rank = -1; // global rank
     int localRank = -1;
@@ -48,6 +59,7 @@ struct RankStatus {
     QString errorCode;        // from the last `error` event
     QString errorMessage;
     QStringList lastStderr; // last 50 lines
+    RankStartup startup;
 };
 
 struct RunSummary {
@@ -79,6 +91,9 @@ class RunModel : public QObject {
 public:
     static constexpr int kStderrLines = 50;
     static constexpr int kMaxSeriesPoints = 2000; // per rank and series; older points are thinned 2:1
+    // "running after 0.79 s, rendezvous done at 0.84 s (data and model: 0.45 s beside it), first step at
+    // 1.48 s", each time from the process start; what is not known yet is left out. Empty before the start.
+    static QString startupText(const RankStartup& s);
 
     explicit RunModel(QObject* parent = nullptr);
 
@@ -91,7 +106,7 @@ public:
     void applyLine(int index, const QByteArray& line);    // a whole stdout line: telemetry or log text
     void appendStderr(int index, const QString& line);
     void appendNote(int index, const QString& text); // launcher text shown in that rank's log (its stacks)
-    void setPid(int index, qint64 pid);
+    void setPid(int index, qint64 pid);              // the process started (now, by the model's clock)
     void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
     void noteRestart();                              // a restart: ranks go back to Pending, series continue

@@ -17,6 +17,19 @@ double numOr(const QJsonObject& o, const char* key, double fallback) {
     const QJsonValue v = o.value(QLatin1String(key));
     return v.isDouble() ? v.toDouble() : fallback;
 }
+
+// Seconds from the process start to each point of the rank's way to its first step; null where unknown.
+QJsonObject startupJson(const RankStartup& s) {
+    auto since = [&](double t) {
+        return s.startedT > 0 && t > 0 ? QJsonValue(t - s.startedT) : QJsonValue();
+    };
+    auto seconds = [](double v) { return v >= 0 ? QJsonValue(v) : QJsonValue(); };
+    return {{"running_s", since(s.helloT)},
+            {"rendezvous_done_s", since(s.readyT)},
+            {"first_step_s", since(s.firstStepT)},
+            {"prepare_s", seconds(s.prepareS)},
+            {"peer_wait_s", seconds(s.peerWaitS)}};
+}
 } // namespace
 
 QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
@@ -63,6 +76,7 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);
         j["error_message"] =
             r.errorMessage.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorMessage);
+        j["startup"] = startupJson(r.startup);
         rs.push_back(j);
     }
     o["ranks"] = rs;

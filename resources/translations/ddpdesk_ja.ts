@@ -316,6 +316,22 @@
         <source>checkpoint at step %1: %2</source>
         <translation>ステップ %1 でチェックポイント: %2</translation>
     </message>
+    <message>
+        <source>running after %1 s</source>
+        <translation>%1 秒後に起動</translation>
+    </message>
+    <message>
+        <source>rendezvous done at %1 s</source>
+        <translation>%1 秒でランデブー完了</translation>
+    </message>
+    <message>
+        <source>(data and model: %1 s beside it)</source>
+        <translation>(データとモデル: その間に %1 秒)</translation>
+    </message>
+    <message>
+        <source>first step at %1 s</source>
+        <translation>%1 秒で最初のステップ</translation>
+    </message>
 <message><source>Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].</source><translation>ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。</translation></message></context>
 <context>
     <name>ddpdesk::launch::RunReplay</name>

@@ -554,6 +554,19 @@ JA.update({
 })
 
 
+# A rank's way to its first step (RunModel::startupText)
+JA.update({
+    'running after %1 s':
+        '%1 秒後に起動',
+    'rendezvous done at %1 s':
+        '%1 秒でランデブー完了',
+    '(data and model: %1 s beside it)':
+        '(データとモデル: その間に %1 秒)',
+    'first step at %1 s':
+        '%1 秒で最初のステップ',
+})
+
+
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddpdesk_ja.ts")
     tree = ET.parse(path)

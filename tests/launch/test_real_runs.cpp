@@ -72,6 +72,15 @@ class RealRunsTest : public QObject {
             QVERIFY(v.toObject()["samples_per_s"].toDouble() > 0);
             const double share = v.toObject()["comm_wait_share"].toDouble();
             QVERIFY(share >= 0 && share <= 1);
+            // The way to the first step, from the process start: LibTorch loaded, then the rendezvous (with
+            // the rank's own data set and model beside it), then the step.
+            const QJsonObject st = v.toObject()["startup"].toObject();
+            const double running = st["running_s"].toDouble(-1), ready = st["rendezvous_done_s"].toDouble(-1),
+                         first = st["first_step_s"].toDouble(-1);
+            QVERIFY2(running > 0 && running <= ready && ready <= first && first < s["wall_s"].toDouble(),
+                     qPrintable(QJsonDocument(st).toJson(QJsonDocument::Compact)));
+            QVERIFY2(st["prepare_s"].toDouble(-1) >= 0 && st["peer_wait_s"].toDouble(-1) >= 0,
+                     qPrintable(QJsonDocument(st).toJson(QJsonDocument::Compact)));
         }
         const auto events = launchtest::readJsonLines(out + "/metrics.jsonl");
         for (int rank : {0, 1}) {
@@ -104,6 +113,12 @@ class RealRunsTest : public QObject {
                 if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == i) lastStep = e;
             QCOMPARE(m.lossSeries(i).last().y(), lastStep["loss"].toDouble());
             QCOMPARE(m.lossSeries(i).last().x(), lastStep["t"].toDouble() - events.first()["t"].toDouble());
+            // The same way to the first step (the live start time is taken a moment before rank_start is
+            // written).
+            const ddpdesk::launch::RankStartup& st = m.rank(i).startup;
+            const QJsonObject live = s["ranks"].toArray()[i].toObject()["startup"].toObject();
+            QVERIFY(std::abs((st.firstStepT - st.startedT) - live["first_step_s"].toDouble()) < 0.05);
+            QCOMPARE(st.prepareS, live["prepare_s"].toDouble());
         }
         const ddpdesk::launch::RunSummary r = m.summary();
         QCOMPARE(r.status, QStringLiteral("ok"));

@@ -9,10 +9,12 @@ places that every DDP script passes through, and prints the telemetry protocol's
   * the loss is the scalar that backward() was last called on (read only when an event is printed, so a CUDA loss
     costs one synchronisation per event, not per step);
   * samples are the batch sizes DistributedDataParallel.forward saw (its first tensor argument's first dimension);
-  * the time waited in DDP's allreduce comes from a communication hook that does what DDP does by default (or calls
-    the script's own hook) and notes when the last bucket was handed over; backward returns when the last allreduce
-    has completed (_timed_comm_hooks). Only with DDPDESK_INSTRUMENT_COMM_WAIT=1: with a Python hook registered,
-    PyTorch 1.13 ranks were seen to hang or abort at exit (1 run in 6 here), so by default DDP's hooks stay alone.
+  * the time waited in DDP's allreduce comes from DDP's own runtime statistics (the reducer times every backward
+    pass: from the first bucket's allreduce to the last one's end, and how much of that overlapped the backward
+    computation; the rest is the wait). No communication hook of ours: a Python hook makes PyTorch 1.13 and 2.6
+    abort now and then at exit, DDP Desk or not. DDP samples iterations 1-10 and then every 100th; on CPU models
+    every iteration is sampled (_set_ddp_runtime_logging_sample_rate(1): a few clock reads), on GPUs the default
+    stays, since each sample reads CUDA events (_CommWait).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
 It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
 stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
@@ -31,9 +33,6 @@ import weakref
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
           "step_ms": 0.0, "n_ms": 0, "comm_ms": 0.0, "n_comm": 0}
-# DDP's allreduce in this step: when the last bucket was handed to the hook (perf_counter), the wait so far, and
-# whether any bucket went through the hook.
-_comm = {"ready": None, "wait": 0.0, "seen": False}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -81,10 +80,9 @@ def _on_step():
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
         _state["t_step"] = now
-        if _comm["seen"]:
-            _state["comm_ms"] += _comm["wait"] * 1000.0
-            _state["n_comm"] += 1
-        _comm["ready"], _comm["wait"], _comm["seen"] = None, 0.0, False
+        waited, samples = _comm_wait.read()
+        _state["comm_ms"] += waited
+        _state["n_comm"] += samples
         _state["step"] += 1
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
@@ -114,24 +112,15 @@ def _install():
     def counted_backward(self, *args, **kwargs):
         if self.numel() == 1:
             _state["loss"] = self.detach()
-        result = backward(self, *args, **kwargs)
-        if _comm["ready"] is not None:
-            # DDP's backward returns only once every bucket's allreduce has completed: what remained after the last
-            # bucket was handed over is time spent waiting for the other ranks and the network.
-            _comm["wait"] += max(0.0, time.perf_counter() - _comm["ready"])
-            _comm["ready"] = None
-        return result
+        return backward(self, *args, **kwargs)
 
     torch.Tensor.backward = counted_backward
 
     forward = DistributedDataParallel.forward
 
-    install_hook = _timed_comm_hooks(DistributedDataParallel)
-
     def counted_forward(self, *args, **kwargs):
         _state["pending"] += _first_batch_size(args, kwargs)
-        if install_hook is not None:
-            install_hook(self)
+        _comm_wait.follow(self)
         return forward(self, *args, **kwargs)
 
     DistributedDataParallel.forward = counted_forward
@@ -158,57 +147,62 @@ def _install():
     torch.optim.Optimizer.__init__ = hooked_init
 
 
-def _timed_comm_hooks(ddp_class):
-    """Times DDP's allreduce without changing it. DDP takes one communication hook per model, so DDP Desk's hook is
-    the one registered and calls the script's: the default allreduce (the same division by the world size and sum as
-    DDP without a hook) until the script registers its own, that one from then on, whenever it is registered. Ours
-    goes in at the first forward, by which time a script has registered its hooks; a script that asked for one of
-    DDP's built-in C++ hooks is left alone (no wait reported). Returns the installer for counted_forward, or None
-    where this PyTorch has no hooks."""
-    if os.environ.get("DDPDESK_INSTRUMENT_COMM_WAIT", "0") != "1":
-        return None
-    try:
-        from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
-    except Exception:
-        return None
-    register = ddp_class.register_comm_hook
-    register_builtin = getattr(ddp_class, "_register_builtin_comm_hook", None)
+class _CommWait:
+    """The time each rank's backward waited for DDP's allreduce, from the statistics DDP's reducer keeps of its own
+    (DistributedDataParallel._get_ddp_logging_data, a few microseconds a call). They hold running averages (ns) over
+    the sampled iterations: avg_backward_comm_time (first bucket's allreduce started to last one done) and
+    avg_backward_compute_comm_overlap_time (of that, while backward still computed); their difference is the wait.
+    An average times the number of samples is their sum, so the wait of the iterations sampled since the last read
+    is a difference of sums. The number of samples follows from the last sampled iteration, by DDP's rule: iterations
+    1-10, then every rate-th."""
 
-    def timed(ddp):
-        # The reducer keeps the hook alive; a strong reference back to the model would make a cycle that only the
-        # collector frees, at interpreter exit, after the process group is gone: PyTorch 1.13 then aborts
-        # ("terminate called without an active exception").
-        model = weakref.ref(ddp)
+    DEFAULT_RATE = 100  # kDDPRuntimeLoggingSampleRate in PyTorch 1.13 and 2.x
 
-        def hook(state, bucket):
-            ddp = model()
-            inner_state, inner = ddp.__dict__.get("_ddpdesk_inner", (None, None))
-            handed = time.perf_counter()
-            fut = inner(inner_state, bucket) if inner is not None else allreduce_hook(ddp.process_group, bucket)
-            _comm["ready"], _comm["seen"] = handed, True
-            return fut
+    def __init__(self):
+        self.model = None  # weakref to the DDP model being followed (the last one that ran forward)
+        self.rate = self.DEFAULT_RATE
+        self.iteration = 0
+        self.total_ns = 0
 
-        return hook
-
-    def install(ddp):
-        d = ddp.__dict__
-        if d.get("_ddpdesk_hooked") or d.get("_ddpdesk_builtin"):
+    def follow(self, ddp):
+        if self.model is not None and self.model() is ddp:
             return
-        d["_ddpdesk_hooked"] = True
-        register(ddp, None, timed(ddp))
+        self.model, self.rate, self.iteration, self.total_ns = weakref.ref(ddp), self.DEFAULT_RATE, 0, 0
+        try:
+            if not any(p.is_cuda for p in ddp.parameters()):
+                ddp._set_ddp_runtime_logging_sample_rate(1)
+                self.rate = 1
+        except Exception:  # a PyTorch without it samples at its default rate
+            pass
 
-    def register_comm_hook(self, state, hook):
-        self.__dict__["_ddpdesk_inner"] = (state, hook)  # ours calls it from now on
-        install(self)
+    def samples_up_to(self, iteration):
+        if iteration <= 10:
+            return iteration
+        return 10 + iteration // self.rate - 10 // self.rate
 
-    def register_builtin_comm_hook(self, comm_hook_type):
-        self.__dict__["_ddpdesk_builtin"] = True
-        return register_builtin(self, comm_hook_type)
+    def read(self):
+        """(milliseconds waited, iterations) sampled since the last call; (0.0, 0) when none."""
+        ddp = self.model() if self.model is not None else None
+        if ddp is None:
+            return 0.0, 0
+        try:
+            data = ddp._get_ddp_logging_data()
+            iteration = int(data.get("iteration", 0))
+            comm = data.get("avg_backward_comm_time")
+            overlap = data.get("avg_backward_compute_comm_overlap_time")
+        except Exception:  # a PyTorch without these statistics: no wait is reported
+            return 0.0, 0
+        if comm is None or overlap is None or iteration <= self.iteration:
+            return 0.0, 0
+        samples = self.samples_up_to(iteration)
+        total = samples * max(0, int(comm) - int(overlap))
+        new = samples - self.samples_up_to(self.iteration)
+        waited = max(0, total - self.total_ns)
+        self.iteration, self.total_ns = iteration, total
+        return waited / 1e6, new
 
-    ddp_class.register_comm_hook = register_comm_hook
-    if register_builtin is not None:
-        ddp_class._register_builtin_comm_hook = register_builtin_comm_hook
-    return install
+
+_comm_wait = _CommWait()
 
 
 def _classic_client_stores():

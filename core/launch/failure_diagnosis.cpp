@@ -128,23 +128,6 @@ const std::vector<Entry>& table() {
           false},
          {// RunModel's own check of the workers' done events
           R"(\bRANKS_DIVERGED\b)"}},
-        {{"CPP_TERMINATE",
-          DDP_TR(
-              "The rank's process was ended by C++'s std::terminate with no exception in flight: a C++ "
-              "thread of PyTorch was destroyed while still running. Most often this happens while Python "
-              "shuts down after the script's last line: PyTorch 1.13 and 2.6 do it now and then in scripts "
-              "that register a Python DDP communication hook (reproduced without DDP Desk). If the rank's "
-              "last step and its files are there, the training itself completed."),
-          DDP_TR(
-              "End the script with dist.destroy_process_group() and, once everything is saved and "
-              "closed, os._exit(0): it skips the interpreter shutdown in which PyTorch's threads abort. If "
-              "it happens during training, TORCH_SHOW_CPP_STACKTRACES=1 shows which C++ code ended the "
-              "process."),
-          false},
-         {// libstdc++'s verbose terminate handler (std::thread destroyed while joinable, or std::terminate()
-          // called directly); seen from PyTorch 2.6 and 1.13 ranks at interpreter exit
-          // (tests/launch/failure_texts/terminate_at_exit_torch2.txt)
-          R"(terminate called without an active exception)"}},
         // ---- root causes: the network setup ----
         {{"ADDRESS_IN_USE",
           DDP_TR("The rendezvous port is already in use by another process (often another training job on "
@@ -215,6 +198,25 @@ const std::vector<Entry>& table() {
           // "Connection closed by peer [ip]:port"; Windows: WSAECONNRESET 10054
           R"(Connection reset by peer)", R"(Connection closed by peer)", R"(\bBroken pipe\b)",
           R"((?:system error:?|WinError|Errno) 10054\b)", R"(forcibly closed by the remote host)"}},
+        // Last, and counted like a consequence: PyTorch's threads can abort like this while Python exits
+        // after
+        // any other failure, so any other text recognised in any rank's output explains the run better.
+        {{"CPP_TERMINATE",
+          DDP_TR(
+              "The rank's process was ended by C++'s std::terminate with no exception in flight: a C++ "
+              "thread of PyTorch was destroyed while still running. Most often this happens while Python "
+              "shuts down after the script's last line: PyTorch 1.13 and 2.6 do it now and then in scripts "
+              "that register a Python DDP communication hook (reproduced without DDP Desk). If the rank's "
+              "last step and its files are there, the training itself completed."),
+          DDP_TR("End the script with dist.destroy_process_group() and, once everything is saved, flushed "
+                 "and closed (atexit handlers do not run), os._exit(0): it skips the interpreter shutdown in "
+                 "which PyTorch's threads abort. If it happens during training, TORCH_SHOW_CPP_STACKTRACES=1 "
+                 "shows which C++ code ended the process."),
+          true},
+         {// libstdc++'s verbose terminate handler (std::thread destroyed while joinable, or std::terminate()
+          // called directly); seen from PyTorch 2.6 and 1.13 ranks at interpreter exit
+          // (tests/launch/failure_texts/terminate_at_exit_torch2.txt)
+          R"(terminate called without an active exception)"}},
     };
     return entries;
 }

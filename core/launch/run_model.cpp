@@ -351,9 +351,10 @@ QString RunModel::startupText(const RankStartup& s) {
     QStringList parts;
     if (s.helloT > 0) parts << tr("running after %1 s").arg(after(s.helloT));
     if (s.readyT > 0) {
-        QString ready = tr("rendezvous done at %1 s").arg(after(s.readyT));
+        QString ready = tr("ready to train at %1 s").arg(after(s.readyT));
         if (s.prepareS >= 0)
-            ready += QLatin1Char(' ') + tr("(data and model: %1 s beside it)").arg(s.prepareS, 0, 'f', 2);
+            ready += QLatin1Char(' ') +
+                     tr("(data and model: %1 s beside the rendezvous)").arg(s.prepareS, 0, 'f', 2);
         parts << ready;
     }
     if (s.firstStepT > 0) parts << tr("first step at %1 s").arg(after(s.firstStepT));

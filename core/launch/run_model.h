@@ -29,9 +29,9 @@ QString rankStateName(RankState s); // "pending", "starting", ...
 // A rank's way to its first step, in unix seconds (0: not yet, or not reported: script ranks send no hello),
 // from the worker's hello and `rendezvous` events. The GUI's rank table and the CLI's end report show it.
 struct RankStartup {
-    double startedT = 0;   // the launcher started the process
-    double helloT = 0;     // the worker runs (LibTorch loaded)
-    double readyT = 0;     // rendezvous done: store, arrivals, Gloo's mesh and the worker's own start-up
+    double startedT = 0; // the launcher started the process
+    double helloT = 0;   // the worker runs (LibTorch loaded)
+    double readyT = 0;   // ready to train (the `done` rendezvous event): rendezvous, own start-up, broadcast
     double firstStepT = 0; // the first step event
     double prepareS = -1;  // the worker's data set, model and probe, beside the rendezvous
     double peerWaitS = -1; // then waiting for the rendezvous to end
@@ -91,8 +91,8 @@ class RunModel : public QObject {
 public:
     static constexpr int kStderrLines = 50;
     static constexpr int kMaxSeriesPoints = 2000; // per rank and series; older points are thinned 2:1
-    // "running after 0.79 s, rendezvous done at 0.84 s (data and model: 0.45 s beside it), first step at
-    // 1.48 s", each time from the process start; what is not known yet is left out. Empty before the start.
+    // "running after 0.79 s, ready to train at 1.25 s (data and model: 0.45 s beside the rendezvous), first
+    // step at 1.48 s", each time from the process start; what is not known yet is left out.
     static QString startupText(const RankStartup& s);
 
     explicit RunModel(QObject* parent = nullptr);

@@ -25,7 +25,7 @@ QJsonObject startupJson(const RankStartup& s) {
     };
     auto seconds = [](double v) { return v >= 0 ? QJsonValue(v) : QJsonValue(); };
     return {{"running_s", since(s.helloT)},
-            {"rendezvous_done_s", since(s.readyT)},
+            {"ready_s", since(s.readyT)},
             {"first_step_s", since(s.firstStepT)},
             {"prepare_s", seconds(s.prepareS)},
             {"peer_wait_s", seconds(s.peerWaitS)}};

@@ -95,6 +95,11 @@ Dataset makeLinspaceDataset(std::int64_t count, std::int64_t dim) {
     return d;
 }
 
+void checkIdxDatasetPresent(const std::string& dir) {
+    findIdxFile(dir, "train-images-idx3-ubyte");
+    findIdxFile(dir, "train-labels-idx1-ubyte");
+}
+
 Dataset loadIdxDataset(const std::string& dir) {
     Dataset d;
     pair(dir, "train", d.x, d.y, true);

@@ -41,6 +41,9 @@ Dataset makeLinspaceDataset(std::int64_t count = 10000, std::int64_t dim = 1000)
 // Fashion-MNIST / MNIST from IDX files (train-* and, when present, t10k-*): images scaled to [0,1] and
 // normalised with Fashion-MNIST's mean/std, shape [N,1,28,28]; labels int64.
 Dataset loadIdxDataset(const std::string& dir);
+// Throws DATA_MISSING as loadIdxDataset would when the folder or its training files are not there (reads
+// nothing).
+void checkIdxDatasetPresent(const std::string& dir);
 
 // A file written from Python with torch.save({"x": X, "y": Y, "x_test": ..., "y_test": ...}, path); y, x_test
 // and y_test are optional. Integer y means classification.

@@ -78,22 +78,22 @@ private:
 #ifdef DDPDESK_HAVE_ZLIB
         size_t done = 0;
         while (done < n && !m_ended) {
-            if (m_zs.avail_in == 0) {
-                m_in.read(reinterpret_cast<char*>(m_packed.data()),
-                          static_cast<std::streamsize>(m_packed.size()));
-                m_zs.next_in = m_packed.data();
-                m_zs.avail_in = static_cast<uInt>(m_in.gcount());
-                if (m_zs.avail_in == 0) corrupt(m_path, "is truncated (the gzip stream ends early)");
-            }
+            if (m_zs.avail_in == 0 && !refill()) corrupt(m_path, "is truncated (the gzip stream ends early)");
             const size_t want = std::min<size_t>(n - done, 1u << 30);
             m_zs.next_out = dst + done;
             m_zs.avail_out = static_cast<uInt>(want);
             const int rc = inflate(&m_zs, Z_NO_FLUSH);
             done += want - m_zs.avail_out;
-            if (rc == Z_STREAM_END)
-                m_ended = true;
-            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+            if (rc == Z_STREAM_END) {
+                // gzip allows several members one after the other (pigz, bgzip, cat a.gz b.gz): go on with
+                // the next one, if any.
+                if (m_zs.avail_in == 0 && !refill())
+                    m_ended = true;
+                else if (inflateReset(&m_zs) != Z_OK)
+                    corrupt(m_path, "could not be decompressed (zlib reset failed)");
+            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
                 corrupt(m_path, "is not a valid gzip file (zlib error " + std::to_string(rc) + ")");
+            }
         }
         return done;
 #else
@@ -102,6 +102,15 @@ private:
         return 0;
 #endif
     }
+
+#ifdef DDPDESK_HAVE_ZLIB
+    bool refill() {
+        m_in.read(reinterpret_cast<char*>(m_packed.data()), static_cast<std::streamsize>(m_packed.size()));
+        m_zs.next_in = m_packed.data();
+        m_zs.avail_in = static_cast<uInt>(m_in.gcount());
+        return m_zs.avail_in > 0;
+    }
+#endif
 
     fs::path m_path;
     std::ifstream m_in;
@@ -144,6 +153,7 @@ fs::path findIdxFile(const fs::path& dir, const std::string& name) {
 }
 
 IdxArray readIdxFile(const fs::path& path) {
+    constexpr std::int64_t kMaxBytes = std::int64_t(1) << 34; // 16 GiB: far above any IDX data set
     ByteSource in(path);
     unsigned char head[4 + 4 * 4];
     if (in.read(head, 4) < 4) corrupt(path, "is truncated (no IDX header)");
@@ -162,11 +172,16 @@ IdxArray readIdxFile(const fs::path& path) {
         std::uint32_t d = bigEndian32(&head[4 + 4 * i]);
         if (d == 0 || d > (1u << 28)) corrupt(path, "declares an implausible dimension " + std::to_string(d));
         a.dims.push_back(static_cast<std::int64_t>(d));
+        if (count > kMaxBytes / d)
+            corrupt(path, "declares more than " + std::to_string(kMaxBytes) + " bytes of data");
         count *= d;
     }
-    if (count > (std::int64_t(1) << 34))
-        corrupt(path, "declares " + std::to_string(count) + " bytes of data");
-    a.data = torch::empty(a.dims, torch::kUInt8);
+    try {
+        a.data = torch::empty(a.dims, torch::kUInt8);
+    } catch (const std::exception&) {
+        corrupt(path,
+                "declares " + std::to_string(count) + " bytes of data, more than this machine can hold");
+    }
     const size_t have = in.read(a.data.data_ptr<std::uint8_t>(), static_cast<size_t>(count));
     if (have < static_cast<size_t>(count))
         corrupt(path, "is truncated: the header declares " + std::to_string(count) +

@@ -83,7 +83,7 @@ void checkOutputFolder(const fs::path& dir, const Identity& id) {
     fs::remove(probe, ec);
 }
 
-// Runs the model once on two samples before any rendezvous, so a model that cannot take this data fails fast
+// Runs the model once on two samples before training, so a model that cannot take this data fails fast
 // and identically on every rank.
 void probeModel(TrainModel& model, const Dataset& data, LossKind loss, const std::string& workload) {
     try {
@@ -123,6 +123,16 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads,
     tm.emit(e);
 }
 
+// What can be refused without loading anything, before this rank announces itself in the store.
+void checkBeforeArriving(const WorkerOptions& o, const Identity& id, c10::Device device) {
+    if (const std::string why = precisionProblem(o.settings.precision, device); !why.empty())
+        throw badInput(why);
+    checkOutputFolder(fs::path(o.outDir), id);
+    checkCheckpointTargets(fs::path(o.outDir));
+    if (o.workload != "autoencoder" && o.workload != "torchscript")
+        checkIdxDatasetPresent(o.dataPath.empty() ? defaultDataDir() : o.dataPath);
+}
+
 std::chrono::milliseconds collectiveTimeout(const WorkerOptions& o) {
     return std::chrono::milliseconds(
         static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
@@ -131,7 +141,11 @@ std::chrono::milliseconds collectiveTimeout(const WorkerOptions& o) {
 // The rendezvous waits on the other ranks (store, arrivals, Gloo's mesh) while loading the data set, building
 // the model and probing it is this rank's own work: they run at the same time, so the first step waits for
 // the slower of the two, not their sum. A packaged task on a detached thread, not std::async, whose future
-// would block a failing rank's exit until the rendezvous ended; every exit path of the worker is std::_Exit.
+// would block a failing rank's exit until the rendezvous ended: a rank that fails while it runs leaves
+// through runWorker's std::_Exit; every other path waits for it in get() first. What can fail without the
+// data is checked before it starts (checkBeforeArriving), so a typo in a flag never leaves an arrival in a
+// store the user keeps. A slower peer's start-up is then waited for in the first broadcast, bounded by the
+// collective timeout (by default the larger of --timeout and 300 s).
 std::future<RendezvousResult> startRendezvous(const WorkerOptions& o, const Identity& id,
                                               const protocol::StoreSpec& store) {
     RendezvousConfig rc;
@@ -188,7 +202,6 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
                       : s.gradTransport == "gloo" ? GradTransport::Gloo
                                                   : GradTransport::Auto;
     c.device = device;
-    if (const std::string why = precisionProblem(s.precision, device); !why.empty()) throw badInput(why);
     c.collectiveTimeout = collectiveTimeout(o);
     c.outDir = fs::path(o.outDir);
     c.telemetryMs = s.telemetryMs.value_or(100);
@@ -215,6 +228,7 @@ int train(const WorkerOptions& o) {
     c10::Device device = chooseDevice(o, id);
     const auto started = std::chrono::steady_clock::now();
     std::future<RendezvousResult> joining;
+    checkBeforeArriving(o, id, device);
     if (store) joining = startRendezvous(o, id, *store);
     Dataset data = loadData(o);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
@@ -222,8 +236,6 @@ int train(const WorkerOptions& o) {
     torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
     std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
     probeModel(*model, data, config.loss, o.workload);
-    checkOutputFolder(config.outDir, id);
-    checkCheckpointTargets(config.outDir);
     tm.log(
         data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
         (o.settings.accumulate > 1 ? " x " + std::to_string(o.settings.accumulate) + " micro-batches" : "") +

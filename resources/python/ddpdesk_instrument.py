@@ -80,9 +80,10 @@ def _on_step():
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
         _state["t_step"] = now
-        waited, samples = _comm_wait.read()
-        _state["comm_ms"] += waited
-        _state["n_comm"] += samples
+        waited = _comm_wait.step_wait_ms()
+        if waited is not None:
+            _state["comm_ms"] += waited
+            _state["n_comm"] += 1
         _state["step"] += 1
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
@@ -120,7 +121,8 @@ def _install():
 
     def counted_forward(self, *args, **kwargs):
         _state["pending"] += _first_batch_size(args, kwargs)
-        _comm_wait.follow(self)
+        if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
+            _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
         return forward(self, *args, **kwargs)
 
     DistributedDataParallel.forward = counted_forward
@@ -148,58 +150,73 @@ def _install():
 
 
 class _CommWait:
-    """The time each rank's backward waited for DDP's allreduce, from the statistics DDP's reducer keeps of its own
+    """The time each optimizer step waited for DDP's allreduce, from the statistics DDP's reducer keeps of its own
     (DistributedDataParallel._get_ddp_logging_data, a few microseconds a call). They hold running averages (ns) over
     the sampled iterations: avg_backward_comm_time (first bucket's allreduce started to last one done) and
     avg_backward_compute_comm_overlap_time (of that, while backward still computed); their difference is the wait.
     An average times the number of samples is their sum, so the wait of the iterations sampled since the last read
-    is a difference of sums. The number of samples follows from the last sampled iteration, by DDP's rule: iterations
-    1-10, then every rate-th."""
+    is a difference of sums; the number of samples follows from the last sampled iteration by DDP's rule
+    (iterations 1-10, then every rate-th). A step's wait is the latest mean per iteration times the iterations whose
+    backward allreduced in that step (several when a script accumulates without no_sync), so steps between two
+    samples (GPUs sample every 100th iteration) carry the latest mean. Each DDP model is followed on its own (a GAN
+    has two) and their waits add up."""
 
     DEFAULT_RATE = 100  # kDDPRuntimeLoggingSampleRate in PyTorch 1.13 and 2.x
 
+    class _Model:
+        def __init__(self):
+            self.rate = _CommWait.DEFAULT_RATE
+            self.iteration = 0
+            self.total_ns = 0
+            self.mean_ms = None  # the latest wait per sampled iteration
+            self.syncs = 0  # forwards whose backward allreduces, since the last step
+
     def __init__(self):
-        self.model = None  # weakref to the DDP model being followed (the last one that ran forward)
-        self.rate = self.DEFAULT_RATE
-        self.iteration = 0
-        self.total_ns = 0
+        self.models = weakref.WeakKeyDictionary()
 
-    def follow(self, ddp):
-        if self.model is not None and self.model() is ddp:
-            return
-        self.model, self.rate, self.iteration, self.total_ns = weakref.ref(ddp), self.DEFAULT_RATE, 0, 0
-        try:
-            if not any(p.is_cuda for p in ddp.parameters()):
-                ddp._set_ddp_runtime_logging_sample_rate(1)
-                self.rate = 1
-        except Exception:  # a PyTorch without it samples at its default rate
-            pass
+    def syncing_forward(self, ddp):
+        m = self.models.get(ddp)
+        if m is None:
+            m = self.models[ddp] = self._Model()
+            try:
+                if not any(p.is_cuda for p in ddp.parameters()):
+                    ddp._set_ddp_runtime_logging_sample_rate(1)
+                    m.rate = 1
+            except Exception:  # a PyTorch without it samples at its default rate
+                pass
+        m.syncs += 1
 
-    def samples_up_to(self, iteration):
+    def _samples_up_to(self, m, iteration):
         if iteration <= 10:
             return iteration
-        return 10 + iteration // self.rate - 10 // self.rate
+        return 10 + iteration // m.rate - 10 // m.rate
 
-    def read(self):
-        """(milliseconds waited, iterations) sampled since the last call; (0.0, 0) when none."""
-        ddp = self.model() if self.model is not None else None
-        if ddp is None:
-            return 0.0, 0
+    def _update(self, ddp, m):
         try:
             data = ddp._get_ddp_logging_data()
             iteration = int(data.get("iteration", 0))
             comm = data.get("avg_backward_comm_time")
             overlap = data.get("avg_backward_compute_comm_overlap_time")
         except Exception:  # a PyTorch without these statistics: no wait is reported
-            return 0.0, 0
-        if comm is None or overlap is None or iteration <= self.iteration:
-            return 0.0, 0
-        samples = self.samples_up_to(iteration)
+            return
+        if comm is None or overlap is None or iteration <= m.iteration:
+            return
+        samples = self._samples_up_to(m, iteration)
         total = samples * max(0, int(comm) - int(overlap))
-        new = samples - self.samples_up_to(self.iteration)
-        waited = max(0, total - self.total_ns)
-        self.iteration, self.total_ns = iteration, total
-        return waited / 1e6, new
+        new = samples - self._samples_up_to(m, m.iteration)
+        if new > 0:
+            m.mean_ms = max(0, total - m.total_ns) / new / 1e6
+        m.iteration, m.total_ns = iteration, total
+
+    def step_wait_ms(self):
+        """Milliseconds this optimizer step waited in DDP's allreduce; None while nothing is known."""
+        waited = None
+        for ddp, m in list(self.models.items()):
+            self._update(ddp, m)
+            if m.mean_ms is not None:
+                waited = (waited or 0.0) + m.mean_ms * m.syncs
+            m.syncs = 0
+        return waited
 
 
 _comm_wait = _CommWait()
@@ -287,6 +304,15 @@ def main():
     except Exception as e:
         sys.stderr.write(f"ddpdesk_instrument: the store client is PyTorch's default ({e})\n")
     atexit.register(lambda: _emit(force=True))
+    # A script that ends with os._exit (the fix for PyTorch's abort at exit, CPP_TERMINATE) skips atexit: its
+    # last step is reported first.
+    leave = os._exit
+
+    def _exit(code):
+        _emit(force=True)
+        leave(code)
+
+    os._exit = _exit
     runpy.run_path(script, run_name="__main__")
 
 

@@ -88,8 +88,8 @@
         <translation>ランクのプロセスが、処理中の例外がないまま C++ の std::terminate で終了しました: PyTorch の C++ スレッドが実行中のまま破棄されました。多くはスクリプトの最後の行の後、Python の終了処理中に起こります: Python の DDP 通信フックを登録するスクリプトでは、PyTorch 1.13 と 2.6 がときどきこうなります (DDP Desk なしでも再現)。ランクの最後のステップとファイルが残っていれば、学習自体は完了しています。</translation>
     </message>
     <message>
-        <source>End the script with dist.destroy_process_group() and, once everything is saved and closed, os._exit(0): it skips the interpreter shutdown in which PyTorch's threads abort. If it happens during training, TORCH_SHOW_CPP_STACKTRACES=1 shows which C++ code ended the process.</source>
-        <translation>スクリプトの最後で dist.destroy_process_group() を呼び、すべてを保存して閉じてから os._exit(0) で終了してください: PyTorch のスレッドが異常終了するインタープリターの終了処理を省けます。学習中に起こる場合は、TORCH_SHOW_CPP_STACKTRACES=1 でプロセスを終了させた C++ コードがわかります。</translation>
+        <source>End the script with dist.destroy_process_group() and, once everything is saved, flushed and closed (atexit handlers do not run), os._exit(0): it skips the interpreter shutdown in which PyTorch's threads abort. If it happens during training, TORCH_SHOW_CPP_STACKTRACES=1 shows which C++ code ended the process.</source>
+        <translation>スクリプトの最後で dist.destroy_process_group() を呼び、すべてを保存・フラッシュして閉じてから (atexit ハンドラーは実行されません) os._exit(0) で終了してください: PyTorch のスレッドが異常終了するインタープリターの終了処理を省けます。学習中に起こる場合は、TORCH_SHOW_CPP_STACKTRACES=1 でプロセスを終了させた C++ コードがわかります。</translation>
     </message>
     <message>
         <source>The rendezvous port is already in use by another process (often another training job on the default port 29500).</source>
@@ -321,12 +321,12 @@
         <translation>%1 秒後に起動</translation>
     </message>
     <message>
-        <source>rendezvous done at %1 s</source>
-        <translation>%1 秒でランデブー完了</translation>
+        <source>ready to train at %1 s</source>
+        <translation>%1 秒で学習準備完了</translation>
     </message>
     <message>
-        <source>(data and model: %1 s beside it)</source>
-        <translation>(データとモデル: その間に %1 秒)</translation>
+        <source>(data and model: %1 s beside the rendezvous)</source>
+        <translation>(データとモデル: ランデブーと並行して %1 秒)</translation>
     </message>
     <message>
         <source>first step at %1 s</source>

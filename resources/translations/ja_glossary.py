@@ -558,10 +558,10 @@ JA.update({
 JA.update({
     'running after %1 s':
         '%1 秒後に起動',
-    'rendezvous done at %1 s':
-        '%1 秒でランデブー完了',
-    '(data and model: %1 s beside it)':
-        '(データとモデル: その間に %1 秒)',
+    'ready to train at %1 s':
+        '%1 秒で学習準備完了',
+    '(data and model: %1 s beside the rendezvous)':
+        '(データとモデル: ランデブーと並行して %1 秒)',
     'first step at %1 s':
         '%1 秒で最初のステップ',
 })

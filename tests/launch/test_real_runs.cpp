@@ -72,10 +72,10 @@ class RealRunsTest : public QObject {
             QVERIFY(v.toObject()["samples_per_s"].toDouble() > 0);
             const double share = v.toObject()["comm_wait_share"].toDouble();
             QVERIFY(share >= 0 && share <= 1);
-            // The way to the first step, from the process start: LibTorch loaded, then the rendezvous (with
-            // the rank's own data set and model beside it), then the step.
+            // The way to the first step, from the process start: LibTorch loaded, then ready to train (the
+            // rendezvous with the rank's own data set and model beside it, the broadcast), then the step.
             const QJsonObject st = v.toObject()["startup"].toObject();
-            const double running = st["running_s"].toDouble(-1), ready = st["rendezvous_done_s"].toDouble(-1),
+            const double running = st["running_s"].toDouble(-1), ready = st["ready_s"].toDouble(-1),
                          first = st["first_step_s"].toDouble(-1);
             QVERIFY2(running > 0 && running <= ready && ready <= first && first < s["wall_s"].toDouble(),
                      qPrintable(QJsonDocument(st).toJson(QJsonDocument::Compact)));

@@ -165,6 +165,11 @@ TEST_CASE(truncatedGzip) {
                     std::string("DATA_CORRUPT"));
     train::IdxArray whole = train::readIdxFile(fashionDir() + "/train-labels-idx1-ubyte.gz");
     TEST_REQUIRE_EQ(whole.dims, (std::vector<std::int64_t>{60000}));
+    // Two gzip members one after the other (what pigz, bgzip and `cat a.gz b.gz` make) hold the file whole.
+    runPython("import gzip, sys\nraw = gzip.open(sys.argv[1]).read()\nh = len(raw) // 2\n"
+              "open(sys.argv[2], 'wb').write(gzip.compress(raw[:h]) + gzip.compress(raw[h:]))\n",
+              {fashionDir() + "/train-labels-idx1-ubyte.gz", dir.filePath("two.gz")});
+    TEST_REQUIRE(train::readIdxFile(dir.filePath("two.gz")).data.equal(whole.data));
 }
 
 TEST_CASE(linspaceMatchesNumpy) {

@@ -37,11 +37,19 @@ at::Tensor labels(const IdxArray& a, const fs::path& file) {
     return a.data.to(torch::kLong);
 }
 
+// IDX file names without .gz, as MNIST and Fashion-MNIST ship them; prefix "train" or "t10k".
+std::string imagesFileName(const std::string& prefix) {
+    return prefix + "-images-idx3-ubyte";
+}
+std::string labelsFileName(const std::string& prefix) {
+    return prefix + "-labels-idx1-ubyte";
+}
+
 void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::Tensor& y, bool required) {
     fs::path imagesFile, labelsFile;
     try {
-        imagesFile = findIdxFile(dir, prefix + "-images-idx3-ubyte");
-        labelsFile = findIdxFile(dir, prefix + "-labels-idx1-ubyte");
+        imagesFile = findIdxFile(dir, imagesFileName(prefix));
+        labelsFile = findIdxFile(dir, labelsFileName(prefix));
     } catch (const TrainError&) {
         if (required) throw;
         return;
@@ -96,8 +104,8 @@ Dataset makeLinspaceDataset(std::int64_t count, std::int64_t dim) {
 }
 
 void checkIdxDatasetPresent(const std::string& dir) {
-    findIdxFile(dir, "train-images-idx3-ubyte");
-    findIdxFile(dir, "train-labels-idx1-ubyte");
+    findIdxFile(dir, imagesFileName("train"));
+    findIdxFile(dir, labelsFileName("train"));
 }
 
 Dataset loadIdxDataset(const std::string& dir) {

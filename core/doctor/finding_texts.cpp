@@ -123,9 +123,12 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The job is said to be running but its store file does not exist: it was deleted under the "
-         "job (an early destroy_process_group or a cleanup) or the path differs."),
+         "job (an early destroy_process_group, a cleanup, or a second launch on the same store: c10d's "
+         "FileStore deletes the file once as many ranks as the world size have exited) or the path "
+         "differs."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
-                       "Check that every rank uses exactly this path; restart the job.")},
+                       "Check that every rank uses exactly this path and that no second launch shares it; "
+                       "restart the job.")},
     {"FILESTORE_READY",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The folder is writable and no old store file is in the way."),

@@ -937,12 +937,12 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>すべてのランクが書き込めるフォルダーを選んでください (権限、読み取り専用マウント、ネットワーク共有へのアクセスを確認してください)。</translation>
     </message>
     <message>
-        <source>The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group or a cleanup) or the path differs.</source>
-        <translation>ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group やクリーンアップ) か、パスが異なります。</translation>
+        <source>The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group, a cleanup, or a second launch on the same store: c10d's FileStore deletes the file once as many ranks as the world size have exited) or the path differs.</source>
+        <translation>ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group、クリーンアップ、または同じストアでの 2 回目の起動: c10d の FileStore はワールドサイズと同じ数のランクが終了するとファイルを削除します) か、パスが異なります。</translation>
     </message>
     <message>
-        <source>Check that every rank uses exactly this path; restart the job.</source>
-        <translation>すべてのランクがまったく同じパスを使っているか確認し、ジョブを再起動してください。</translation>
+        <source>Check that every rank uses exactly this path and that no second launch shares it; restart the job.</source>
+        <translation>すべてのランクがまったく同じパスを使い、2 回目の起動がそれを共有していないことを確認し、ジョブを再起動してください。</translation>
     </message>
     <message>
         <source>The folder is writable and no old store file is in the way.</source>

@@ -268,10 +268,10 @@ JA = {
     "The store file cannot be written: %1.": "ストアファイルに書き込めません: %1。",
     "Choose a folder every rank can write to (check permissions, read-only mounts and network-share access).":
         "すべてのランクが書き込めるフォルダーを選んでください (権限、読み取り専用マウント、ネットワーク共有へのアクセスを確認してください)。",
-    "The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group or a cleanup) or the path differs.":
-        "ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group やクリーンアップ) か、パスが異なります。",
-    "Check that every rank uses exactly this path; restart the job.":
-        "すべてのランクがまったく同じパスを使っているか確認し、ジョブを再起動してください。",
+    "The job is said to be running but its store file does not exist: it was deleted under the job (an early destroy_process_group, a cleanup, or a second launch on the same store: c10d's FileStore deletes the file once as many ranks as the world size have exited) or the path differs.":
+        "ジョブは実行中のはずですが、ストアファイルが存在しません: ジョブの実行中に削除された (早すぎる destroy_process_group、クリーンアップ、または同じストアでの 2 回目の起動: c10d の FileStore はワールドサイズと同じ数のランクが終了するとファイルを削除します) か、パスが異なります。",
+    "Check that every rank uses exactly this path and that no second launch shares it; restart the job.":
+        "すべてのランクがまったく同じパスを使い、2 回目の起動がそれを共有していないことを確認し、ジョブを再起動してください。",
     "The folder is writable and no old store file is in the way.": "フォルダーは書き込み可能で、邪魔になる古いストアファイルはありません。",
     "%1.": "%1。",
     "Pick another store path; this file belongs to something else.": "別のストアパスを選んでください。このファイルは別の用途のものです。",

@@ -91,13 +91,24 @@ void TestDoctorRendezvous::doubleLaunchOnOneFileStore() {
     QVERIFY2(a0.launch(python(), {helperScript(), "rank", init, "0", "2"}), qPrintable(a0.error()));
     QVERIFY2(a1.startHelper({"rank", init, "1", "2"}, 90000), qPrintable(a1.error()));
     // The first launch is up; the same command again (a second terminal, a retry) joins the same store.
+    // Its rank 0 first: a rank 1 that arrived before it would read the first launch's rank 0 address, fail
+    // to connect and exit, and once 2 ranks (the world size) have exited c10d's FileStore deletes the file
+    // under the live job (FILESTORE_GONE, a race this test must not depend on).
     QVERIFY2(b0.launch(python(), {helperScript(), "rank", init, "0", "2"}), qPrintable(b0.error()));
-    QVERIFY2(b1.launch(python(), {helperScript(), "rank", init, "1", "2"}), qPrintable(b1.error()));
-
     DoctorRequest r = runningFileJob(path, 2);
     auto findings = diagnoseUntil(r, "RANK_DUPLICATE", 90000);
     const Finding* dup = find(findings, "RANK_DUPLICATE");
     QVERIFY2(dup, dump(findings));
+    QCOMPARE(dup->evidence["ranks"], nlohmann::json::array({0}));
+    // Its rank 1 reads this rank 0's address and pairs with it (1.13 then waits in the store barrier, whose
+    // count went past the world size; 2.6 has none).
+    QVERIFY2(b1.launch(python(), {helperScript(), "rank", init, "1", "2"}), qPrintable(b1.error()));
+    findings = diagnoseUntil(r, "RANK_DUPLICATE", 90000, [](const Finding& f) {
+        return f.evidence["ranks"] == nlohmann::json::array({0, 1});
+    });
+    dup = find(findings, "RANK_DUPLICATE");
+    QVERIFY2(dup, dump(findings));
+    QCOMPARE(dup->evidence["ranks"], nlohmann::json::array({0, 1}));
     const Finding* excess = find(findings, "RANKS_EXCESS");
     QVERIFY2(excess, dump(findings));
     QCOMPARE(excess->severity, Severity::Error);

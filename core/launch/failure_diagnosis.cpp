@@ -57,6 +57,18 @@ const std::vector<Entry>& table() {
           false},
          {// ProcessGroupGloo::createDeviceForHostname; GlooDeviceFactory makeUVDevice (Applio#79)
           R"(Cannot resolve \S+ to a \(local\) address)", R"(interface or hostname can't be empty)"}},
+        {{"GLOO_VERSION_MISMATCH",
+          DDP_TR("The ranks' Gloo libraries disagree on how a network address is written: the ranks run "
+                 "different PyTorch releases (1.x beside 2.x), or a ddpdesk-worker built against another "
+                 "LibTorch than the Python ranks use. The rank on the other side may fail with a bare "
+                 "std::bad_alloc."),
+          DDP_TR("Run every rank with the same PyTorch release: the same interpreter and torch version on "
+                 "every node, and a ddpdesk-worker built against that release's LibTorch (ddpdesk-worker "
+                 "--version names it)."),
+          false},
+         {// gloo/transport/tcp/address.cc: "sizeof(impl_) == bytes.size(). 136 vs 170" (a 1.13 rank reading
+          // a 2.6 rank's address; tests/launch/failure_texts/gloo_version_mismatch.txt)
+          R"(sizeof\(impl_\) == bytes\.size\(\))"}},
         {{"CUDA_OUT_OF_MEMORY", DDP_TR("A GPU ran out of memory."),
           DDP_TR("Lower the batch size per rank, make sure each rank uses its own GPU "
                  "(torch.cuda.set_device(LOCAL_RANK)), or free the GPU from other processes; "

@@ -155,7 +155,15 @@
         <source>&lt;b&gt;Fix:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;対処方法:&lt;/b&gt; %1</translation>
     </message>
-<message><source>The run completed, but its ranks ended with different parameters (their params_sha256 differ): DDP keeps every rank identical, so something on some rank changed the model outside the gradient exchange.</source><translation>実行は完了しましたが、ランクの最終パラメーターが一致しません (params_sha256 が異なります)。DDP はすべてのランクを同一に保つため、どこかのランクで勾配交換以外の経路でモデルが変更されています。</translation></message><message><source>Look for code that touches parameters on one rank only, a non-deterministic custom operation, or ranks on different LibTorch builds; train.equivalence-style runs with --grad-transport gloo narrow it down. Use rank 0's model.pt, which is the one saved.</source><translation>1 つのランクだけでパラメーターを変更するコード、非決定的なカスタム演算、LibTorch ビルドの異なるランクがないか確認してください。--grad-transport gloo で train.equivalence 形式の実行をすると原因を絞り込めます。保存されるのはランク 0 の model.pt です。</translation></message></context>
+<message><source>The run completed, but its ranks ended with different parameters (their params_sha256 differ): DDP keeps every rank identical, so something on some rank changed the model outside the gradient exchange.</source><translation>実行は完了しましたが、ランクの最終パラメーターが一致しません (params_sha256 が異なります)。DDP はすべてのランクを同一に保つため、どこかのランクで勾配交換以外の経路でモデルが変更されています。</translation></message><message><source>Look for code that touches parameters on one rank only, a non-deterministic custom operation, or ranks on different LibTorch builds; train.equivalence-style runs with --grad-transport gloo narrow it down. Use rank 0's model.pt, which is the one saved.</source><translation>1 つのランクだけでパラメーターを変更するコード、非決定的なカスタム演算、LibTorch ビルドの異なるランクがないか確認してください。--grad-transport gloo で train.equivalence 形式の実行をすると原因を絞り込めます。保存されるのはランク 0 の model.pt です。</translation></message>    <message>
+        <source>The ranks' Gloo libraries disagree on how a network address is written: the ranks run different PyTorch releases (1.x beside 2.x), or a ddpdesk-worker built against another LibTorch than the Python ranks use. The rank on the other side may fail with a bare std::bad_alloc.</source>
+        <translation>ランクの Gloo ライブラリがネットワークアドレスの書式で食い違っています: ランクが異なる PyTorch リリース (1.x と 2.x など) で動いているか、Python のランクとは別の LibTorch でビルドされた ddpdesk-worker が混ざっています。相手側のランクは単なる std::bad_alloc で失敗することがあります。</translation>
+    </message>
+    <message>
+        <source>Run every rank with the same PyTorch release: the same interpreter and torch version on every node, and a ddpdesk-worker built against that release's LibTorch (ddpdesk-worker --version names it).</source>
+        <translation>すべてのランクを同じ PyTorch リリースで実行してください: すべてのノードで同じインタープリターと torch のバージョンを使い、ddpdesk-worker はそのリリースの LibTorch でビルドしてください (ddpdesk-worker --version で確認できます)。</translation>
+    </message>
+</context>
 <context>
     <name>ddpdesk::launch::MetricsLog</name>
     <message>

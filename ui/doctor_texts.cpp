@@ -30,12 +30,17 @@ QStringList argsOf(const doctor::Finding& f) {
     return args;
 }
 
+// The translated wording filled with `args`; null when there is none (or an argument is missing).
+QString translated(const QStringList& args, const char* source) {
+    if (!source) return QString();
+    const QString pattern = QCoreApplication::translate(doctor::kFindingTextContext, source);
+    if (pattern == QLatin1String(source)) return QString();
+    return fillArgs(pattern, args);
+}
+
 // The translated wording when there is one; otherwise the doctor's own text, so English is exactly the CLI's.
 QString render(const QStringList& args, const char* source, const std::string& english) {
-    if (!source) return QString::fromStdString(english);
-    const QString pattern = QCoreApplication::translate(doctor::kFindingTextContext, source);
-    if (pattern == QLatin1String(source)) return QString::fromStdString(english);
-    const QString filled = fillArgs(pattern, args);
+    const QString filled = translated(args, source);
     return filled.isNull() ? QString::fromStdString(english) : filled;
 }
 
@@ -60,7 +65,15 @@ QString fillArgs(const QString& pattern, const QStringList& args) {
 
 QString findingMessage(const doctor::Finding& finding) {
     const doctor::FindingText* t = lookup(finding);
-    return render(argsOf(finding), t ? t->message : nullptr, finding.message);
+    QString out = translated(argsOf(finding), t ? t->message : nullptr);
+    for (const doctor::Finding::Note& note : finding.notes) {
+        const doctor::FindingText* n = doctor::findingText(note.key);
+        const QString sentence = translated(toQt(note.args), n ? n->message : nullptr);
+        if (out.isNull() || sentence.isNull()) break;
+        out += QLatin1Char(' ') + sentence;
+    }
+    // Untranslated in part: the doctor's own text whole, so English is exactly the CLI's.
+    return out.isNull() ? QString::fromStdString(finding.message) : out;
 }
 
 QString findingFix(const doctor::Finding& finding) {

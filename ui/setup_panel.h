@@ -72,6 +72,15 @@ private:
         "script"; // the workload combo's entry for the user's own script
 
     void build();
+    // build()'s parts, called in this order: the order widgets join the page is its default tab order.
+    void buildWorkloadBox();
+    void buildDevicesBox();
+    void buildStoreBox();
+    void buildTrainingBox();
+    void buildActionWidgets(); // the reason line and the buttons under the columns
+    void arrangePage();
+    void connectFieldChanges(); // every edit: updateEnabled(), revalidate soon, configChanged()
+    void connectButtons();
     void retranslate();
     void updateEnabled();
     void browseInto(QLineEdit* edit, bool folder, const QString& filter = QString());

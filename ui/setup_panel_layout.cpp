@@ -49,13 +49,19 @@ void SetupPanel::build() {
     m_validateTimer->setSingleShot(true);
     m_validateTimer->setInterval(150); // validate() touches the file system; coalesce keystrokes
     connect(m_validateTimer, &QTimer::timeout, this, &SetupPanel::revalidate);
-    auto changed = [this] {
-        updateEnabled();
-        m_validateTimer->start();
-        emit configChanged();
-    };
 
-    // Workload
+    buildWorkloadBox();
+    buildDevicesBox();
+    buildStoreBox();
+    buildTrainingBox();
+    buildActionWidgets();
+    arrangePage();
+    connectFieldChanges();
+    connectButtons();
+    updateEnabled();
+}
+
+void SetupPanel::buildWorkloadBox() {
     m_workloadBox = new QGroupBox;
     m_workloadForm = new QFormLayout(m_workloadBox);
     m_workload = new QComboBox;
@@ -72,8 +78,9 @@ void SetupPanel::build() {
     m_workloadForm->addRow(QString(), m_scriptArgs);
     m_workloadForm->addRow(QString(), withBrowse(m_workDir, &m_workDirBrowse));
     m_workloadForm->addRow(QString(), withBrowse(m_dataDir, &m_dataBrowse));
+}
 
-    // Devices
+void SetupPanel::buildDevicesBox() {
     m_devicesBox = new QGroupBox;
     m_devicesForm = new QFormLayout(m_devicesBox);
     m_useCpu = new QRadioButton;
@@ -109,8 +116,9 @@ void SetupPanel::build() {
     m_devicesForm->addRow(QString(), m_runSecret);
     m_devicesForm->addRow(QString(), m_backend);
     m_devicesForm->setRowVisible(m_gpuList, false); // until setGpus() finds one
+}
 
-    // Rendezvous store
+void SetupPanel::buildStoreBox() {
     m_storeBox = new QGroupBox;
     m_storeForm = new QFormLayout(m_storeBox);
     m_fileStore = new QRadioButton;
@@ -131,8 +139,9 @@ void SetupPanel::build() {
     m_storeForm->addRow(QString(), withBrowse(m_storePath, &m_storeBrowse));
     m_storeForm->addRow(QString(), m_tcpHost);
     m_storeForm->addRow(QString(), m_tcpPort);
+}
 
-    // Training
+void SetupPanel::buildTrainingBox() {
     m_trainBox = new QGroupBox;
     m_trainForm = new QFormLayout(m_trainBox);
     m_lengthKind = new QComboBox;
@@ -181,8 +190,9 @@ void SetupPanel::build() {
     m_trainForm->addRow(QString(), m_tensorboard);
     m_trainForm->addRow(QString(), m_maxRestarts);
     m_trainForm->addRow(QString(), withBrowse(m_runsFolder, &m_runsBrowse));
+}
 
-    // Actions
+void SetupPanel::buildActionWidgets() {
     m_reasonIcon = new QLabel;
     m_reason = new QLabel;
     m_reason->setWordWrap(true);
@@ -199,7 +209,9 @@ void SetupPanel::build() {
     m_copyAs->setMenu(new QMenu(m_copyAs));
     m_saveProfile = new QPushButton;
     m_loadProfile = new QPushButton;
+}
 
+void SetupPanel::arrangePage() {
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
     left->addWidget(m_workloadBox);
@@ -235,8 +247,15 @@ void SetupPanel::build() {
     outer->addWidget(scroll, 1);
     outer->addLayout(reasonRow);
     outer->addLayout(buttons);
+}
 
-    // Wiring
+void SetupPanel::connectFieldChanges() {
+    auto changed = [this] {
+        updateEnabled();
+        m_validateTimer->start();
+        emit configChanged();
+    };
+
     for (QLineEdit* e : {m_modelFile, m_scriptFile, m_scriptArgs, m_workDir, m_dataDir, m_storePath,
                          m_tcpHost, m_runsFolder, m_runSecret})
         connect(e, &QLineEdit::textChanged, this, changed);
@@ -251,7 +270,9 @@ void SetupPanel::build() {
     for (QCheckBox* b : {m_resume, m_tensorboard})
         connect(b, &QCheckBox::toggled, this, changed);
     connect(m_gpuList, &QListWidget::itemChanged, this, changed);
+}
 
+void SetupPanel::connectButtons() {
     connect(m_modelBrowse, &QPushButton::clicked, this,
             [this] { browseInto(m_modelFile, false, tr("TorchScript models (*.pt *.pth);;All files (*)")); });
     connect(m_scriptBrowse, &QPushButton::clicked, this,
@@ -286,7 +307,6 @@ void SetupPanel::build() {
             emit message(loadProfile(f, &err) ? tr("Profile loaded from %1").arg(QDir::toNativeSeparators(f))
                                               : err);
     });
-    updateEnabled();
 }
 
 } // namespace ddpdesk::ui

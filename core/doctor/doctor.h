@@ -26,6 +26,13 @@ struct Finding {
     // are.
     std::string variant;
     std::vector<std::string> args;
+    // Sentences appended to `message`, each a finding_texts key ("NOTE/...") and its values, so a translated
+    // view can append the same sentences translated.
+    struct Note {
+        std::string key;
+        std::vector<std::string> args;
+    };
+    std::vector<Note> notes;
 };
 
 struct DoctorRequest {

@@ -263,6 +263,11 @@ const FindingText kTexts[] = {
          "network: use a FileStore (it never listens), or a loopback store (tcp://127.0.0.1:%1) "
          "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
          "1.x's TCPStore listens on every interface whatever host it is given.")},
+    // Sentences appended to a finding's message (Finding::notes): no fix of their own.
+    {"NOTE/not_all_ranks_probed",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Not all ranks probed: only ranks %1 were looked up one by one."),
+     nullptr},
     {"STORE_VALUE_TOO_LARGE",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",

@@ -47,10 +47,9 @@ void ProcessGuard::prepare(QProcess& process) {
         [info, job] {
             PROCESS_INFORMATION* pi = *info;
             if (!pi) return;
-            job->adopt(std::int64_t(pi->dwProcessId)); // adopt() retries
-            HANDLE thread = OpenThread(THREAD_SUSPEND_RESUME, FALSE, pi->dwThreadId);
-            ResumeThread(thread ? thread : pi->hThread);
-            if (thread) CloseHandle(thread);
+            bool resumed = false;
+            job->adoptAndResume(std::int64_t(pi->dwProcessId), std::int64_t(pi->dwThreadId), &resumed);
+            if (!resumed) ResumeThread(pi->hThread);
         },
         Qt::DirectConnection);
 }

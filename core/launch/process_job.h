@@ -21,6 +21,11 @@ public:
 
     // Makes a started process a member (POSIX: `pid` leads its own process group). False when the OS refused.
     bool adopt(std::int64_t pid);
+    // A process created suspended (Windows: CREATE_SUSPENDED, its first thread `threadId`) joins the job and
+    // only then runs, so whatever it starts at once is born inside the job. False when the job refused it;
+    // the thread is resumed either way (a worker left suspended would hang the run) and *resumed says whether
+    // that worked. POSIX has no suspended start (the process leads its group before exec): adopt(pid).
+    bool adoptAndResume(std::int64_t pid, std::int64_t threadId, bool* resumed = nullptr);
     // Whether any process of the job still runs: an adopted one or anything it started.
     bool anyRunning();
     // Stops what runs. force=false asks politely (SIGTERM) and returns false where the OS has no polite stop

@@ -95,6 +95,11 @@ bool ProcessJob::adopt(std::int64_t pid) {
     return getpgid(pid_t(pid)) == pid_t(pid);
 }
 
+bool ProcessJob::adoptAndResume(std::int64_t pid, std::int64_t, bool* resumed) {
+    if (resumed) *resumed = true; // never suspended here
+    return adopt(pid);
+}
+
 bool ProcessJob::anyRunning() {
     return !d->liveGroups().empty();
 }

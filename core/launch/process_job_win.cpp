@@ -37,6 +37,20 @@ bool ProcessJob::adopt(std::int64_t pid) {
     return ok;
 }
 
+bool ProcessJob::adoptAndResume(std::int64_t pid, std::int64_t threadId, bool* resumed) {
+    // wine refused AssignProcessToJobObject once for a process that had just started: a short retry.
+    bool adopted = adopt(pid);
+    for (int attempt = 0; !adopted && attempt < 10; ++attempt) {
+        Sleep(10);
+        adopted = adopt(pid);
+    }
+    HANDLE thread = OpenThread(THREAD_SUSPEND_RESUME, FALSE, DWORD(threadId));
+    const bool ok = thread && ResumeThread(thread) != DWORD(-1);
+    if (thread) CloseHandle(thread);
+    if (resumed) *resumed = ok;
+    return adopted;
+}
+
 bool ProcessJob::anyRunning() {
     JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info = {};
     return d->job &&

@@ -316,10 +316,9 @@ QVector<ConfigProblem> RunConfig::validate() const {
     return p;
 }
 
-QVector<ConfigProblem> RunConfig::validateValues() const {
-    QVector<ConfigProblem> p;
-    auto add = [&p](const char* field, const QString& msg) {
-        p.push_back({QString::fromLatin1(field), msg});
+void RunConfig::addWorkloadValueProblems(QVector<ConfigProblem>* problems) const {
+    auto add = [problems](const char* field, const QString& msg) {
+        problems->push_back({QString::fromLatin1(field), msg});
     };
 
     if (isScript()) {
@@ -336,6 +335,12 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
             add("model", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                      "the torchscript workload needs --model FILE"));
     }
+}
+
+void RunConfig::addWorldValueProblems(QVector<ConfigProblem>* problems) const {
+    auto add = [problems](const char* field, const QString& msg) {
+        problems->push_back({QString::fromLatin1(field), msg});
+    };
 
     if (nproc < 1 || nproc > kMaxLocalWorkers)
         add("nproc",
@@ -372,6 +377,12 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                              .arg(nnodes)
                              .arg(nnodes - 1)
                              .arg(worldSize()));
+}
+
+void RunConfig::addStoreValueProblems(QVector<ConfigProblem>* problems) const {
+    auto add = [problems](const char* field, const QString& msg) {
+        problems->push_back({QString::fromLatin1(field), msg});
+    };
 
     const QString st = effectiveStore();
     QString host;
@@ -400,8 +411,14 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
                                         "with --nnodes %1 every node must reach the same store: give "
                                         "tcp://NODE0_ADDRESS:PORT or file:SHARED_FOLDER/store")
                 .arg(nnodes));
+}
 
-    p += trainingProblems(training);
+void RunConfig::addTrainingValueProblems(QVector<ConfigProblem>* problems) const {
+    auto add = [problems](const char* field, const QString& msg) {
+        problems->push_back({QString::fromLatin1(field), msg});
+    };
+
+    *problems += trainingProblems(training);
     if (!isScript() && training.precision == "fp16" && !usesGpus())
         add("precision", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                      "fp16 needs GPUs (CUDA autocast with loss scaling); on "
@@ -418,7 +435,18 @@ QVector<ConfigProblem> RunConfig::validateValues() const {
         add("stall-timeout", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                          "%1 s is not valid; use 0 (off) or more seconds")
                                  .arg(stallTimeoutSec));
+}
 
+QVector<ConfigProblem> RunConfig::validateValues() const {
+    QVector<ConfigProblem> p;
+    auto add = [&p](const char* field, const QString& msg) {
+        p.push_back({QString::fromLatin1(field), msg});
+    };
+
+    addWorkloadValueProblems(&p);
+    addWorldValueProblems(&p);
+    addStoreValueProblems(&p);
+    addTrainingValueProblems(&p);
     p += hostProblems(*this);
     if (outDir.isEmpty())
         add("out", QCoreApplication::translate("ddpdesk::launch::RunConfig",

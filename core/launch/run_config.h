@@ -108,6 +108,14 @@ struct RunConfig {
 
     static QString defaultLossRegex();
     static QStringList workloads(); // autoencoder, fashion-mnist, torchscript
+
+private:
+    // validateValues() by topic, each appending to *problems; called in this order, which is the order the
+    // problems are reported in.
+    void addWorkloadValueProblems(QVector<ConfigProblem>* problems) const; // workload, model, loss regex
+    void addWorldValueProblems(QVector<ConfigProblem>* problems) const;    // nproc, devices, nodes
+    void addStoreValueProblems(QVector<ConfigProblem>* problems) const;    // the rendezvous store
+    void addTrainingValueProblems(QVector<ConfigProblem>* problems) const; // numbers, restarts, timeouts
 };
 
 } // namespace ddpdesk::launch

@@ -1192,6 +1192,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>another process</source>
         <translation>別のプロセス</translation>
     </message>
+    <message>
+        <source>Not all ranks probed: only ranks %1 were looked up one by one.</source>
+        <translation>すべてのランクを調べたわけではありません: 1 つずつ確認したのはランク %1 だけです。</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>

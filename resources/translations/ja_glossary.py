@@ -567,6 +567,13 @@ JA.update({
 })
 
 
+# Sentences the doctor appends to a finding (Finding::notes)
+JA.update({
+    'Not all ranks probed: only ranks %1 were looked up one by one.':
+        'すべてのランクを調べたわけではありません: 1 つずつ確認したのはランク %1 だけです。',
+})
+
+
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddpdesk_ja.ts")
     tree = ET.parse(path)

@@ -19,6 +19,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 using namespace ddpdesk;
 using namespace ddpdesk::testsupport;
 namespace fs = std::filesystem;
@@ -77,6 +81,17 @@ int tree(const fs::path& dir, bool orphan) {
     if (!grandchild.start(currentExecutable(), {"--sleep"})) return 5;
     writePid(dir / "grandchild.pid", grandchild.pid());
     if (orphan) std::_Exit(0);
+    std::this_thread::sleep_for(60s);
+    return 0;
+}
+
+// Starts a sleeping grandchild at once (no waiting for DIR/go), writes DIR/grandchild.pid, then sleeps: only
+// a start that joins the job before the process runs brings that grandchild into the job.
+int treeAtOnce(const fs::path& dir) {
+    static Subprocess grandchild;
+    grandchild.setOwnProcessGroup(false);
+    if (!grandchild.start(currentExecutable(), {"--sleep"})) return 5;
+    writePid(dir / "grandchild.pid", grandchild.pid());
     std::this_thread::sleep_for(60s);
     return 0;
 }
@@ -228,6 +243,45 @@ TEST_CASE(closingTheJobEndsItsProcesses) {
     TEST_CHECK_MSG(goneWithin(child, 10s), "the child outlived its job's last handle (KILL_ON_JOB_CLOSE)");
     TEST_CHECK_MSG(goneWithin(grandchild, 10s), "the grandchild outlived its job's last handle");
 }
+
+// The launcher's start of a worker (process_control_win.cpp): created suspended, adopted, resumed. The
+// suspended process runs nothing until it is in the job, and what it starts at once belongs to the job too.
+TEST_CASE(aSuspendedStartBringsItsChildrenIntoTheJob) {
+    TempDir dir;
+    const std::string line = "\"" + currentExecutable() + "\" --tree-now \"" + dir.path().string() + "\"";
+    std::wstring wide(static_cast<std::size_t>(MultiByteToWideChar(CP_UTF8, 0, line.c_str(), -1, nullptr, 0)),
+                      L'\0');
+    MultiByteToWideChar(CP_UTF8, 0, line.c_str(), -1, wide.data(), int(wide.size()));
+    STARTUPINFOW si = {};
+    si.cb = sizeof si;
+    PROCESS_INFORMATION pi = {};
+    TEST_REQUIRE_MSG(CreateProcessW(nullptr, wide.data(), nullptr, nullptr, FALSE,
+                                    CREATE_SUSPENDED | CREATE_NEW_PROCESS_GROUP, nullptr, nullptr, &si, &pi),
+                     "CreateProcessW failed: " + std::to_string(GetLastError()));
+    struct Handles {
+        PROCESS_INFORMATION& pi;
+        ~Handles() {
+            TerminateProcess(pi.hProcess, 1);
+            CloseHandle(pi.hThread);
+            CloseHandle(pi.hProcess);
+        }
+    } handles{pi};
+    std::this_thread::sleep_for(500ms);
+    TEST_CHECK_MSG(!fs::exists(dir.path() / "grandchild.pid"),
+                   "the suspended process ran before it was resumed");
+
+    launch::ProcessJob job;
+    bool resumed = false;
+    TEST_REQUIRE(job.adoptAndResume(std::int64_t(pi.dwProcessId), std::int64_t(pi.dwThreadId), &resumed));
+    TEST_REQUIRE(resumed);
+    const std::int64_t grandchild = readPid(dir.path() / "grandchild.pid");
+    TEST_REQUIRE_MSG(grandchild > 0, "the resumed process did not start its child");
+    TEST_CHECK(job.anyRunning());
+    TEST_CHECK(job.stop(true, false));
+    TEST_CHECK_MSG(goneWithin(std::int64_t(pi.dwProcessId), 10s),
+                   "the adopted process outlived the job's stop");
+    TEST_CHECK_MSG(goneWithin(grandchild, 10s), "the child it started at once was not in the job");
+}
 #endif
 
 TEST_CASE(exitCodesComeBack) {
@@ -274,6 +328,7 @@ int main(int argc, char** argv) {
     if (mode == "--sleep") return sleeper();
     if (mode == "--tree" && argc > 2) return tree(argv[2], false);
     if (mode == "--orphan" && argc > 2) return tree(argv[2], true);
+    if (mode == "--tree-now" && argc > 2) return treeAtOnce(argv[2]);
     if (mode == "--job-holder" && argc > 2) return jobHolder(argv[2]);
     if (mode == "--exit" && argc > 2) return std::atoi(argv[2]);
     if (mode == "--argv") return printArguments(argc, argv);

@@ -11,6 +11,7 @@
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
+#include "doctor/finding_texts.h"
 #include "launch/supervisor.h"
 
 #include <QFile>
@@ -172,6 +173,29 @@ private slots:
         QVERIFY(applyLanguage(QStringLiteral("en")));
         QTRY_COMPARE(list->topLevelItem(inUse)->text(2), QString::fromStdString(finding.message));
         QCOMPARE(findingFix(finding), QString::fromStdString(finding.fix));
+    }
+
+    // A sentence the doctor appends (Finding::notes) is translated with the finding, never left in English.
+    void appendedSentencesTranslated() {
+        doctor::Finding f;
+        f.code = "RANKS_MISSING";
+        f.variant = "listed";
+        f.args = {"2", "100000", "2, 3 (of ranks 0..3)"};
+        f.notes.push_back({"NOTE/not_all_ranks_probed", {"0..3"}});
+        f.message = doctor::fill(doctor::findingText("RANKS_MISSING/listed")->message, f.args) + " " +
+                    doctor::fill(doctor::findingText(f.notes[0].key)->message, f.notes[0].args);
+        QVERIFY(applyLanguage(QStringLiteral("ja")));
+        const QString ja = findingMessage(f);
+        QVERIFY2(!ja.contains(QLatin1String("Not all")) && !ja.contains(QLatin1String("ranks arrived")),
+                 qPrintable(ja));
+        QVERIFY2(ja.contains(QLatin1String("0..3")) && ja.contains(QLatin1String("2, 3 (of ranks 0..3)")),
+                 qPrintable(ja));
+        QVERIFY(applyLanguage(QStringLiteral("en")));
+        QCOMPARE(findingMessage(f), QString::fromStdString(f.message));
+        QVERIFY2(f.message.find("ranks never joined") == std::string::npos &&
+                     f.message.find(" Not all ranks probed: only ranks 0..3 were looked up one by one.") !=
+                         std::string::npos,
+                 f.message.c_str());
     }
 
     void failedRunExitText() {

@@ -2,7 +2,6 @@
 
 #include "charts/series_buffer.h"
 #include "launch/run_model.h"
-#include "monitor_samples.h"
 #include "run_panel.h"
 
 #include <algorithm>
@@ -60,11 +59,11 @@ void RunChartFeed::clearMonitor() {
 
 bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
     const double t = model.elapsedS();
-    QVector<MonitorReading> readings = gpuReadings(model.lastGpuSample());
+    QVector<launch::MonitorReading> readings = model.lastGpuReadings();
     const bool gpu = !readings.isEmpty();
     if (!gpu) {
-        readings = procReadings(model.lastProcSample());
-        for (MonitorReading& r : readings) {
+        readings = model.lastProcReadings();
+        for (launch::MonitorReading& r : readings) {
             // Name processes by rank: that is what the user picked, PIDs change on every run.
             for (const auto& rs : model.ranks())
                 if (rs.pid && rs.pid == r.pid) r.key = RunPanel::tr("rank %1").arg(rs.rank);
@@ -75,7 +74,7 @@ bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
         m_monitorIsGpu = gpu;
         clearMonitor();
     }
-    for (const MonitorReading& r : readings) {
+    for (const launch::MonitorReading& r : readings) {
         if (r.util >= 0) m_utilSeries[r.key].push_back(QPointF(t, r.util));
         if (r.memMiB >= 0) m_memSeries[r.key].push_back(QPointF(t, r.memMiB));
     }

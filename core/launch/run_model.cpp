@@ -1,9 +1,11 @@
 #include "launch/run_model.h"
 
-#include "launch/json_bridge.h"
+#include "launch/monitor_readings.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonDocument>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -78,8 +80,8 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_firstStep = -1;
     m_globalStep = 0;
     m_expectedSteps = expectedSteps;
-    m_lastGpu = {};
-    m_lastProc = {};
+    m_gpuReadings.clear();
+    m_procReadings.clear();
     m_summary = RunSummary();
     m_nonFiniteLoss.reset();
     m_summary.worldSize = worldSize;
@@ -315,9 +317,9 @@ std::optional<Diagnosis> RunModel::checkParamsIdentical() {
 void RunModel::applyMonitorEvent(const nlohmann::json& e) {
     const QString type = str(e, "event");
     if (type == QLatin1String(protocol::ev::Gpu))
-        m_lastGpu = toQtJson(e);
+        m_gpuReadings = gpuReadings(e);
     else if (type == QLatin1String(protocol::ev::Proc))
-        m_lastProc = toQtJson(e);
+        m_procReadings = procReadings(e);
     else
         return;
     emit monitorSampled();

@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "launch/failure_diagnosis.h"
+#include "launch/monitor_readings.h"
 
 #include <optional>
 
@@ -133,8 +134,9 @@ public:
     double etaS() const;     // -1 when unknown
     double globalSamplesPerS() const;
     double meanLoss() const; // latest loss averaged over ranks that reported one
-    QJsonObject lastGpuSample() const { return m_lastGpu; }
-    QJsonObject lastProcSample() const { return m_lastProc; }
+    // The latest `gpu` / `proc` monitor event, already read into per-device readings (empty until one came).
+    const QVector<MonitorReading>& lastGpuReadings() const { return m_gpuReadings; }
+    const QVector<MonitorReading>& lastProcReadings() const { return m_procReadings; }
     QVector<int> laggingRanks(double nowT, double stallS) const; // no progress for stallS while others moved
     RunSummary summary() const;                                  // live while running, final after finish()
     bool isFinished() const { return m_finished; }
@@ -172,7 +174,7 @@ private:
     double m_startT = 0;
     double m_endT = 0;
     qint64 m_expectedSteps = 0;
-    QJsonObject m_lastGpu, m_lastProc;
+    QVector<MonitorReading> m_gpuReadings, m_procReadings;
     RunSummary m_summary;
     // The first loss reported NaN or infinite (protocol::kLossNonFinite), as the NAN_LOSS diagnosis it
     // becomes when the run ends: a script that trains on with a NaN loss completes, but its result is

@@ -48,12 +48,18 @@ void writePid(const fs::path& path, std::int64_t pid) {
     fs::rename(path.string() + ".tmp", path);
 }
 
+// Retried until a number is read: under load wine once let the file be seen before it could be opened.
 std::int64_t readPid(const fs::path& path) {
-    if (!waitForFile(path, 30s)) return -1;
-    std::ifstream in(path);
-    std::int64_t pid = -1;
-    in >> pid;
-    return pid;
+    const auto deadline = Clock::now() + 30s;
+    for (;;) {
+        std::int64_t pid = -1;
+        if (fs::exists(path)) {
+            std::ifstream in(path);
+            in >> pid;
+        }
+        if (pid > 0 || Clock::now() > deadline) return pid;
+        std::this_thread::sleep_for(20ms);
+    }
 }
 
 bool goneWithin(std::int64_t pid, std::chrono::milliseconds timeout) {

@@ -1,0 +1,24 @@
+#pragma once
+
+// The launcher's `gpu` / `proc` monitor events (core/monitor's JSON, live or replayed from metrics.jsonl)
+// read once, here in core, into flat per-device readings: the RunModel keeps these structs, so the GUI's
+// charts never parse JSON. Tolerant by design: a metric a device does not report is simply absent.
+
+#include <QString>
+#include <QVector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ddpdesk::launch {
+
+struct MonitorReading {
+    QString key;        // "GPU 0" or "rank 1"
+    qint64 pid = 0;     // for per-process readings
+    double util = -1;   // percent (GPU utilization or process CPU %)
+    double memMiB = -1; // GPU memory used or process resident memory
+};
+
+QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent);
+QVector<MonitorReading> procReadings(const nlohmann::json& procEvent);
+
+} // namespace ddpdesk::launch

@@ -78,6 +78,35 @@ private slots:
         delete chart->widget();
     }
 
+    // A line needs two points; a series with one sample (a short run's CPU share) still shows it, as a dot.
+    void aLoneSampleIsDrawn() {
+        auto seriesPixels = [](const QVector<QPointF>& points) {
+            auto chart = createLineChart(nullptr);
+            const int id = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));
+            chart->setPoints(id, points);
+            chart->widget()->resize(400, 300);
+            QTemporaryDir dir;
+            const QString png = dir.filePath(QStringLiteral("c.png"));
+            const bool saved = chart->savePng(png);
+            delete chart->widget();
+            const QImage img(png);
+            if (!saved || img.isNull()) return -1;
+            const QColor c = seriesColor(0);
+            int hits = 0; // the legend's marker has the colour too: compare with and without the sample
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QColor p = img.pixelColor(x, y);
+                    hits += std::abs(p.red() - c.red()) < 20 && std::abs(p.green() - c.green()) < 20 &&
+                            std::abs(p.blue() - c.blue()) < 20;
+                }
+            return hits;
+        };
+        const int none = seriesPixels({});
+        const int one = seriesPixels({{2.0, 40.0}});
+        QVERIFY(none >= 0);
+        QVERIFY2(one > none + 10, qPrintable(QStringLiteral("%1 vs %2 pixels").arg(one).arg(none)));
+    }
+
     void firstRangeFitsTheData() {
         auto chart = createLineChart(nullptr);
         const int id = chart->addSeries(QStringLiteral("rank 0"), seriesColor(0));

@@ -277,6 +277,8 @@ private:
             }
             m_dirty[i] = false;
             m_series[i]->replace(m_points[i]); // one geometry update instead of one per point
+            // A line needs two points: a lone sample (the CPU share of a short run has one) shows as a dot.
+            m_series[i]->setPointsVisible(m_points[i].size() == 1);
             budget -= std::max<int>(1, m_points[i].size());
         }
         if (!m_view->updatesEnabled()) m_view->setUpdatesEnabled(true); // repaints the whole chart, once

@@ -17,6 +17,9 @@ Finding makeFinding(std::string code, Severity severity, std::string message, nl
 // recorded for a translated view (see Finding::variant / Finding::args).
 Finding textFinding(const std::string& key, Severity severity, std::vector<std::string> args,
                     nlohmann::json evidence = {});
+// Appends the sentence `key` ("NOTE/...") filled with `args` to the finding's message, and records it in
+// Finding::notes so a translated view appends the same sentence translated.
+void appendNote(Finding& f, const std::string& key, std::vector<std::string> args);
 
 // The running diagnosis (doctor.cpp), for the probes on its thread: its deadline (none outside a diagnosis),
 // and what it is doing now. setActivity also hands the findings appended so far to diagnose(), which returns

@@ -41,6 +41,12 @@ Finding textFinding(const std::string& key, Severity severity, std::vector<std::
     return f;
 }
 
+void appendNote(Finding& f, const std::string& key, std::vector<std::string> args) {
+    const FindingText* text = findingText(key);
+    f.message += " " + (text ? fill(text->message, args) : key);
+    f.notes.push_back({key, std::move(args)});
+}
+
 Deadline::Deadline(double seconds) : m_seconds(seconds) {
     m_end = net::Clock::now() +
             std::chrono::duration_cast<net::Clock::duration>(std::chrono::duration<double>(seconds));

@@ -157,8 +157,7 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
             if (f.args.size() == 3) f.args[2] = list;
             if (f.args.size() == 3) f.message = fill(findingText("RANKS_MISSING/listed")->message, f.args);
         }
-        f.notes.push_back({"NOTE/not_all_ranks_probed", {probed}});
-        f.message += " " + fill(findingText(f.notes.back().key)->message, f.notes.back().args);
+        appendNote(f, "NOTE/not_all_ranks_probed", {probed});
         f.evidence["not_all_ranks_probed"] = true;
         f.evidence["probed_ranks_up_to"] = maxRank;
     }

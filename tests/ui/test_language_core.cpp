@@ -11,7 +11,7 @@
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
-#include "doctor/finding_texts.h"
+#include "doctor/checks.h"
 #include "launch/supervisor.h"
 
 #include <QFile>
@@ -177,13 +177,10 @@ private slots:
 
     // A sentence the doctor appends (Finding::notes) is translated with the finding, never left in English.
     void appendedSentencesTranslated() {
-        doctor::Finding f;
-        f.code = "RANKS_MISSING";
-        f.variant = "listed";
-        f.args = {"2", "100000", "2, 3 (of ranks 0..3)"};
-        f.notes.push_back({"NOTE/not_all_ranks_probed", {"0..3"}});
-        f.message = doctor::fill(doctor::findingText("RANKS_MISSING/listed")->message, f.args) + " " +
-                    doctor::fill(doctor::findingText(f.notes[0].key)->message, f.notes[0].args);
+        // Made as the doctor's TCPStore census makes it (tcp_store_checks.cpp).
+        doctor::Finding f = doctor::detail::textFinding("RANKS_MISSING/listed", doctor::Severity::Error,
+                                                        {"2", "100000", "2, 3 (of ranks 0..3)"});
+        doctor::detail::appendNote(f, "NOTE/not_all_ranks_probed", {"0..3"});
         QVERIFY(applyLanguage(QStringLiteral("ja")));
         const QString ja = findingMessage(f);
         QVERIFY2(!ja.contains(QLatin1String("Not all")) && !ja.contains(QLatin1String("ranks arrived")),

@@ -167,6 +167,9 @@ bool ComparePanel::startSweep(const QString& sizesText, const QString& compare) 
     launch::RunConfig base = m_provider();
     base.outDir.replace(QStringLiteral("run-"), QStringLiteral("sweep-"));
     m_runner = std::make_unique<launch::SweepRunner>(plot::drawSweepPng);
+    launch::WarmWorkers* warm = m_warmProvider ? m_warmProvider() : nullptr;
+    m_runner->setWarmWorkers(warm);
+    m_runner->setWarmWorkersEnabled(!m_warmProvider || warm);
     connect(m_runner.get(), &launch::SweepRunner::sizeStarted, this,
             [this, sizes](int i, launch::Supervisor* run) {
                 m_status->setText(sizes[i].setting.isEmpty() ? tr("Running size %1 of %2 (%3 workers)...")

@@ -29,6 +29,10 @@ public:
 
     // Where the base configuration comes from (the Setup page).
     void setConfigProvider(std::function<launch::RunConfig()> provider) { m_provider = std::move(provider); }
+    // The window's waiting workers, or null when the user switched them off (launch/warm_workers.h).
+    void setWarmWorkersProvider(std::function<launch::WarmWorkers*()> provider) {
+        m_warmProvider = std::move(provider);
+    }
     // compare: "" or "SETTING=V1,V2" (launch::compareSetting); the GUI offers a few from its combo box.
     bool startSweep(const QString& sizesText, const QString& compare = QString());
     void setCompare(const QString& compare); // selects that choice in the combo box
@@ -53,6 +57,7 @@ private:
     void retranslate();
     void updateButtons();
 
+    std::function<launch::WarmWorkers*()> m_warmProvider;
     std::function<launch::RunConfig()> m_provider;
     std::unique_ptr<launch::SweepRunner> m_runner;
     QVector<launch::SweepRow> m_rows;

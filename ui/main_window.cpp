@@ -30,16 +30,24 @@ namespace ddpdesk::ui {
 
 namespace {
 constexpr int kGpuPollMs = 2000;
+constexpr int kWarmDelayMs = 1500;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(icon(IconId::App));
     setObjectName(QStringLiteral("MainWindow"));
     m_loader = new RunLoader(this);
+    m_warm = new launch::WarmWorkers(this);
     buildUi();
     buildMenus();
     retranslate();
     restoreSettings();
+    // Once the window is up, workers for the next Start load beside the user's first look at it.
+    QTimer::singleShot(kWarmDelayMs, this, [this] {
+        m_warmArmed = true;
+        refillWarmWorkers();
+        connect(m_setup, &SetupPanel::configChanged, this, &MainWindow::refillWarmWorkers);
+    });
 
     m_gpus = std::make_unique<monitor::GpuReader>();
     m_gpuTimer = new QTimer(this);
@@ -135,6 +143,7 @@ void MainWindow::buildUi() {
         launchNow(m_pendingConfig);
     });
     m_compare->setConfigProvider([this] { return m_setup->config(); });
+    m_compare->setWarmWorkersProvider([this] { return m_warmAct->isChecked() ? m_warm : nullptr; });
     connect(m_compare, &ComparePanel::sweepStarted, this, &MainWindow::followRun);
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
     connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);

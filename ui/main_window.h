@@ -6,6 +6,7 @@
 
 #include "launch/run_config.h"
 #include "launch/supervisor.h"
+#include "launch/warm_workers.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -51,6 +52,9 @@ public:
     static QString defaultRunsFolder(); // <AppDataLocation>/runs, without a doubled "DDP Desk/DDP Desk"
     launch::RunConfig demoConfig() const;
     void setPreflightEnabled(bool on) { m_preflight = on; } // the doctor before every Start (on by default)
+    // Worker processes for the next Start wait with LibTorch loaded (Settings menu; on by default).
+    launch::WarmWorkers* warmWorkers() const { return m_warm; }
+    void setWarmWorkersEnabled(bool on);
 
 public slots:
     void showPage(int page);
@@ -86,6 +90,7 @@ private:
     void chooseRunsFolder();
     void showRecordedRun(const QString& folder, const QString& name);
     void showReplay(std::shared_ptr<launch::RunModel> model, const QString& name);
+    void refillWarmWorkers();
 
     QListWidget* m_nav;
     QStackedWidget* m_stack;
@@ -99,11 +104,12 @@ private:
 
     QMenu *m_fileMenu, *m_runMenu, *m_viewMenu, *m_settingsMenu, *m_languageMenu, *m_helpMenu;
     QAction *m_openProfile, *m_saveProfile, *m_quit, *m_startAct, *m_stopAct, *m_demoAct, *m_diagnoseAct,
-        *m_runsFolderAct, *m_aboutAct, *m_aboutQtAct;
+        *m_runsFolderAct, *m_warmAct, *m_aboutAct, *m_aboutQtAct;
     QList<QAction*> m_pageActs;
     QActionGroup* m_languageGroup;
 
     QPointer<launch::Supervisor> m_supervisor;
+    launch::WarmWorkers* m_warm;
     std::unique_ptr<monitor::GpuReader> m_gpus;
     std::shared_ptr<launch::RunModel> m_replay; // a finished run from History, shown on the Run page
     RunLoader* m_loader;
@@ -111,6 +117,7 @@ private:
     launch::RunConfig m_pendingConfig; // waiting for the pre-flight doctor
     bool m_preflightPending = false;
     bool m_preflight = true;
+    bool m_warmArmed = false; // the window is up: waiting workers may start
 };
 
 } // namespace ddpdesk::ui

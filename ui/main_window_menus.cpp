@@ -81,6 +81,10 @@ void MainWindow::buildMenus() {
         m_languageGroup->addAction(a);
     }
     m_runsFolderAct = m_settingsMenu->addAction(QString(), this, &MainWindow::chooseRunsFolder);
+    m_warmAct = m_settingsMenu->addAction(QString());
+    m_warmAct->setCheckable(true);
+    m_warmAct->setChecked(true);
+    connect(m_warmAct, &QAction::toggled, this, &MainWindow::setWarmWorkersEnabled);
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_aboutAct = m_helpMenu->addAction(icon(IconId::App), QString(), this, [this] {
@@ -114,6 +118,9 @@ void MainWindow::retranslate() {
     m_settingsMenu->setTitle(tr("&Settings"));
     m_languageMenu->setTitle(tr("&Language"));
     m_runsFolderAct->setText(tr("&Runs folder..."));
+    m_warmAct->setText(tr("Keep &workers ready"));
+    m_warmAct->setStatusTip(tr("Starts the next run's worker processes ahead, with LibTorch loaded, so Start "
+                               "begins at once; each waiting worker holds some memory."));
     m_helpMenu->setTitle(tr("&Help"));
     m_aboutAct->setText(tr("&About DDP Desk"));
     m_aboutQtAct->setText(tr("About &Qt"));

@@ -70,6 +70,7 @@ bool MainWindow::startRun(const launch::RunConfig& config) {
 
 bool MainWindow::launchNow(const launch::RunConfig& config) {
     auto* sup = new launch::Supervisor(this);
+    sup->setWarmWorkers(m_warmAct->isChecked() ? m_warm : nullptr);
     QVector<launch::ConfigProblem> problems;
     followRun(sup);
     if (!sup->start(config, &problems)) {
@@ -93,6 +94,7 @@ void MainWindow::followRun(launch::Supervisor* run) {
     connect(run, &launch::Supervisor::started, this, [this] { setRunning(true); });
     connect(run, &launch::Supervisor::finished, this, [this, run](bool ok) {
         if (run == m_supervisor) setRunning(false);
+        refillWarmWorkers();
         m_history->refresh();
         statusBar()->showMessage(ok ? tr("The run finished.") : tr("The run failed or was stopped."),
                                  kStatusMs);
@@ -136,6 +138,26 @@ void MainWindow::diagnose() {
     r.jobRunning = m_supervisor && m_supervisor->isRunning();
     showPage(DoctorPage);
     m_doctor->diagnose(r);
+}
+
+void MainWindow::setWarmWorkersEnabled(bool on) {
+    m_warmAct->setChecked(on); // no signal when unchanged
+    if (on)
+        refillWarmWorkers();
+    else
+        m_warm->clear();
+}
+
+// Keeps the Setup page's worker count waiting, between runs only: loading LibTorch takes CPU a run would
+// miss.
+void MainWindow::refillWarmWorkers() {
+    if (!m_warmArmed || !m_warmAct->isChecked()) return;
+    if ((m_supervisor && m_supervisor->isRunning()) || m_compare->isRunning()) return;
+    const launch::RunConfig config = m_setup->config();
+    if (config.isScript()) return;
+    QString why;
+    const QString worker = launch::Supervisor::findWorker(&why);
+    if (!worker.isEmpty()) m_warm->fill(worker, config.nproc);
 }
 
 } // namespace ddpdesk::ui

@@ -42,6 +42,7 @@ void MainWindow::restoreSettings() {
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1280, 820);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     showPage(s.value(QStringLiteral("window/page"), int(SetupPage)).toInt());
+    m_warmAct->setChecked(s.value(QStringLiteral("warmWorkers"), true).toBool());
 }
 
 void MainWindow::saveSettings() const {
@@ -51,6 +52,7 @@ void MainWindow::saveSettings() const {
     s.setValue(QStringLiteral("window/page"), m_stack->currentIndex());
     s.setValue(QStringLiteral("runsFolder"), m_setup->runsFolder());
     s.setValue(QStringLiteral("language"), currentLanguage());
+    s.setValue(QStringLiteral("warmWorkers"), m_warmAct->isChecked());
     s.setValue(QStringLiteral("lastConfig"),
                QJsonDocument(m_setup->config().toJson()).toJson(QJsonDocument::Compact));
 }

@@ -7,6 +7,7 @@
 #include "launch/script_output.h"
 #include "launch/stack_dump.h"
 #include "launch/supervisor_impl.h"
+#include "launch/warm_workers.h"
 #include "net/net_socket.h"
 #include "net/tcp_store_server.h"
 #include "protocol/run_auth.h"
@@ -20,6 +21,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QSaveFile>
 
 namespace ddpdesk::launch {
@@ -246,12 +248,11 @@ bool Supervisor::spawnAll() {
     return true;
 }
 
-void Supervisor::spawnWorker(int index) {
-    Worker& w = d->workers[index];
-    w = Worker();
-    if (m_config.isScript()) w.parser = std::make_unique<ScriptOutputParser>(m_config.effectiveLossRegex());
-    auto* p = new QProcess(this);
-    w.process = p;
+void Supervisor::setWarmWorkers(WarmWorkers* pool) {
+    m_warm = pool;
+}
+
+QProcessEnvironment Supervisor::workerEnvironment(int index) const {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const QMap<QString, QString> rankEnv = m_config.rankEnvironment(index, d->scriptPort);
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
@@ -274,44 +275,67 @@ void Supervisor::spawnWorker(int index) {
         env.remove(QString::fromLatin1(protocol::kRunSecretEnv));
     else
         env.insert(QString::fromLatin1(protocol::kRunSecretEnv), d->runSecret);
-    p->setProcessEnvironment(env);
+    return env;
+}
+
+void Supervisor::spawnWorker(int index) {
+    Worker& w = d->workers[index];
+    w = Worker();
+    if (m_config.isScript()) w.parser = std::make_unique<ScriptOutputParser>(m_config.effectiveLossRegex());
+    const QProcessEnvironment env = workerEnvironment(index);
+    // A script runs where torchrun would run it (files it reads and writes by relative path land there); the
+    // worker runs in its output folder.
+    const QString workDir = m_config.isScript() ? m_config.effectiveWorkDir() : m_config.outDir;
+    QProcessEnvironment warmEnv;
+    QProcess* warm = !m_config.isScript() && m_warm ? m_warm->take(d->program, this, &warmEnv) : nullptr;
+    auto* p = warm ? warm : new QProcess(this);
+    w.process = p;
+    QStringList args;
     if (m_config.isScript()) {
         const QString interp = m_config.interpreter();
         p->setProgram(interp.isEmpty() ? m_config.scriptFile : interp);
-        const QStringList args = m_config.scriptArguments(index);
+        const QStringList scriptArgs = m_config.scriptArguments(index);
         if (!d->instrumentDir.isEmpty()) // only with an interpreter (instrumentsScript)
-            p->setArguments(instrumentedArguments(m_config, index));
+            args = instrumentedArguments(m_config, index);
         else
-            p->setArguments(interp.isEmpty() ? args : QStringList{m_config.scriptFile} + args);
+            args = interp.isEmpty() ? scriptArgs : QStringList{m_config.scriptFile} + scriptArgs;
     } else {
-        p->setProgram(d->program);
-        QStringList args = m_config.workerArgs(index);
+        args = m_config.workerArgs(index);
         if (m_restarts > 0 && !args.contains(QStringLiteral("--resume"))) args << QStringLiteral("--resume");
-        p->setArguments(args);
     }
-    // A script runs where torchrun would run it (files it reads and writes by relative path land there); the
-    // worker runs in its output folder.
-    p->setWorkingDirectory(m_config.isScript() ? m_config.effectiveWorkDir() : m_config.outDir);
-    d->guard.prepare(*p);
     connect(p, &QProcess::readyReadStandardOutput, this, [this, index] { onOutput(index, false); });
     connect(p, &QProcess::readyReadStandardError, this, [this, index] { onOutput(index, true); });
-    connect(p, &QProcess::started, this, [this, index, p] {
-        d->guard.adopt(*p);
-        m_model.setPid(index, p->processId());
-        sampleMonitor();
-        writeLauncherEvent("rank_start",
-                           {{"pid", double(p->processId())}, {"local_rank", index}, {"attempt", m_restarts}},
-                           m_config.globalRank(index));
-    });
     connect(p, &QProcess::finished, this, [this, index](int code, QProcess::ExitStatus status) {
         onWorkerExited(index, code, status == QProcess::CrashExit);
     });
+    if (warm) {
+        // Its end, if it went away just now, arrives as `finished` like any rank's.
+        WarmWorkers::configure(*p, args, env, warmEnv, workDir);
+        onWorkerStarted(index, *p, true);
+        return;
+    }
+    if (!m_config.isScript()) p->setProgram(d->program);
+    p->setArguments(args);
+    p->setProcessEnvironment(env);
+    p->setWorkingDirectory(workDir);
+    d->guard.prepare(*p);
+    connect(p, &QProcess::started, this, [this, index, p] { onWorkerStarted(index, *p, false); });
     connect(p, &QProcess::errorOccurred, this, [this, index, p](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart)
             onWorkerExited(index, -1, false,
                            tr("could not start %1: %2").arg(p->program(), p->errorString()));
     });
     p->start();
+}
+
+void Supervisor::onWorkerStarted(int index, QProcess& p, bool warm) {
+    d->guard.adopt(p);
+    m_model.setPid(index, p.processId());
+    sampleMonitor();
+    writeLauncherEvent(
+        "rank_start",
+        {{"pid", double(p.processId())}, {"local_rank", index}, {"attempt", m_restarts}, {"warm", warm}},
+        m_config.globalRank(index));
 }
 
 void Supervisor::onOutput(int index, bool isStderr) {

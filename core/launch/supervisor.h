@@ -17,9 +17,16 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <QPointer>
+
 #include <memory>
 
+class QProcess;
+class QProcessEnvironment;
+
 namespace ddpdesk::launch {
+
+class WarmWorkers;
 
 class Supervisor : public QObject {
     Q_OBJECT
@@ -58,6 +65,9 @@ public:
     // The launcher's own sampling (GPU + worker CPU/RAM, core/monitor) every intervalMs while running; 0
     // disables. Call before start().
     void setMonitorIntervalMs(int intervalMs) { m_monitorMs = intervalMs; }
+    // Worker ranks take waiting workers from `pool` (launch/warm_workers.h) before starting new ones; script
+    // runs never do. Not owned; may be deleted first.
+    void setWarmWorkers(WarmWorkers* pool);
 
 signals:
     void started();
@@ -74,6 +84,8 @@ private:
 
     bool spawnAll();
     void spawnWorker(int index);
+    QProcessEnvironment workerEnvironment(int index) const;
+    void onWorkerStarted(int index, QProcess& process, bool warm);
     void onOutput(int index, bool isStderr);
     void onLine(int index, const QByteArray& line, bool isStderr);
     void onWorkerExited(int index, int exitCode, bool crashed, const QString& startError = QString());
@@ -101,6 +113,7 @@ private:
     bool m_running = false;
     int m_restarts = 0;
     int m_monitorMs = 1000;
+    QPointer<WarmWorkers> m_warm;
 };
 
 } // namespace ddpdesk::launch

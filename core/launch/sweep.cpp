@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QThread>
 
 #include <cmath>
 
@@ -262,6 +263,10 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
     m_next = 0;
     m_target = targetLoss;
     m_stopped = false;
+    if (!m_warmEnabled)
+        m_warm = nullptr;
+    else if (!m_warm && !base.isScript())
+        m_warm = new WarmWorkers(this);
     QMetaObject::invokeMethod(this, &SweepRunner::runNext, Qt::QueuedConnection);
     return true;
 }
@@ -292,10 +297,22 @@ void SweepRunner::runNext() {
     const SweepSize size = m_sizes[m_next];
     const RunConfig c = sweepPointConfig(m_base, size);
     m_current = new Supervisor(this);
+    m_current->setWarmWorkers(m_warm);
     connect(m_current, &Supervisor::finished, this, &SweepRunner::onRunFinished);
     emit sizeStarted(m_next, m_current);
     QVector<ConfigProblem> problems;
-    if (!m_current->start(c, &problems)) {
+    if (m_current->start(c, &problems)) {
+        // The next size's workers load LibTorch where that takes no CPU from this size's measured steps: at
+        // once when this size leaves enough cores idle, else once every rank has taken its last step (beside
+        // the final evaluation, model save and exit).
+        m_nextPrepared = false;
+        const int idle = QThread::idealThreadCount() - c.nproc * c.threadsPerWorker();
+        if (m_next + 1 < m_sizes.size() && idle >= sweepPointConfig(m_base, m_sizes[m_next + 1]).nproc)
+            prepareNextSize();
+        connect(m_current->model(), &RunModel::progressChanged, this, [this, run = m_current] {
+            if (run == m_current && !m_nextPrepared && run->model()->progress() >= 1.0) prepareNextSize();
+        });
+    } else {
         SweepRow row;
         row.size = size;
         row.status = RunConfig::problemsText(problems);
@@ -305,6 +322,19 @@ void SweepRunner::runNext() {
         emit sizeFinished(m_next++, false);
         QMetaObject::invokeMethod(this, &SweepRunner::runNext, Qt::QueuedConnection);
     }
+}
+
+void SweepRunner::prepareNextSize() {
+    m_nextPrepared = true;
+    if (!m_warm || m_next + 1 >= m_sizes.size()) return;
+    const RunConfig next = sweepPointConfig(m_base, m_sizes[m_next + 1]);
+    QString why;
+    const QString worker = Supervisor::findWorker(&why);
+    if (!next.isScript() && !worker.isEmpty()) m_warm->fill(worker, next.nproc);
+}
+
+void SweepRunner::setWarmWorkers(WarmWorkers* pool) {
+    m_warm = pool;
 }
 
 void SweepRunner::onRunFinished(bool ok) {

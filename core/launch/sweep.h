@@ -6,9 +6,11 @@
 // the effect of that setting shows in the same table; speedup is then measured within each value.
 
 #include "launch/run_config.h"
+#include "launch/warm_workers.h"
 
 #include <QObject>
 #include <QPointF>
+#include <QPointer>
 #include <QString>
 #include <QVector>
 
@@ -72,6 +74,12 @@ public:
     bool start(const RunConfig& base, const QVector<SweepSize>& sizes,
                QVector<ConfigProblem>* problems = nullptr, double targetLoss = 0);
     void stop();
+    // Workers for the next size start while the current one runs (launch/warm_workers.h) where they take no
+    // CPU from its measured steps: at once on idle cores, else after its last step. Sizes after the first pay
+    // less (or no) process start and library load. `pool` is used instead of the sweep's own (the GUI's); not
+    // owned. Call before start().
+    void setWarmWorkers(WarmWorkers* pool);
+    void setWarmWorkersEnabled(bool on) { m_warmEnabled = on; } // off: every size starts its workers cold
     const QVector<SweepRow>& rows() const { return m_rows; }
     Supervisor* current() const { return m_current; } // the run in progress (null between sizes)
     QString csvPath() const;
@@ -85,6 +93,7 @@ signals:
 private:
     void runNext();
     void onRunFinished(bool ok);
+    void prepareNextSize();
 
     RunConfig m_base;
     QVector<SweepSize> m_sizes;
@@ -94,6 +103,9 @@ private:
     double m_target = 0;
     bool m_stopped = false;
     Plotter m_plotter;
+    QPointer<WarmWorkers> m_warm; // the GUI's, or the sweep's own (a child)
+    bool m_nextPrepared = false;
+    bool m_warmEnabled = true;
 };
 
 } // namespace ddpdesk::launch

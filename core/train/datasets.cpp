@@ -3,6 +3,7 @@
 #include "train/errors.h"
 #include "train/identity.h"
 #include "train/idx_reader.h"
+#include "train/node_data.h"
 
 #include <torch/serialize.h>
 #include <torch/torch.h>
@@ -45,7 +46,8 @@ std::string labelsFileName(const std::string& prefix) {
     return prefix + "-labels-idx1-ubyte";
 }
 
-void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::Tensor& y, bool required) {
+void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::Tensor& y, bool required,
+          NodeDataShare* share) {
     fs::path imagesFile, labelsFile;
     try {
         imagesFile = findIdxFile(dir, imagesFileName(prefix));
@@ -54,7 +56,7 @@ void pair(const std::string& dir, const std::string& prefix, at::Tensor& x, at::
         if (required) throw;
         return;
     }
-    x = images(readIdxFile(imagesFile), imagesFile);
+    x = images(share ? share->load(imagesFile) : readIdxFile(imagesFile), imagesFile);
     y = labels(readIdxFile(labelsFile), labelsFile);
     if (x.size(0) != y.size(0))
         throw TrainError(error_code::DataCorrupt,
@@ -108,10 +110,10 @@ void checkIdxDatasetPresent(const std::string& dir) {
     findIdxFile(dir, labelsFileName("train"));
 }
 
-Dataset loadIdxDataset(const std::string& dir) {
+Dataset loadIdxDataset(const std::string& dir, NodeDataShare* share) {
     Dataset d;
-    pair(dir, "train", d.x, d.y, true);
-    pair(dir, "t10k", d.xTest, d.yTest, false);
+    pair(dir, "train", d.x, d.y, true, share);
+    pair(dir, "t10k", d.xTest, d.yTest, false, share);
     d.classification = true;
     d.encoding = Dataset::Encoding::ImageBytes;
     d.description = "IDX folder " + dir + ": " + std::to_string(d.x.size(0)) + " training images" +

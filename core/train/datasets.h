@@ -9,6 +9,8 @@
 
 namespace ddpdesk::train {
 
+class NodeDataShare;
+
 // A whole dataset in memory. `y` undefined means "reconstruct the input" (autoencoder-style targets).
 struct Dataset {
     at::Tensor x, y;         // training samples
@@ -39,8 +41,9 @@ private:
 Dataset makeLinspaceDataset(std::int64_t count = 10000, std::int64_t dim = 1000);
 
 // Fashion-MNIST / MNIST from IDX files (train-* and, when present, t10k-*): images scaled to [0,1] and
-// normalised with Fashion-MNIST's mean/std, shape [N,1,28,28]; labels int64.
-Dataset loadIdxDataset(const std::string& dir);
+// normalised with Fashion-MNIST's mean/std, shape [N,1,28,28]; labels int64. With `share`, the images are one
+// copy per machine (node_data.h).
+Dataset loadIdxDataset(const std::string& dir, NodeDataShare* share = nullptr);
 // Throws DATA_MISSING as loadIdxDataset would when the folder or its training files are not there (reads
 // nothing).
 void checkIdxDatasetPresent(const std::string& dir);

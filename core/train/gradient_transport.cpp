@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ddpdesk::train {
@@ -60,6 +61,70 @@ private:
     std::map<std::size_t, at::Tensor> m_sums;
 };
 
+// Shared memory inside each node, Gloo between the nodes' leaders (local_exchange.h). A leader starts a
+// bucket's cross-node allreduce as soon as every local rank has published it, without waiting in launch(),
+// which runs inside backward: buckets that are not complete yet start at the next launch or in finish().
+// Leaders start their allreduces in bucket order, the order Gloo needs on every leader.
+class HierarchicalTransport final : public GradientTransport {
+public:
+    HierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange, std::unique_ptr<GlooGroup> leaders)
+        : m_exchange(std::move(exchange)), m_leaders(std::move(leaders)) {}
+
+    const char* waitName() const override {
+        return m_exchange->isLeader()
+                   ? "the gradient exchange (shared memory in this node, then Gloo between the nodes' "
+                     "leaders)"
+                   : "the gradient exchange (shared memory in this node; this node's leader talks to the "
+                     "other nodes)";
+    }
+    const char* name() const override { return "hierarchical"; }
+
+    void beginStep() override {
+        m_exchange->beginStep();
+        m_launched = m_started = 0;
+    }
+    at::Tensor beginBucket(std::size_t b, const at::Tensor&) override { return m_exchange->slot(b); }
+
+    void launch(std::size_t b, const at::Tensor& flat) override {
+        if (!m_sums[b].defined()) m_sums[b] = torch::empty_like(flat);
+        m_exchange->publish(b);
+        m_launched = b + 1;
+        if (!m_leaders) return;
+        while (m_started < m_launched && m_exchange->allPublished(m_started))
+            startNext(std::chrono::steady_clock::now()); // published: the local sum does not wait
+    }
+
+    at::Tensor finish(std::size_t b, const at::Tensor&,
+                      std::chrono::steady_clock::time_point deadline) override {
+        at::Tensor& sum = m_sums[b];
+        if (!m_leaders) {
+            m_exchange->readResult(b, sum, deadline);
+            return sum;
+        }
+        while (m_started <= b)
+            startNext(deadline);
+        std::shared_ptr<PendingCollective> work = std::move(m_work[b]);
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        work->wait(std::max(left, std::chrono::milliseconds(1)));
+        m_exchange->publishResult(b, sum);
+        return sum;
+    }
+
+private:
+    void startNext(std::chrono::steady_clock::time_point deadline) {
+        const std::size_t b = m_started++;
+        m_exchange->reduce(b, m_sums[b], deadline);
+        m_work[b] = m_leaders->allreduceSum(m_sums[b]);
+    }
+
+    std::unique_ptr<LocalGradientExchange> m_exchange;
+    std::unique_ptr<GlooGroup> m_leaders; // null on a node's other ranks
+    std::size_t m_launched = 0, m_started = 0;
+    std::map<std::size_t, at::Tensor> m_sums; // the node's sum, then the job's (in place)
+    std::map<std::size_t, std::shared_ptr<PendingCollective>> m_work;
+};
+
 } // namespace
 
 std::unique_ptr<GradientTransport> makeGlooTransport(GlooGroup& group) {
@@ -69,6 +134,15 @@ std::unique_ptr<GradientTransport> makeGlooTransport(GlooGroup& group) {
 std::unique_ptr<GradientTransport>
 makeSharedMemoryTransport(std::unique_ptr<LocalGradientExchange> exchange) {
     return std::make_unique<SharedMemoryTransport>(std::move(exchange));
+}
+
+} // namespace ddpdesk::train
+
+namespace ddpdesk::train {
+
+std::unique_ptr<GradientTransport> makeHierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange,
+                                                             std::unique_ptr<GlooGroup> leaders) {
+    return std::make_unique<HierarchicalTransport>(std::move(exchange), std::move(leaders));
 }
 
 } // namespace ddpdesk::train

@@ -3,7 +3,8 @@
 // How a finished gradient bucket reaches the other ranks and comes back averaged: the reducer's
 // communication hook (PyTorch's register_comm_hook, in C++). DdpReducer fills buckets and decides when each
 // one is complete; a GradientTransport moves it. Gloo's allreduce and the same-host shared-memory exchange
-// are the two transports; a wrapper (compression, PowerSGD) is one more class that holds another transport.
+// are the two transports, and the hierarchical one combines them across nodes; a wrapper (compression,
+// PowerSGD) is one more class that holds another transport.
 
 #include "train/c10d_compat.h"
 #include "train/local_exchange.h"
@@ -49,5 +50,10 @@ public:
 std::unique_ptr<GradientTransport> makeGlooTransport(GlooGroup& group);
 // The same-host shared-memory exchange (local_exchange.h), once every rank has set it up.
 std::unique_ptr<GradientTransport> makeSharedMemoryTransport(std::unique_ptr<LocalGradientExchange> exchange);
+
+// Several nodes, several ranks on some: shared memory inside each node, Gloo between one leader per node.
+// `leaders` is the leaders' own group (null on the other ranks).
+std::unique_ptr<GradientTransport> makeHierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange,
+                                                             std::unique_ptr<GlooGroup> leaders);
 
 } // namespace ddpdesk::train

@@ -152,9 +152,10 @@ fs::path findIdxFile(const fs::path& dir, const std::string& name) {
             gz.filename().string() + " and " + plain.filename().string() + ")");
 }
 
-IdxArray readIdxFile(const fs::path& path) {
+namespace {
+
+IdxHeader readHeader(ByteSource& in, const fs::path& path) {
     constexpr std::int64_t kMaxBytes = std::int64_t(1) << 34; // 16 GiB: far above any IDX data set
-    ByteSource in(path);
     unsigned char head[4 + 4 * 4];
     if (in.read(head, 4) < 4) corrupt(path, "is truncated (no IDX header)");
     if (head[0] != 0 || head[1] != 0) corrupt(path, "is not an IDX file (bad magic number)");
@@ -166,24 +167,41 @@ IdxArray readIdxFile(const fs::path& path) {
         corrupt(path, "has " + std::to_string(ndims) + " dimensions; expected 1 to 4");
     const size_t dimBytes = 4 * static_cast<size_t>(ndims);
     if (in.read(head + 4, dimBytes) < dimBytes) corrupt(path, "is truncated (incomplete IDX header)");
-    IdxArray a;
-    std::int64_t count = 1;
+    IdxHeader h;
+    h.bytes = 1;
     for (int i = 0; i < ndims; ++i) {
         std::uint32_t d = bigEndian32(&head[4 + 4 * i]);
         if (d == 0 || d > (1u << 28)) corrupt(path, "declares an implausible dimension " + std::to_string(d));
-        a.dims.push_back(static_cast<std::int64_t>(d));
-        if (count > kMaxBytes / d)
+        h.dims.push_back(static_cast<std::int64_t>(d));
+        if (h.bytes > kMaxBytes / d)
             corrupt(path, "declares more than " + std::to_string(kMaxBytes) + " bytes of data");
-        count *= d;
+        h.bytes *= d;
     }
+    return h;
+}
+
+} // namespace
+
+IdxHeader readIdxHeader(const fs::path& path) {
+    ByteSource in(path);
+    return readHeader(in, path);
+}
+
+IdxArray readIdxFile(const fs::path& path, const IdxAllocator& allocate) {
+    ByteSource in(path);
+    const IdxHeader h = readHeader(in, path);
+    IdxArray a;
+    a.dims = h.dims;
     try {
-        a.data = torch::empty(a.dims, torch::kUInt8);
+        if (allocate) a.data = allocate(h);
+        if (!a.data.defined()) a.data = torch::empty(a.dims, torch::kUInt8);
     } catch (const std::exception&) {
         corrupt(path,
-                "declares " + std::to_string(count) + " bytes of data, more than this machine can hold");
+                "declares " + std::to_string(h.bytes) + " bytes of data, more than this machine can hold");
     }
-    const size_t have = in.read(a.data.data_ptr<std::uint8_t>(), static_cast<size_t>(count));
-    if (have < static_cast<size_t>(count))
+    const size_t count = static_cast<size_t>(h.bytes);
+    const size_t have = in.read(a.data.data_ptr<std::uint8_t>(), count);
+    if (have < count)
         corrupt(path, "is truncated: the header declares " + std::to_string(count) +
                           " bytes of data, the file holds " + std::to_string(have));
     if (const size_t extra = in.skipRest(); extra > 0)

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 namespace ddpdesk::train {
@@ -16,7 +17,16 @@ struct IdxArray {
     at::Tensor data; // uint8, shape = dims
 };
 
-IdxArray readIdxFile(const std::filesystem::path& path);
+// The header alone: the dimensions and how many bytes of data follow (for a reader that places them itself).
+struct IdxHeader {
+    std::vector<std::int64_t> dims;
+    std::int64_t bytes = 0;
+};
+IdxHeader readIdxHeader(const std::filesystem::path& path);
+
+// Where the data goes: a uint8 tensor of header.dims to fill, or an undefined one for a tensor of its own.
+using IdxAllocator = std::function<at::Tensor(const IdxHeader& header)>;
+IdxArray readIdxFile(const std::filesystem::path& path, const IdxAllocator& allocate = {});
 
 // Looks for NAME.gz then NAME inside `dir`; throws DATA_MISSING naming both when neither exists.
 std::filesystem::path findIdxFile(const std::filesystem::path& dir, const std::string& name);

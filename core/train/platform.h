@@ -13,6 +13,9 @@ std::string hostName();
 int logicalCores();
 // Keeps freed memory in the process for reuse instead of returning it to the OS after each step.
 void keepFreedMemory();
+// Sets an environment variable of this process (UTF-8), or removes it when `value` is null; what getenv
+// then returns, for LibTorch and Gloo too. False when the OS refused.
+bool setEnvironmentVariable(const std::string& name, const std::string* value);
 // Writes `size` bytes into `tmp` - created exclusively: any entry already there, a symbolic link included, is
 // an error, so nothing is followed - flushes them to the disk, renames `tmp` over `target` and flushes the
 // folder, so after a crash `target` is the old file or the complete new one. Removes `tmp` on failure.

@@ -1,6 +1,7 @@
 #include "train/platform.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -80,6 +81,10 @@ std::string replaceFileDurably(const std::filesystem::path& tmp, const std::file
         ::close(dfd);
     }
     return std::string();
+}
+
+bool setEnvironmentVariable(const std::string& name, const std::string* value) {
+    return (value ? ::setenv(name.c_str(), value->c_str(), 1) : ::unsetenv(name.c_str())) == 0;
 }
 
 } // namespace ddpdesk::train

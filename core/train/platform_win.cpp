@@ -1,6 +1,7 @@
 #include "train/platform.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 // winsock2.h must come before windows.h (which would pull in the old winsock.h).
@@ -78,6 +79,25 @@ std::string replaceFileDurably(const std::filesystem::path& tmp, const std::file
             "cannot replace " + target.u8string() + " (Windows error " + std::to_string(GetLastError()) + ")";
     if (!why.empty()) DeleteFileW(tmp.c_str());
     return why;
+}
+
+namespace {
+
+std::wstring wide(const std::string& utf8) {
+    const int n = MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+    std::wstring out(static_cast<std::size_t>(n), L'\0');
+    if (n > 0) MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), n);
+    return out;
+}
+
+} // namespace
+
+// _wputenv_s updates the C runtime's copies that getenv reads (an empty value removes the variable there);
+// SetEnvironmentVariableW the process block that child processes inherit.
+bool setEnvironmentVariable(const std::string& name, const std::string* value) {
+    const std::wstring n = wide(name), v = value ? wide(*value) : std::wstring();
+    const bool block = SetEnvironmentVariableW(n.c_str(), value ? v.c_str() : nullptr) != 0;
+    return _wputenv_s(n.c_str(), v.c_str()) == 0 && block;
 }
 
 } // namespace ddpdesk::train

@@ -244,7 +244,9 @@ void announceAndWait(const RendezvousConfig& c, KvStore& store, Clock::time_poin
                       {"timeout_s", secondsOf(c.timeout)}});
 }
 
+// A Gloo group of `world` ranks under `prefix`; `who` names them in messages ("ranks", "nodes' leaders").
 std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::shared_ptr<KvStore>& store,
+                                       const std::string& prefix, int rank, int world, const std::string& who,
                                        Clock::time_point deadline) {
     auto holder = std::make_shared<std::unique_ptr<GlooGroup>>();
     std::string failure;
@@ -254,9 +256,8 @@ std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::sha
     bool finished = false;
     try {
         finished = runBounded(
-            [holder, store, rank = c.identity.rank, world = c.identity.worldSize, device = c.device,
-             collectiveTimeout = c.collectiveTimeout] {
-                *holder = GlooGroup::create(store, "ddpdesk/pg", rank, world, device, collectiveTimeout);
+            [holder, store, prefix, rank, world, device = c.device, collectiveTimeout = c.collectiveTimeout] {
+                *holder = GlooGroup::create(store, prefix, rank, world, device, collectiveTimeout);
             },
             limit);
     } catch (const std::exception& e) {
@@ -267,12 +268,12 @@ std::unique_ptr<GlooGroup> createGroup(const RendezvousConfig& c, const std::sha
     nlohmann::json waiting{{"what", "gloo_connect"},
                            {"store", protocol::storeSpecText(c.address)},
                            {"device", c.device.describe()},
-                           {"world_size", c.identity.worldSize},
+                           {"world_size", world},
                            {"timeout_s", secondsOf(limit)}};
     if (!finished)
         throw TrainError(
             error_code::RendezvousTimeout,
-            "all ranks arrived at " + protocol::storeSpecText(c.address) +
+            "all " + who + " arrived at " + protocol::storeSpecText(c.address) +
                 ", but the Gloo connections between them did "
                 "not complete within " +
                 secondsText(limit) + " (Gloo device: " + c.device.describe() +
@@ -318,10 +319,17 @@ RendezvousResult rendezvous(const RendezvousConfig& c) {
     phase("pg_create", c, start, {{"device", c.device.describe()}});
     {
         WaitScope waiting({"the Gloo connections between the ranks", "rendezvous", "connect"});
-        r.group = createGroup(c, r.store, deadline);
+        r.group =
+            createGroup(c, r.store, "ddpdesk/pg", c.identity.rank, c.identity.worldSize, "ranks", deadline);
     }
     phase("pg_ready", c, start);
     return r;
+}
+
+std::unique_ptr<GlooGroup> createSubgroup(const RendezvousConfig& config,
+                                          const std::shared_ptr<KvStore>& store, const std::string& prefix,
+                                          int rank, int size) {
+    return createGroup(config, store, prefix, rank, size, "nodes' leaders", Clock::now() + config.timeout);
 }
 
 } // namespace ddpdesk::train

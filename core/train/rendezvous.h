@@ -34,6 +34,12 @@ std::string arrivedKey(int rank);
 // timeout a library call may still be running on an abandoned thread: the caller must exit with std::_Exit.
 RendezvousResult rendezvous(const RendezvousConfig& config);
 
+// A further Gloo group of `size` ranks (this one is `rank` in it) on the job's store under `prefix`, on the
+// job's Gloo device; bounded by config.timeout like the job's own group. Collective over those ranks only.
+std::unique_ptr<GlooGroup> createSubgroup(const RendezvousConfig& config,
+                                          const std::shared_ptr<KvStore>& store, const std::string& prefix,
+                                          int rank, int size);
+
 // The Gloo device to use: --iface, else GLOO_SOCKET_IFNAME, else loopback when the store is on loopback or
 // every rank is on this machine (identity.allRanksLocal()), else the hostname's address.
 GlooDeviceSpec chooseGlooDevice(const std::string& ifaceFlag, const protocol::StoreSpec& store,

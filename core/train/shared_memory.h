@@ -28,6 +28,11 @@ public:
     // SIGHUP removes the name too (a handler installed by create(), which then lets the signal take its
     // course); only SIGKILL in that window can leave it behind.
     void removeName();
+    // Removes the name of a block another process created (the last of the processes that had to open it).
+    static void removeName(const std::string& token);
+    // Removes the name of every block this process created and still names: for an exit that skips
+    // destructors (std::_Exit after an error).
+    static void removeCreatedNames();
 
     struct Impl;
 

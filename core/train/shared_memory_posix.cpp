@@ -185,4 +185,12 @@ void SharedMemory::removeName() {
     }
 }
 
+void SharedMemory::removeName(const std::string& token) {
+    shm_unlink(osName(token).c_str());
+}
+
+void SharedMemory::removeCreatedNames() {
+    unlinkPendingNames();
+}
+
 } // namespace ddpdesk::train

@@ -80,4 +80,10 @@ SharedMemory::~SharedMemory() {
 
 void SharedMemory::removeName() {}
 
+void SharedMemory::removeName(const std::string&) {
+    // A Windows mapping's name lives as long as a handle to it: nothing to remove.
+}
+
+void SharedMemory::removeCreatedNames() {}
+
 } // namespace ddpdesk::train

@@ -96,7 +96,8 @@ struct Trainer::State {
             exit_code::PeerFailure, waiting);
     }
 
-    // Shared memory for the gradient buckets when every rank runs on this machine (see local_exchange.h).
+    // Shared memory for the gradient buckets between the ranks of each machine; across machines, Gloo between
+    // one leader per machine (see local_exchange.h).
     void chooseGradTransport(nlohmann::json& plan) {
         const std::optional<c10::ScalarType> wire = compressionType(cfg.settings.gradCompression);
         std::vector<at::Tensor> buckets = reducer->bucketTemplates();
@@ -105,26 +106,18 @@ struct Trainer::State {
                 b = b.to(*wire); // shared-memory slots hold what travels
         LocalGradientExchange::Setup setup;
         try {
-            setup = LocalGradientExchange::setup(*group, buckets, cfg.gradTransport, cfg.collectiveTimeout);
+            setup = LocalGradientExchange::setup(*group, buckets, cfg.gradTransport, cfg.collectiveTimeout,
+                                                 cfg.identity.host);
         } catch (const CommError& e) {
             throw commFailure(e, "the shared-memory setup for gradients");
         }
         if (!setup.exchange && cfg.gradTransport == GradTransport::SharedMemory)
             throw TrainError(error_code::BadInput, "--grad-transport shm: " + setup.note,
                              exit_code::BadInput);
-        if (setup.exchange) {
-            plan["grad_transport"] = "shared_memory";
-            TelemetryEmitter::instance().log("gradients travel through shared memory " +
-                                             setup.exchange->name() + " (all ranks on this machine)");
-        } else if (!setup.note.empty()) {
-            plan["grad_transport_note"] = setup.note;
-            TelemetryEmitter::instance().log("gradients travel through Gloo: " + setup.note);
-        }
-        const bool shared = setup.exchange != nullptr;
-        std::unique_ptr<GradientTransport> transport =
-            shared ? makeSharedMemoryTransport(std::move(setup.exchange)) : makeGlooTransport(*group);
+        const bool glooSums = !setup.exchange || !setup.exchange->spansJob();
+        std::unique_ptr<GradientTransport> transport = makeTransport(std::move(setup), plan);
         if (wire) {
-            if (!shared && *wire == c10::kBFloat16 && !GlooGroup::allreducesBfloat16())
+            if (glooSums && *wire == c10::kBFloat16 && !GlooGroup::allreducesBfloat16())
                 throw TrainError(
                     error_code::BadInput,
                     "--grad-compression bf16: Gloo in LibTorch " DDPDESK_TORCH_VERSION
@@ -135,6 +128,37 @@ struct Trainer::State {
             plan["grad_compression"] = cfg.settings.gradCompression;
         }
         reducer->useTransport(std::move(transport));
+    }
+
+    std::unique_ptr<GradientTransport> makeTransport(LocalGradientExchange::Setup setup,
+                                                     nlohmann::json& plan) {
+        auto& tm = TelemetryEmitter::instance();
+        if (!setup.exchange) {
+            if (!setup.note.empty()) {
+                plan["grad_transport_note"] = setup.note;
+                tm.log("gradients travel through Gloo: " + setup.note);
+            }
+            return makeGlooTransport(*group);
+        }
+        std::unique_ptr<LocalGradientExchange> ex = std::move(setup.exchange);
+        if (ex->spansJob()) {
+            plan["grad_transport"] = "shared_memory";
+            tm.log("gradients travel through shared memory " + ex->name() + " (all ranks on this machine)");
+            return makeSharedMemoryTransport(std::move(ex));
+        }
+        plan["grad_transport"] = "hierarchical";
+        plan["nodes"] = ex->nodeCount();
+        plan["local_ranks"] = ex->localSize();
+        tm.log("gradients travel through shared memory " + ex->name() + " between this machine's " +
+               std::to_string(ex->localSize()) + " rank(s), and through Gloo between the " +
+               std::to_string(ex->nodeCount()) + " machines' first ranks" +
+               (ex->isLeader() ? " (this rank is this machine's)" : ""));
+        std::unique_ptr<GlooGroup> leaders;
+        if (ex->isLeader()) {
+            WaitScope waiting({"the Gloo connections between the nodes' leaders", "training", "connect"});
+            leaders = cfg.makeSubgroup("ddpdesk/pg-nodes", ex->nodeIndex(), ex->nodeCount());
+        }
+        return makeHierarchicalTransport(std::move(ex), std::move(leaders));
     }
 
     // Every rank starts from rank 0's parameters and buffers, one flat broadcast per dtype.

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,9 @@ struct TrainerConfig {
     // This rank's own start-up (data set, model, probe) beside the rendezvous, and how long it then waited
     // for the rendezvous to end: the `rendezvous` event of phase `done` reports both.
     std::chrono::milliseconds prepared{0}, waitedForPeers{0};
+    // Creates a Gloo group of some ranks on the job's store and device (rendezvous.h createSubgroup), for the
+    // nodes' leaders of the hierarchical gradient exchange; collective over those ranks only.
+    std::function<std::unique_ptr<GlooGroup>(const std::string& prefix, int rank, int size)> makeSubgroup;
     protocol::WorkerSettings settings; // as given; the values above are resolved from it and the workload
 };
 

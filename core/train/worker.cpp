@@ -3,16 +3,19 @@
 #include "train/datasets.h"
 #include "train/errors.h"
 #include "train/identity.h"
+#include "train/node_data.h"
 #include "train/options.h"
 #include "train/platform.h"
 #include "train/precision.h"
 #include "train/rendezvous.h"
+#include "train/shared_memory.h"
 #include "train/store_inspect.h"
 #include "train/telemetry_emitter.h"
 #include "train/trainer.h"
 #include "train/wait_report.h"
 
 #include "protocol/telemetry.h"
+#include "protocol/warm_start.h"
 
 #include <ddpdesk/build_info.h>
 
@@ -21,9 +24,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iostream>
 #include <thread>
 
 namespace ddpdesk::train {
@@ -32,7 +37,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Leaves without destructors (a rendezvous thread may still be inside a library call), so the names of shared
+// blocks this rank created go here.
 [[noreturn]] void finish(int code) {
+    SharedMemory::removeCreatedNames();
     std::fflush(stdout);
     std::fflush(stderr);
     std::_Exit(code);
@@ -54,12 +62,18 @@ c10::Device chooseDevice(const WorkerOptions& o, const Identity& id) {
     return c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(id.localRank % count));
 }
 
-Dataset loadData(const WorkerOptions& o) {
+// IDX images are one copy per machine where the launcher said which ranks share it and gave the run a secret
+// to name the copy after (node_data.h).
+Dataset loadData(const WorkerOptions& o, const Identity& id) {
     if (o.workload == "autoencoder") return makeLinspaceDataset();
     std::string path = o.dataPath.empty() ? defaultDataDir() : o.dataPath;
     std::error_code ec;
     if (o.workload == "torchscript" && fs::is_regular_file(fs::path(path), ec)) return loadTensorFile(path);
-    return loadIdxDataset(path);
+    NodeDataShare share({resolveRunSecret(o), id.localRank, id.localWorldSize, id.localWorldKnown,
+                         std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0))});
+    Dataset d = loadIdxDataset(path, share.enabled() ? &share : nullptr);
+    if (!share.note().empty()) TelemetryEmitter::instance().log(share.note());
+    return d;
 }
 
 void checkOutputFolder(const fs::path& dir, const Identity& id) {
@@ -138,16 +152,8 @@ std::chrono::milliseconds collectiveTimeout(const WorkerOptions& o) {
         static_cast<std::int64_t>(1000.0 * o.collectiveTimeoutSec.value_or(std::max(o.timeoutSec, 300.0))));
 }
 
-// The rendezvous waits on the other ranks (store, arrivals, Gloo's mesh) while loading the data set, building
-// the model and probing it is this rank's own work: they run at the same time, so the first step waits for
-// the slower of the two, not their sum. A packaged task on a detached thread, not std::async, whose future
-// would block a failing rank's exit until the rendezvous ended: a rank that fails while it runs leaves
-// through runWorker's std::_Exit; every other path waits for it in get() first. What can fail without the
-// data is checked before it starts (checkBeforeArriving), so a typo in a flag never leaves an arrival in a
-// store the user keeps. A slower peer's start-up is then waited for in the first broadcast, bounded by the
-// collective timeout (by default the larger of --timeout and 300 s).
-std::future<RendezvousResult> startRendezvous(const WorkerOptions& o, const Identity& id,
-                                              const protocol::StoreSpec& store) {
+RendezvousConfig rendezvousConfig(const WorkerOptions& o, const Identity& id,
+                                  const protocol::StoreSpec& store) {
     RendezvousConfig rc;
     rc.address = store;
     rc.externalStore = o.externalStore;
@@ -156,6 +162,18 @@ std::future<RendezvousResult> startRendezvous(const WorkerOptions& o, const Iden
     rc.collectiveTimeout = collectiveTimeout(o);
     rc.device = chooseGlooDevice(o.iface, store, id);
     rc.secret = resolveRunSecret(o);
+    return rc;
+}
+
+// The rendezvous waits on the other ranks (store, arrivals, Gloo's mesh) while loading the data set, building
+// the model and probing it is this rank's own work: they run at the same time, so the first step waits for
+// the slower of the two, not their sum. A packaged task on a detached thread, not std::async, whose future
+// would block a failing rank's exit until the rendezvous ended: a rank that fails while it runs leaves
+// through runWorker's std::_Exit; every other path waits for it in get() first. What can fail without the
+// data is checked before it starts (checkBeforeArriving), so a typo in a flag never leaves an arrival in a
+// store the user keeps. A slower peer's start-up is then waited for in the first broadcast, bounded by the
+// collective timeout (by default the larger of --timeout and 300 s).
+std::future<RendezvousResult> startRendezvous(const RendezvousConfig& rc) {
     std::packaged_task<RendezvousResult()> task([rc] { return rendezvous(rc); });
     std::future<RendezvousResult> result = task.get_future();
     std::thread(std::move(task)).detach();
@@ -229,8 +247,12 @@ int train(const WorkerOptions& o) {
     const auto started = std::chrono::steady_clock::now();
     std::future<RendezvousResult> joining;
     checkBeforeArriving(o, id, device);
-    if (store) joining = startRendezvous(o, id, *store);
-    Dataset data = loadData(o);
+    std::optional<RendezvousConfig> rc;
+    if (store) {
+        rc = rendezvousConfig(o, id, *store);
+        joining = startRendezvous(*rc);
+    }
+    Dataset data = loadData(o, id);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device);
     torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
@@ -248,9 +270,40 @@ int train(const WorkerOptions& o) {
     if (joining.valid()) rdv = joining.get(); // rethrows the rendezvous' TrainError
     config.waitedForPeers =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prepared);
+    if (rc)
+        config.makeSubgroup = [rc = *rc, kv = rdv.store](const std::string& prefix, int rank, int size) {
+            return createSubgroup(rc, kv, prefix, rank, size);
+        };
     Trainer trainer(config, std::move(data), std::move(model), rdv.group.get());
     trainer.run();
     return exit_code::Ok;
+}
+
+// A warm worker (protocol/warm_start.h): LibTorch is loaded by now; the run's arguments, environment and
+// folder come as one line on stdin.
+int runWarm(const char* program) {
+    std::string line;
+    if (!std::getline(std::cin, line)) return exit_code::Ok; // the launcher let it go unused
+    protocol::WarmStartRequest request;
+    std::string error;
+    if (!protocol::decodeWarmStart(line, &request, &error))
+        throw badInput(std::string(protocol::kWaitForConfigFlag) + ": " + error);
+    for (const auto& [name, value] : request.env)
+        if (!setEnvironmentVariable(name, &value))
+            throw badInput(std::string(protocol::kWaitForConfigFlag) + ": cannot set " + name);
+    for (const std::string& name : request.unset)
+        setEnvironmentVariable(name, nullptr);
+    if (!request.cwd.empty()) {
+        std::error_code ec;
+        fs::current_path(fs::u8path(request.cwd), ec);
+        if (ec)
+            throw badInput(std::string(protocol::kWaitForConfigFlag) + ": cannot enter the folder " +
+                           request.cwd + ": " + ec.message());
+    }
+    std::vector<const char*> argv{program};
+    for (const std::string& a : request.args)
+        argv.push_back(a.c_str());
+    return runWorker(static_cast<int>(argv.size()), argv.data());
 }
 
 } // namespace
@@ -258,6 +311,7 @@ int train(const WorkerOptions& o) {
 int runWorker(int argc, const char* const* argv) {
     auto& tm = TelemetryEmitter::instance();
     try {
+        if (argc == 2 && std::strcmp(argv[1], protocol::kWaitForConfigFlag) == 0) return runWarm(argv[0]);
         ParsedCommandLine cl = parseCommandLine(argc, argv);
         if (cl.exitNow) return cl.exitCode;
         if (cl.options.inspectStore) return inspectStore(cl.options);

@@ -1415,6 +1415,14 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>実行結果フォルダー(&amp;R)...</translation>
     </message>
     <message>
+        <source>Keep &amp;workers ready</source>
+        <translation>ワーカーを待機させておく(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Starts the next run's worker processes ahead, with LibTorch loaded, so Start begins at once; each waiting worker holds some memory.</source>
+        <translation>次の実行のワーカープロセスを LibTorch を読み込んだ状態で先に起動しておき、開始をすぐに始められるようにします。待機中のワーカーはそれぞれメモリを使います。</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
     </message>

@@ -574,6 +574,17 @@ JA.update({
 })
 
 
+# Settings menu: workers kept ready for the next Start (launch/warm_workers.h)
+JA.update({
+    'Keep &workers ready':
+        'ワーカーを待機させておく(&W)',
+    "Starts the next run's worker processes ahead, with LibTorch loaded, so Start begins at once; each waiting "
+    "worker holds some memory.":
+        '次の実行のワーカープロセスを LibTorch を読み込んだ状態で先に起動しておき、開始をすぐに始められるようにします。'
+        '待機中のワーカーはそれぞれメモリを使います。',
+})
+
+
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddpdesk_ja.ts")
     tree = ET.parse(path)

@@ -2,7 +2,7 @@
 # Engine benchmarks: ddpdesk-worker against PyTorch's own Python DDP (ddp_reference.py), same model, data, batch,
 # Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling (the engine's default gradient transport,
 # shared memory between local ranks, and Gloo side by side), overlap on vs off, precision, peak memory and launch
-# to first step. Prints a table.
+# to first step, and 2 nodes x 2 ranks over a shaped link (flat Gloo against the hierarchical exchange). Prints a table.
 # Usage: run_benchmarks.sh WORKER [PYTHON] [STEPS_SCALE]   (not part of ctest: `cmake --build <dir> --target bench`)
 set -euo pipefail
 WORKER=${1:?path to ddpdesk-worker}
@@ -111,4 +111,8 @@ printf '%-44s %12s %12s %8s %12s\n' "fashion-mnist" "$fm_e" "$fm_bf" "$(ratio "$
 echo
 "$PYTHON" "$HERE/peak_rss.py" "$WORKER" "$PYTHON" 30
 echo
+"$PYTHON" "$HERE/node_memory.py" "$WORKER" "$PYTHON" 60
+echo
 "$PYTHON" "$HERE/first_step.py" "$WORKER" "$PYTHON" 3
+echo
+"$PYTHON" "$HERE/two_nodes.py" "$WORKER" "$PYTHON" "$((80 * SCALE))" "$((200 * SCALE))"

@@ -2,13 +2,20 @@
 // (10.77.0.1/24, 10.77.0.2/24), one launcher per "node" (ip netns exec), the TCPStore hosted by rank 0 on
 // node 0's address. Each node also gets its own host name, IPC namespace and /dev/shm (unshare + a tmpfs):
 // network namespaces alone share those, and the same-machine shared-memory shortcut for gradients would then
-// span the two "nodes" and send nothing across the link. The link's byte counters prove gradients crossed it.
+// span the two "nodes" and send nothing across the link. The link's byte counters prove gradients crossed it,
+// and that with two ranks per node the hierarchical exchange sends less across than flat Gloo.
+// LibTorch first: Qt's "slots" macro would break its headers.
+#include "model_compare.h"
+
 #include "launch_test_util.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 
@@ -66,68 +73,8 @@ private slots:
 
     void twoLaunchersOneJob() {
         QTemporaryDir dir;
-        const QString store = "tcp://10.77.0.1:29517"; // a fresh namespace: no other job holds this port
-        // Node 0 takes the secret it is given instead of inventing one, so both nodes can start at once.
-        const QString secret = QString(64, QLatin1Char('7'));
-        auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
-            auto* p = new QProcess(this);
-            const QString out = dir.filePath(QStringLiteral("node%1").arg(nodeRank));
-            p->start("ip",
-                     QStringList{"netns",
-                                 "exec",
-                                 ns,
-                                 "unshare",
-                                 "--mount",
-                                 "--uts",
-                                 "--ipc",
-                                 "--propagation",
-                                 "private",
-                                 "sh",
-                                 "-c",
-                                 "mount -t tmpfs ddpdesk-node-shm /dev/shm && hostname \"$0\" && exec \"$@\"",
-                                 QStringLiteral("ddpdesk-node%1").arg(nodeRank),
-                                 launchtest::envPath("DDPDESK_CLI"),
-                                 "run",
-                                 "--workload",
-                                 "autoencoder",
-                                 "--nproc",
-                                 "1",
-                                 "--nnodes",
-                                 "2",
-                                 "--node-rank",
-                                 QString::number(nodeRank),
-                                 "--store",
-                                 store,
-                                 "--iface",
-                                 iface,
-                                 "--steps",
-                                 "8",
-                                 "--threads",
-                                 "1",
-                                 "--batch-size",
-                                 "16",
-                                 "--limit-samples",
-                                 "256",
-                                 "--telemetry-ms",
-                                 "0",
-                                 "--timeout",
-                                 "60",
-                                 "--out",
-                                 out,
-                                 "--json",
-                                 "--run-secret",
-                                 secret});
-            return p;
-        };
         const qint64 sentBefore = txBytes(m_nsA, m_vethA);
-        QProcess* node1 = launcher(m_nsB, 1, m_vethB); // the far node first: it must wait for the store
-        QProcess* node0 = launcher(m_nsA, 0, m_vethA);
-        QVERIFY(node0->waitForFinished(100000));
-        QVERIFY(node1->waitForFinished(100000));
-        const QString err0 = QString::fromUtf8(node0->readAllStandardError());
-        const QString err1 = QString::fromUtf8(node1->readAllStandardError());
-        QVERIFY2(node0->exitCode() == 0, qPrintable(err0));
-        QVERIFY2(node1->exitCode() == 0, qPrintable(err1));
+        QVERIFY(runJob(dir.path(), 1, {}));
         for (int node : {0, 1}) {
             const QString out = dir.filePath(QStringLiteral("node%1").arg(node));
             const QJsonObject s = launchtest::readJsonFile(out + "/summary.json");
@@ -159,7 +106,138 @@ private slots:
                                 .arg(gradientBytes)));
     }
 
+    // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first
+    // ranks allreduce across the link. Flat Gloo's ring over 4 ranks sends 2 x 3/4 of every bucket across
+    // each way, the two leaders 2 x 1/2: two thirds of the bytes at most, with the same parameters.
+    void twoRanksPerNodeCrossTheLinkOncePerNode() {
+        QTemporaryDir dir;
+        const QString hier = dir.filePath("hier"), flat = dir.filePath("flat");
+        const qint64 before = linkBytes();
+        QVERIFY(runJob(hier, 2, {}, 29518));
+        const qint64 between = linkBytes();
+        QVERIFY(runJob(flat, 2, {"--grad-transport", "gloo"}, 29519));
+        const qint64 hierBytes = between - before, flatBytes = linkBytes() - between;
+        QString models[2];
+        for (const QString& job : {hier, flat}) {
+            QSet<QString> digests;
+            for (int node : {0, 1}) {
+                const QString out = job + QStringLiteral("/node%1").arg(node);
+                const QByteArray metrics = readAll(out + "/metrics.jsonl");
+                const bool hierarchical = metrics.contains("\"grad_transport\":\"hierarchical\"");
+                QVERIFY2(hierarchical == (job == hier), metrics.constData());
+                for (const QJsonObject& e : launchtest::readJsonLines(out + "/metrics.jsonl"))
+                    if (e["event"].toString() == QLatin1String("done")) {
+                        digests.insert(e["params_sha256"].toString());
+                        if (e["rank"].toInt() == 0) models[job == hier ? 0 : 1] = e["model"].toString();
+                    }
+            }
+            // All four ranks of a job end bit-identical.
+            QCOMPARE(digests.size(), 1);
+            QVERIFY(!digests.begin()->isEmpty());
+        }
+        const double diff = ddpdesk::traintest::maxRelativeDifference(
+            ddpdesk::traintest::loadModelFile("autoencoder", models[0].toStdString()),
+            ddpdesk::traintest::loadModelFile("autoencoder", models[1].toStdString()));
+        qInfo(
+            "link bytes: hierarchical %lld, flat Gloo %lld (ratio %.2f); parameters differ by %.2g relative",
+            hierBytes, flatBytes, double(hierBytes) / double(flatBytes), diff);
+        QVERIFY2(diff < 1e-5, qPrintable(QString::number(diff)));
+        QVERIFY2(hierBytes * 4 < flatBytes * 3,
+                 qPrintable(QStringLiteral("hierarchical %1 bytes, flat %2").arg(hierBytes).arg(flatBytes)));
+    }
+
 private:
+    // Starts one launcher per node (node 1 first: it must wait for the store) and waits for both.
+    bool runJob(const QString& dir, int perNode, const QStringList& extra, int port = 29517) {
+        // A fresh namespace: no other job holds the port. Node 0 takes the secret it is given instead of
+        // inventing one, so both nodes can start at once.
+        const QString store = QStringLiteral("tcp://10.77.0.1:%1").arg(port);
+        const QString secret = QString(64, QLatin1Char('7'));
+        auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
+            auto* p = new QProcess(this);
+            const QString out = dir + QStringLiteral("/node%1").arg(nodeRank);
+            QStringList args{"netns",
+                             "exec",
+                             ns,
+                             "unshare",
+                             "--mount",
+                             "--uts",
+                             "--ipc",
+                             "--propagation",
+                             "private",
+                             "sh",
+                             "-c",
+                             "mount -t tmpfs ddpdesk-node-shm /dev/shm && hostname \"$0\" && exec \"$@\"",
+                             QStringLiteral("ddpdesk-node%1").arg(nodeRank),
+                             launchtest::envPath("DDPDESK_CLI"),
+                             "run",
+                             "--workload",
+                             "autoencoder",
+                             "--nproc",
+                             QString::number(perNode),
+                             "--nnodes",
+                             "2",
+                             "--node-rank",
+                             QString::number(nodeRank),
+                             "--store",
+                             store,
+                             "--iface",
+                             iface,
+                             "--steps",
+                             "8",
+                             "--threads",
+                             "1",
+                             "--batch-size",
+                             "16",
+                             "--limit-samples",
+                             "256",
+                             "--telemetry-ms",
+                             "0",
+                             "--timeout",
+                             "60",
+                             "--out",
+                             out,
+                             "--json",
+                             "--run-secret",
+                             secret};
+            p->start("ip", args + extra);
+            return p;
+        };
+        QProcess* node1 = launcher(m_nsB, 1, m_vethB);
+        QProcess* node0 = launcher(m_nsA, 0, m_vethA);
+        bool ok = true;
+        for (QProcess* p : {node0, node1}) {
+            if (!p->waitForFinished(100000)) {
+                qWarning("a launcher did not finish within 100 s");
+                p->kill();
+                p->waitForFinished(5000);
+                ok = false;
+                continue;
+            }
+            if (p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0) {
+                qWarning("a launcher failed: %s", p->readAllStandardError().constData());
+                ok = false;
+            }
+        }
+        for (int node : {0, 1}) {
+            const QJsonObject s =
+                launchtest::readJsonFile(dir + QStringLiteral("/node%1/summary.json").arg(node));
+            if (s["status"].toString() != QLatin1String("ok")) {
+                qWarning("node %d: %s", node, QJsonDocument(s).toJson().constData());
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    static QByteArray readAll(const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    // Bytes through the link both ways so far.
+    qint64 linkBytes() const { return txBytes(m_nsA, m_vethA) + txBytes(m_nsB, m_vethB); }
+
     // Bytes sent from inside namespace `ns` through `iface` so far.
     static qint64 txBytes(const QString& ns, const QString& iface) {
         QProcess p;

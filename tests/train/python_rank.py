@@ -4,7 +4,7 @@ that the worker's wire protocol is plain c10d and Gloo, spoken by any PyTorch (1
 It follows the worker's sequence exactly (core/train/rendezvous.cpp, trainer.cpp, ddp_reducer.cpp,
 local_exchange.cpp): the rank proof (HMAC, when DDPDESK_RUN_SECRET is set) and the arrival record in the store,
 every arrival's proof checked, a ProcessGroupGloo on the store prefixed "ddpdesk/pg", rank 0's parameters in one flat
-broadcast per dtype, the shared-memory offer declined (two float64 allreduces), per step the gradient buckets in the
+broadcast per dtype, the shared-memory offer declined (one float64 allreduce), per step the gradient buckets in the
 reducer's layout (reverse parameter order, 1 MiB first bucket, divided by the world size before the sum), at each
 epoch's end the loss and test-set allreduces, and the final barrier. Its samples are its own DistributedSampler share.
 
@@ -215,8 +215,9 @@ def main():
             group.broadcast(flat)
             torch.nn.utils.vector_to_parameters(flat, same)
     optimizer = make_optimizer(model)
-    group.allreduce_f64([0.0, 0.0, 1.0])  # the shared-memory offer: declined (no token, one "no")
-    group.allreduce_f64([0.0])  # nobody here mapped it: gradients travel through Gloo
+    census = [0.0] * (3 * world)  # per rank: host key (two halves), and whether it declines shared memory
+    census[3 * rank + 2] = 1.0  # declined: every rank then uses Gloo, and the setup ends here
+    group.allreduce_f64(census)
     buckets = buckets_of(params, int(a.bucket_mb * 1024 * 1024))
 
     steps, loss_value, train_loss, accuracy = 0, math.nan, None, None

@@ -1,7 +1,8 @@
 // train.shared_memory (Linux) and wine.shared_memory (mingw-w64 under wine): the OS side of the worker's
 // shared-memory gradient exchange and its durable file writes. Two real processes map one named block (this
 // program started again as the peer), see each other's bytes, and each notices when the other is gone;
-// names are exclusive and vanish with their last user; a file is replaced whole or not at all.
+// names are exclusive and vanish with their last user; a file is replaced whole or not at all; environment
+// variables are set and removed.
 #include "mini_test.h"
 #include "os/process.h"
 #include "subprocess.h"
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -167,6 +169,18 @@ TEST_CASE(filesAreReplacedWholeOrNotAtAll) {
                    "the error names no path: " + error);
     TEST_CHECK_EQ(readAll(tmp), std::string("someone else's"));
     TEST_CHECK(readAll(target) == fresh);
+}
+
+// A warm worker takes its rank's environment this way: what getenv then returns, for LibTorch and Gloo too.
+TEST_CASE(environmentVariablesAreSetAndRemoved) {
+    const std::string name = "DDPDESK_TEST_ENV_" + std::to_string(os::currentPid());
+    const std::string value = "a b=c;d";
+    TEST_REQUIRE(train::setEnvironmentVariable(name, &value));
+    const char* got = std::getenv(name.c_str());
+    TEST_REQUIRE(got != nullptr);
+    TEST_CHECK_EQ(std::string(got), value);
+    TEST_REQUIRE(train::setEnvironmentVariable(name, nullptr));
+    TEST_CHECK(std::getenv(name.c_str()) == nullptr);
 }
 
 TEST_CASE(processFacts) {

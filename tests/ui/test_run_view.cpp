@@ -1,6 +1,7 @@
 // The Run page against real ddpdesk-worker processes: a 2-worker run fills the rank table and finishes; Stop
 // ends a long run with every rank stopped; a broken model file fails the run and the banner names the failing
-// rank. And a recorded 100k-step run: the page shows it whole while the model's series stay bounded.
+// rank. And a recorded 100k-step run: the page shows it whole while the model's series stay bounded. Start
+// takes the workers the window keeps ready.
 
 #include "doctor_panel.h"
 #include "history_panel.h"
@@ -12,6 +13,9 @@
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -37,6 +41,15 @@ class TestRunView : public QObject {
         c.timeoutSec = 30;
         c.outDir = m_dir.filePath(QStringLiteral("runs/run-%1").arg(++m_runs));
         return c;
+    }
+
+    static QVector<QJsonObject> readLines(const QString& path) {
+        QVector<QJsonObject> out;
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return out;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty()) out.push_back(QJsonDocument::fromJson(line).object());
+        return out;
     }
 
     QPushButton* button(QWidget* w, const QString& text) {
@@ -117,6 +130,33 @@ private slots:
             QCOMPARE(replayed->lossSeries(r).size(), live->lossSeries(r).size());
             QCOMPARE(replayed->rank(r).loss, live->rank(r).loss);
         }
+    }
+
+    // Keep workers ready (Settings menu): the Setup page's worker count waits with LibTorch loaded, Start
+    // hands them the ranks, the pool fills again after the run, and switching it off lets them go.
+    void startTakesWaitingWorkers() {
+        MainWindow w;
+        w.historyPanel()->setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
+        w.setupPanel()->setConfig(config(20));
+        w.show();
+        QTRY_COMPARE_WITH_TIMEOUT(w.warmWorkers()->pids().size(), 2, 15000);
+        const QList<qint64> waiting = w.warmWorkers()->pids();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        const launch::RunConfig c = config(20);
+        QVERIFY(w.startRun(c));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 90000);
+        QVERIFY(finished.first().first().toBool());
+        int warm = 0;
+        for (const QJsonObject& e : readLines(c.outDir + QStringLiteral("/metrics.jsonl")))
+            if (e[QStringLiteral("event")].toString() == QLatin1String("rank_start")) {
+                QVERIFY(e[QStringLiteral("warm")].toBool());
+                QVERIFY(waiting.contains(qint64(e[QStringLiteral("pid")].toDouble())));
+                ++warm;
+            }
+        QCOMPARE(warm, 2);
+        QTRY_COMPARE_WITH_TIMEOUT(w.warmWorkers()->pids().size(), 2, 15000); // ready for the next Start
+        w.setWarmWorkersEnabled(false);
+        QCOMPARE(w.warmWorkers()->waiting(), 0);
     }
 
     void stopEndsTheRun() {

@@ -5,6 +5,7 @@ set(DDPDESK_WINE_TESTS
     "utf8|tests/protocol/test_utf8.cpp|win_protocol"
     "run_auth|tests/protocol/test_run_auth.cpp|win_protocol"
     "worker_settings|tests/protocol/test_worker_settings.cpp|win_protocol"
+    "warm_start|tests/protocol/test_warm_start.cpp|win_protocol"
     "process_job|tests/launch/test_process_job.cpp|win_launch_os"
     "owned_file|tests/launch/test_owned_file.cpp|win_launch_os"
     "os_probes|tests/doctor/test_os_probes.cpp|win_doctor"

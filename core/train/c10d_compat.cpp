@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <thread>
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
@@ -22,6 +23,7 @@
 #define DDPDESK_GLOO_HAS_BFLOAT16 0
 #endif
 #include "net/tcp_store_server.h"
+#include "protocol/file_store_reader.h"
 
 namespace ddpdesk::train {
 
@@ -57,10 +59,43 @@ struct KvStore::Impl {
     // Declared first so it is destroyed last: the client below talks to it until its own end.
     std::unique_ptr<net::TcpStoreServer> server;
     c10::intrusive_ptr<c10d::Store> store;
+    std::string filePath; // a FileStore's
+    int worldSize = 1;
 };
 
+namespace {
+
+// c10d 2.x's FileStore destructor counts finished ranks ("cleanup/") and live FileStore objects ("refcount/")
+// in two separately locked steps, and removes the file only where one rank sees both complete: two ranks
+// ending at the same moment can each see the other's half, and the file stays (about 1 run in 7 here,
+// LibTorch 2.6). Once every rank has finished and no object is alive, the file is nobody's: it goes, as c10d
+// meant. Only a file that reads as a FileStore throughout is touched.
+void removeFinishedFileStore(const std::string& path, int worldSize) {
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::exists(path, ec)) return;
+    const protocol::FileStoreContents c = protocol::readFileStore(path);
+    if (!c.proven()) return;
+    auto counter = [&c](const char* key, long long absent) {
+        const auto it = c.internal.find(key);
+        if (it == c.internal.end()) return absent;
+        try {
+            return std::stoll(it->second);
+        } catch (const std::exception&) {
+            return -1LL; // not a number: leave the file alone
+        }
+    };
+    if (counter("cleanup/", 0) >= worldSize && counter("refcount/", 0) == 0)
+        std::filesystem::remove(path, ec);
+}
+
+} // namespace
+
 KvStore::KvStore() : m_impl(std::make_unique<Impl>()) {}
-KvStore::~KvStore() = default;
+
+KvStore::~KvStore() {
+    m_impl->store.reset(); // c10d's own clean-up first
+    removeFinishedFileStore(m_impl->filePath, m_impl->worldSize);
+}
 
 std::shared_ptr<KvStore> KvStore::open(const KvStoreOptions& spec) {
     std::shared_ptr<KvStore> kv(new KvStore());
@@ -69,6 +104,8 @@ std::shared_ptr<KvStore> KvStore::open(const KvStoreOptions& spec) {
         // behind.
         kv->m_impl->store = c10::make_intrusive<c10d::FileStore>(spec.path, spec.worldSize);
         kv->m_impl->store->setTimeout(spec.timeout);
+        kv->m_impl->filePath = spec.path;
+        kv->m_impl->worldSize = spec.worldSize;
     } else {
         c10d::TCPStoreOptions opts;
         opts.port = spec.port;

@@ -98,7 +98,9 @@ public:
                       std::chrono::steady_clock::time_point deadline) override {
         at::Tensor& sum = m_sums[b];
         if (!m_leaders) {
-            m_exchange->readResult(b, sum, deadline);
+            // A little longer than the leader's own wait, so a leader stuck on another machine reports the
+            // cause first and this rank does not blame the leader for it.
+            m_exchange->readResult(b, sum, deadline + std::chrono::seconds(5));
             return sum;
         }
         while (m_started <= b)

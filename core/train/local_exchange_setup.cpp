@@ -62,14 +62,10 @@ std::vector<double> allreduce(GlooGroup& group, const std::vector<double>& value
 }
 
 // Why this rank will not use shared memory at all; empty when it will.
-std::string refusal(const std::vector<at::Tensor>& buckets, GradTransport mode, std::size_t upperBound) {
+std::string refusal(const std::vector<at::Tensor>& buckets, GradTransport mode) {
     if (mode == GradTransport::Gloo) return "Gloo was asked for (--grad-transport gloo)";
     for (const at::Tensor& b : buckets)
         if (!b.device().is_cpu()) return "gradients live on " + b.device().str() + ", not in host memory";
-    if (mode == GradTransport::Auto && upperBound > kAutoLimitBytes)
-        return "the gradients need " + std::to_string(upperBound >> 20) +
-               " MiB of shared memory (more than " + std::to_string(kAutoLimitBytes >> 20) +
-               " MiB); --grad-transport shm forces it";
     return {};
 }
 
@@ -95,10 +91,9 @@ LocalGradientExchange::setup(GlooGroup& group, const std::vector<at::Tensor>& bu
         layout.offsets.push_back(layout.rankDataBytes);
         layout.rankDataBytes += alignUp(static_cast<std::size_t>(b.numel()) * b.element_size());
     }
-    layout.controlBytes = static_cast<std::size_t>(world) * controlLines * kLine; // shrunk to the node below
 
     // 1. Who is willing, and where everyone runs.
-    std::string note = refusal(buckets, mode, layout.total(world));
+    std::string note = refusal(buckets, mode);
     std::vector<double> census(3 * static_cast<std::size_t>(world), 0.0);
     put(census, 3 * rank, nodeKey(nodeName));
     census[3 * rank + 2] = note.empty() ? 0.0 : 1.0;
@@ -124,6 +119,18 @@ LocalGradientExchange::setup(GlooGroup& group, const std::vector<at::Tensor>& bu
     if (leaders.size() == static_cast<std::size_t>(world))
         return Setup{nullptr, "every rank runs on a machine of its own (" + std::to_string(world) +
                                   " host names): there is no memory to share"};
+    // Every rank sees the same census, so every rank takes this branch or none.
+    std::size_t largest = 0;
+    for (int leader : leaders)
+        largest =
+            std::max(largest, static_cast<std::size_t>(std::count(keys.begin(), keys.end(), keys[leader])));
+    layout.controlBytes = largest * controlLines * kLine;
+    const std::size_t largestTotal = layout.total(static_cast<int>(largest));
+    if (mode == GradTransport::Auto && largestTotal > kAutoLimitBytes)
+        return Setup{nullptr, "the gradients need " + std::to_string(largestTotal >> 20) +
+                                  " MiB of shared memory on a machine (more than " +
+                                  std::to_string(kAutoLimitBytes >> 20) +
+                                  " MiB); --grad-transport shm forces it"};
 
     // 2. Each node's leader creates its block and names it; the node's other ranks open it.
     std::unique_ptr<LocalGradientExchange> ex(new LocalGradientExchange);

@@ -1,5 +1,6 @@
 #include "train/node_data.h"
 
+#include "train/identity.h"
 #include "train/shared_memory.h"
 
 #include "os/process.h"
@@ -21,6 +22,7 @@ constexpr std::size_t kHeaderBytes = 64;
 // How long the others wait for the first rank's block to appear at all: it creates it first thing, but its
 // process may start later than theirs.
 constexpr std::chrono::milliseconds kAppearWait{15000};
+constexpr std::chrono::milliseconds kPidWait{3000};
 
 enum State : std::uint32_t { Filling = 0, Ready = 1, Failed = 2 };
 
@@ -54,9 +56,12 @@ std::string NodeDataShare::tokenFor(const fs::path& file) const {
     const fs::path canonical = fs::weakly_canonical(file, ec);
     const auto size = fs::file_size(file, ec);
     const auto mtime = fs::last_write_time(file, ec).time_since_epoch().count();
-    const protocol::Sha256Digest d =
-        protocol::sha256("ddpdesk-node-data|" + m_plan.runSecret + "|" + (ec ? file : canonical).u8string() +
-                         "|" + std::to_string(size) + "|" + std::to_string(mtime));
+    // A restart of the same run (the launcher's TORCHELASTIC_RESTART_COUNT) names fresh blocks: a first rank
+    // killed in the last attempt may have left its block behind.
+    const std::string attempt = envValue("TORCHELASTIC_RESTART_COUNT").value_or("0");
+    const protocol::Sha256Digest d = protocol::sha256(
+        "ddpdesk-node-data|" + m_plan.runSecret + "|" + attempt + "|" + (ec ? file : canonical).u8string() +
+        "|" + std::to_string(size) + "|" + std::to_string(mtime));
     return "d" + protocol::toHex(d).substr(0, 16);
 }
 
@@ -79,6 +84,7 @@ IdxArray NodeDataShare::create(const fs::path& file, const std::string& token) {
                 return {}; // a copy of its own; the others give up waiting and read theirs
             }
             header(*shm).creatorPid.store(static_cast<std::uint64_t>(os::currentPid()));
+            m_created.push_back(token);
             return view(shm, h.dims);
         });
     } catch (...) {
@@ -112,15 +118,19 @@ IdxArray NodeDataShare::attach(const fs::path& file, const std::string& token) {
     }
     std::uint32_t state = Filling;
     if (shm) {
-        const Clock::time_point deadline = start + m_plan.timeout;
+        // The first rank writes its pid right after creating the block; none after a while means it gave the
+        // block up before that (no room in /dev/shm) and reads its own copy.
+        const Clock::time_point opened = Clock::now(), deadline = start + m_plan.timeout;
         Header& hd = header(*shm);
         while ((state = hd.state.load(std::memory_order_acquire)) == Filling) {
             const std::uint64_t pid = hd.creatorPid.load();
-            if ((pid != 0 && !os::processAlive(static_cast<std::int64_t>(pid))) || Clock::now() > deadline)
+            if (pid == 0 ? Clock::now() - opened > kPidWait
+                         : !os::processAlive(static_cast<std::int64_t>(pid)))
                 break;
+            if (Clock::now() > deadline) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
-        if (hd.mapped.fetch_add(1) + 2 == static_cast<std::uint32_t>(m_plan.localWorldSize))
+        if (state == Ready && hd.mapped.fetch_add(1) + 2 == static_cast<std::uint32_t>(m_plan.localWorldSize))
             SharedMemory::removeName(token); // the last of the local ranks to map it
     }
     if (state != Ready) {
@@ -136,6 +146,12 @@ IdxArray NodeDataShare::attach(const fs::path& file, const std::string& token) {
     a.dims = h.dims;
     a.data = view(shm, h.dims);
     return a;
+}
+
+void NodeDataShare::releaseNames() {
+    for (const std::string& token : m_created)
+        SharedMemory::removeName(token);
+    m_created.clear();
 }
 
 } // namespace ddpdesk::train

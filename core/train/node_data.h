@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ddpdesk::train {
 
@@ -32,6 +33,9 @@ public:
     bool enabled() const { return m_enabled; }
     // The IDX file's bytes: in the machine's shared block when possible, else read by this rank alone.
     IdxArray load(const std::filesystem::path& file);
+    // Removes the names of the blocks this rank created; call once every local rank is past loading its data
+    // (they have mapped the blocks or given up): after the job's first collective.
+    void releaseNames();
     // What happened, for the rank's log: "shared with ..." or why not ("" when sharing was never planned).
     const std::string& note() const { return m_note; }
 
@@ -43,6 +47,7 @@ private:
     Plan m_plan;
     bool m_enabled = false;
     std::string m_note;
+    std::vector<std::string> m_created; // tokens of the blocks this rank created
 };
 
 } // namespace ddpdesk::train

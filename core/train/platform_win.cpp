@@ -92,8 +92,8 @@ std::wstring wide(const std::string& utf8) {
 
 } // namespace
 
-// _wputenv_s updates the C runtime's copies that getenv reads (an empty value removes the variable there);
-// SetEnvironmentVariableW the process block that child processes inherit.
+// _wputenv_s updates the C runtime's copies that getenv reads; SetEnvironmentVariableW the process block that
+// child processes inherit. The C runtime cannot hold an empty value: an empty variable reads as unset there.
 bool setEnvironmentVariable(const std::string& name, const std::string* value) {
     const std::wstring n = wide(name), v = value ? wide(*value) : std::wstring();
     const bool block = SetEnvironmentVariableW(n.c_str(), value ? v.c_str() : nullptr) != 0;

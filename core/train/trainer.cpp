@@ -155,6 +155,11 @@ struct Trainer::State {
                (ex->isLeader() ? " (this rank is this machine's)" : ""));
         std::unique_ptr<GlooGroup> leaders;
         if (ex->isLeader()) {
+            if (!cfg.makeSubgroup)
+                throw TrainError(error_code::TrainingFailed,
+                                 "the ranks span several machines, but this rank has no store to connect the "
+                                 "machines' first ranks through",
+                                 exit_code::TrainingFailure);
             WaitScope waiting({"the Gloo connections between the nodes' leaders", "training", "connect"});
             leaders = cfg.makeSubgroup("ddpdesk/pg-nodes", ex->nodeIndex(), ex->nodeCount());
         }
@@ -423,6 +428,7 @@ void Trainer::run() {
     s.model->toDevice(s.cfg.device);
     s.model->setTraining(true);
     s.broadcastInitialState();
+    if (s.cfg.afterBroadcast) s.cfg.afterBroadcast();
     s.makeOptimizer();
     s.resumeIfAsked();
     s.reducer = std::make_unique<DdpReducer>(s.params, s.group, s.cfg.bucketBytes, s.cfg.overlap,

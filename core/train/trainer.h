@@ -44,6 +44,8 @@ struct TrainerConfig {
     // Creates a Gloo group of some ranks on the job's store and device (rendezvous.h createSubgroup), for the
     // nodes' leaders of the hierarchical gradient exchange; collective over those ranks only.
     std::function<std::unique_ptr<GlooGroup>(const std::string& prefix, int rank, int size)> makeSubgroup;
+    // Called once rank 0's parameters have reached every rank (the job's first collective).
+    std::function<void()> afterBroadcast;
     protocol::WorkerSettings settings; // as given; the values above are resolved from it and the workload
 };
 

@@ -64,13 +64,16 @@ c10::Device chooseDevice(const WorkerOptions& o, const Identity& id) {
 
 // IDX images are one copy per machine where the launcher said which ranks share it and gave the run a secret
 // to name the copy after (node_data.h).
-Dataset loadData(const WorkerOptions& o, const Identity& id) {
+NodeDataShare dataShare(const WorkerOptions& o, const Identity& id) {
+    return NodeDataShare({resolveRunSecret(o), id.localRank, id.localWorldSize, id.localWorldKnown,
+                          std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0))});
+}
+
+Dataset loadData(const WorkerOptions& o, NodeDataShare& share) {
     if (o.workload == "autoencoder") return makeLinspaceDataset();
     std::string path = o.dataPath.empty() ? defaultDataDir() : o.dataPath;
     std::error_code ec;
     if (o.workload == "torchscript" && fs::is_regular_file(fs::path(path), ec)) return loadTensorFile(path);
-    NodeDataShare share({resolveRunSecret(o), id.localRank, id.localWorldSize, id.localWorldKnown,
-                         std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0))});
     Dataset d = loadIdxDataset(path, share.enabled() ? &share : nullptr);
     if (!share.note().empty()) TelemetryEmitter::instance().log(share.note());
     return d;
@@ -252,7 +255,8 @@ int train(const WorkerOptions& o) {
         rc = rendezvousConfig(o, id, *store);
         joining = startRendezvous(*rc);
     }
-    Dataset data = loadData(o, id);
+    NodeDataShare share = dataShare(o, id);
+    Dataset data = loadData(o, share);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device);
     torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
@@ -270,6 +274,8 @@ int train(const WorkerOptions& o) {
     if (joining.valid()) rdv = joining.get(); // rethrows the rendezvous' TrainError
     config.waitedForPeers =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - prepared);
+    // Every local rank has its data by the end of the first broadcast: the shared images need no name then.
+    config.afterBroadcast = [&share] { share.releaseNames(); };
     if (rc)
         config.makeSubgroup = [rc = *rc, kv = rdv.store](const std::string& prefix, int rank, int size) {
             return createSubgroup(rc, kv, prefix, rank, size);

@@ -5,6 +5,7 @@
 
 #include "net/net_socket.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -103,9 +104,25 @@ void TestDoctorRendezvous::doubleLaunchOnOneFileStore() {
     // Its rank 1 reads this rank 0's address and pairs with it (1.13 then waits in the store barrier, whose
     // count went past the world size; 2.6 has none).
     QVERIFY2(b1.launch(python(), {helperScript(), "rank", init, "1", "2"}), qPrintable(b1.error()));
-    findings = diagnoseUntil(r, "RANK_DUPLICATE", 90000, [](const Finding& f) {
-        return f.evidence["ranks"] == nlohmann::json::array({0, 1});
-    });
+    QElapsedTimer waited;
+    waited.start();
+    auto bothDuplicated = [&findings] {
+        const Finding* f = find(findings, "RANK_DUPLICATE");
+        return f && f->evidence["ranks"] == nlohmann::json::array({0, 1});
+    };
+    findings = diagnose(r);
+    while (!bothDuplicated() && !find(findings, "FILESTORE_GONE") && waited.elapsed() < 90000) {
+        QTest::qWait(300);
+        findings = diagnose(r);
+    }
+    // Under load c10d can still delete the file under the live job (ranks of the second launch that gave up
+    // count as finished ones, seen once in CI): then the doctor must say so and name the second launch.
+    if (const Finding* gone = find(findings, "FILESTORE_GONE")) {
+        QVERIFY2(gone->message.find("a second launch on the same store") != std::string::npos,
+                 dump(findings));
+        qInfo("c10d deleted the store under the job this time: FILESTORE_GONE names the second launch");
+        return;
+    }
     dup = find(findings, "RANK_DUPLICATE");
     QVERIFY2(dup, dump(findings));
     QCOMPARE(dup->evidence["ranks"], nlohmann::json::array({0, 1}));

@@ -12,9 +12,10 @@ places that every DDP script passes through, and prints the telemetry protocol's
   * the time waited in DDP's allreduce comes from DDP's own runtime statistics (the reducer times every backward
     pass: from the first bucket's allreduce to the last one's end, and how much of that overlapped the backward
     computation; the rest is the wait). No communication hook of ours: a Python hook makes PyTorch 1.13 and 2.6
-    abort now and then at exit, DDP Desk or not. DDP samples iterations 1-10 and then every 100th; on CPU models
-    every iteration is sampled (_set_ddp_runtime_logging_sample_rate(1): a few clock reads), on GPUs the default
-    stays, since each sample reads CUDA events (_CommWait).
+    abort now and then at exit, DDP Desk or not. DDP samples iterations 1-10 and then every 100th; CPU models are
+    sampled every iteration, or once in about 20 ms when iterations are shorter (_set_ddp_runtime_logging_sample_rate),
+    GPU models keep the default, since each sample reads CUDA events (_CommWait; $DDPDESK_INSTRUMENT_SAMPLE_RATE
+    sets it).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
 It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
 stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
@@ -22,6 +23,7 @@ stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
 """
 import atexit
 import json
+import math
 import os
 import runpy
 import sys
@@ -32,7 +34,7 @@ import weakref
 
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
-          "step_ms": 0.0, "n_ms": 0, "comm_ms": 0.0, "n_comm": 0}
+          "step_ms": 0.0, "n_ms": 0}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -59,11 +61,14 @@ def _emit(force=False):
              "samples": _state["samples"], "source": "instrument"}
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
+    # DDP's statistics are read here, once per event: a read costs about 0.1 ms inside a training loop, which
+    # every step would pay otherwise.
+    waited = _comm_wait.wait_since_last_ms()
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
-        if _state["n_comm"]:
-            event["comm_wait_ms"] = _state["comm_ms"] / _state["n_comm"]
-    _state["step_ms"], _state["n_ms"], _state["comm_ms"], _state["n_comm"] = 0.0, 0, 0.0, 0
+        if waited is not None:
+            event["comm_wait_ms"] = waited / (_state["step"] - _state["emitted"])
+    _state["step_ms"], _state["n_ms"] = 0.0, 0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
     try:
@@ -80,10 +85,6 @@ def _on_step():
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
         _state["t_step"] = now
-        waited = _comm_wait.step_wait_ms()
-        if waited is not None:
-            _state["comm_ms"] += waited
-            _state["n_comm"] += 1
         _state["step"] += 1
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
@@ -119,15 +120,25 @@ def _install():
 
     forward = DistributedDataParallel.forward
 
+    tensor = torch.Tensor
+
     def counted_forward(self, *args, **kwargs):
-        _state["pending"] += _first_batch_size(args, kwargs)
+        first = args[0] if args else None
+        if isinstance(first, tensor) and first.dim() > 0:  # the usual model(batch), without the general search
+            _state["pending"] += first.shape[0]
+        else:
+            _state["pending"] += _first_batch_size(args, kwargs)
         if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
             _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
         return forward(self, *args, **kwargs)
 
     DistributedDataParallel.forward = counted_forward
 
-    register = getattr(getattr(torch.optim, "optimizer", None), "register_optimizer_step_post_hook", None)
+    import importlib
+
+    # the module by name: PyTorch 2.x's torch.optim namespace does not expose it as an attribute
+    optimizer_module = importlib.import_module("torch.optim.optimizer")
+    register = getattr(optimizer_module, "register_optimizer_step_post_hook", None)
     if register is not None:  # PyTorch 2.x: a global hook after every optimizer's step
         register(lambda optimizer, args, kwargs: _on_step())
         return
@@ -151,17 +162,20 @@ def _install():
 
 class _CommWait:
     """The time each optimizer step waited for DDP's allreduce, from the statistics DDP's reducer keeps of its own
-    (DistributedDataParallel._get_ddp_logging_data, a few microseconds a call). They hold running averages (ns) over
+    (DistributedDataParallel._get_ddp_logging_data, read once per event). They hold running averages (ns) over
     the sampled iterations: avg_backward_comm_time (first bucket's allreduce started to last one done) and
     avg_backward_compute_comm_overlap_time (of that, while backward still computed); their difference is the wait.
     An average times the number of samples is their sum, so the wait of the iterations sampled since the last read
     is a difference of sums; the number of samples follows from the last sampled iteration by DDP's rule
-    (iterations 1-10, then every rate-th). A step's wait is the latest mean per iteration times the iterations whose
-    backward allreduced in that step (several when a script accumulates without no_sync), so steps between two
-    samples (GPUs sample every 100th iteration) carry the latest mean. Each DDP model is followed on its own (a GAN
-    has two) and their waits add up."""
+    (iterations 1-10, then every rate-th). The wait between two events is the latest mean per iteration times the
+    iterations whose backward allreduced in between (counted at DDP's forward; several per step when a script
+    accumulates without no_sync), so steps between two samples (GPUs sample every 100th iteration) carry the
+    latest mean. A CPU model is sampled every iteration at first; from the 11th on, every iteration only when an
+    iteration takes 20 ms or more, otherwise one in about 20 ms (a sample costs DDP 0.03-0.04 ms, a fixed cost that
+    would weigh on short steps). Each DDP model is followed on its own (a GAN has two) and their waits add up."""
 
     DEFAULT_RATE = 100  # kDDPRuntimeLoggingSampleRate in PyTorch 1.13 and 2.x
+    SAMPLE_EVERY_MS = 20.0
 
     class _Model:
         def __init__(self):
@@ -169,7 +183,9 @@ class _CommWait:
             self.iteration = 0
             self.total_ns = 0
             self.mean_ms = None  # the latest wait per sampled iteration
-            self.syncs = 0  # forwards whose backward allreduces, since the last step
+            self.syncs = 0  # forwards whose backward allreduces, since the last event
+            self.forwards = 0
+            self.adapt_from = None  # when the first forward ran, while the rate is still to be chosen
 
     def __init__(self):
         self.models = weakref.WeakKeyDictionary()
@@ -179,12 +195,33 @@ class _CommWait:
         if m is None:
             m = self.models[ddp] = self._Model()
             try:
-                if not any(p.is_cuda for p in ddp.parameters()):
-                    ddp._set_ddp_runtime_logging_sample_rate(1)
-                    m.rate = 1
+                rate = _requested_sample_rate()
+                if rate is None and not any(p.is_cuda for p in ddp.parameters()):
+                    rate = 1
+                    m.adapt_from = time.perf_counter()
+                if rate is not None:
+                    ddp._set_ddp_runtime_logging_sample_rate(rate)
+                    m.rate = rate
             except Exception:  # a PyTorch without it samples at its default rate
                 pass
         m.syncs += 1
+        m.forwards += 1
+        if m.forwards == 11 and m.adapt_from is not None:
+            self._choose_rate(ddp, m)
+
+    def _choose_rate(self, ddp, m):
+        """Before the 11th iteration runs: DDP samples the first 10 whatever the rate, and _samples_up_to counts
+        the later ones by the rate they were taken with."""
+        iteration_ms = (time.perf_counter() - m.adapt_from) * 1000.0 / 10
+        m.adapt_from = None
+        rate = min(self.DEFAULT_RATE, max(1, math.ceil(self.SAMPLE_EVERY_MS / max(iteration_ms, 1e-3))))
+        if rate == m.rate:
+            return
+        try:
+            ddp._set_ddp_runtime_logging_sample_rate(rate)
+            m.rate = rate
+        except Exception:  # keeps the rate it had
+            pass
 
     def _samples_up_to(self, m, iteration):
         if iteration <= 10:
@@ -208,8 +245,8 @@ class _CommWait:
             m.mean_ms = max(0, total - m.total_ns) / new / 1e6
         m.iteration, m.total_ns = iteration, total
 
-    def step_wait_ms(self):
-        """Milliseconds this optimizer step waited in DDP's allreduce; None while nothing is known."""
+    def wait_since_last_ms(self):
+        """Milliseconds waited in DDP's allreduce since the last call; None while nothing is known."""
         waited = None
         for ddp, m in list(self.models.items()):
             self._update(ddp, m)
@@ -220,6 +257,17 @@ class _CommWait:
 
 
 _comm_wait = _CommWait()
+
+
+def _requested_sample_rate():
+    """$DDPDESK_INSTRUMENT_SAMPLE_RATE: DDP samples iterations 1-10 and then every N-th (GPU models: DDP's own
+    100 unless set; CPU models: every one unless set). Steps between samples carry the latest wait."""
+    value = os.environ.get("DDPDESK_INSTRUMENT_SAMPLE_RATE", "")
+    try:
+        return max(1, int(value)) if value else None
+    except ValueError:
+        sys.stderr.write(f"ddpdesk_instrument: DDPDESK_INSTRUMENT_SAMPLE_RATE={value!r} is not a number, ignored\n")
+        return None
 
 
 def _classic_client_stores():

@@ -2,7 +2,8 @@
 # Engine benchmarks: ddpdesk-worker against PyTorch's own Python DDP (ddp_reference.py), same model, data, batch,
 # Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling (the engine's default gradient transport,
 # shared memory between local ranks, and Gloo side by side), overlap on vs off, precision, peak memory and launch
-# to first step, and 2 nodes x 2 ranks over a shaped link (flat Gloo against the hierarchical exchange). Prints a table.
+# to first step, 2 nodes x 2 ranks over a shaped link (flat Gloo against the hierarchical exchange), and what the
+# instrumentation module of script runs costs a training loop. Prints a table.
 # Usage: run_benchmarks.sh WORKER [PYTHON] [STEPS_SCALE]   (not part of ctest: `cmake --build <dir> --target bench`)
 set -euo pipefail
 WORKER=${1:?path to ddpdesk-worker}
@@ -116,3 +117,5 @@ echo
 "$PYTHON" "$HERE/first_step.py" "$WORKER" "$PYTHON" 3
 echo
 "$PYTHON" "$HERE/two_nodes.py" "$WORKER" "$PYTHON" "$((80 * SCALE))" "$((200 * SCALE))"
+echo
+"$PYTHON" "$HERE/instrument_overhead.py"

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,10 +23,11 @@ bool copyProject(const QString& to) {
     return true;
 }
 
-launchtest::CliResult runIn(const QString& cwd, const QStringList& args) {
+launchtest::CliResult runIn(const QString& cwd, const QStringList& args, QMap<QString, QString> env = {}) {
     // Every optimizer step reported (no 100 ms throttle), so even this short run shows a rate.
-    const launchtest::CliResult r = launchtest::runCli(args, 200000, {{"DDPDESK_INSTRUMENT_MS", "0"}},
-                                                       launchtest::envPath("DDPDESK_CLI"), cwd);
+    env.insert(QStringLiteral("DDPDESK_INSTRUMENT_MS"), QStringLiteral("0"));
+    const launchtest::CliResult r =
+        launchtest::runCli(args, 200000, env, launchtest::envPath("DDPDESK_CLI"), cwd);
     const int out = args.indexOf(QStringLiteral("--out"));
     if ((!r.finished || r.exitCode != 0) && out >= 0) // a rank that failed: all it printed, not a cut tail
         for (const QString& line :
@@ -77,11 +79,16 @@ private slots:
         QCOMPARE(s["steps"].toInt(), 16);
         QVERIFY2(s["final_loss"].isDouble() && s["final_loss"].toDouble() > 0, qPrintable(r.out));
         QVERIFY2(s["samples_per_s"].toDouble() > 0, qPrintable(r.out));
-        int lastSamples = 0;
+        // Steps this short make the module sample DDP's statistics less often after the 10th iteration: the
+        // later steps carry the latest wait.
+        int lastSamples = 0, lateWaits = 0;
         for (const QJsonObject& e : launchtest::readJsonLines(project + "/runs/a/metrics.jsonl"))
-            if (e["event"] == "step" && e["source"] == "instrument" && e["rank"].toInt() == 0)
+            if (e["event"] == "step" && e["source"] == "instrument" && e["rank"].toInt() == 0) {
                 lastSamples = e["samples"].toInt();
+                if (e["step"].toInt() > 11 && e["comm_wait_ms"].isDouble()) ++lateWaits;
+            }
         QCOMPARE(lastSamples, 256);
+        QCOMPARE(lateWaits, 5);
     }
 
     void noInstrumentLeavesTheScriptAlone() {
@@ -139,19 +146,39 @@ private slots:
     // each step waiting for it in the allreduce, with DDP's default allreduce or the script's own hook (read
     // from DDP's own runtime statistics, on PyTorch 1.13 and 2.x alike). The sleep is long beside what a busy
     // 2-core machine's scheduling adds to rank 1's own wait (~80 ms a step seen under parallel builds).
+    // GPU models keep DDP's own sampling (iterations 1-10, then every 100th): the same path runs here with
+    // DDPDESK_INSTRUMENT_SAMPLE_RATE=100, and the steps after the 10th must carry the latest wait.
     void allreduceWaitIsMeasured() {
-        QList<QStringList> hooks{QStringList{}};
-        if (torchMajor() >= 2) hooks << QStringList{"--own-hook"}; // see instrumentationChangesNoResult
-        for (const QStringList& hook : hooks) {
+        struct Case {
+            QStringList hook;
+            QString sampleRate;
+        };
+        QList<Case> cases{{{}, {}}, {{}, QStringLiteral("100")}};
+        if (torchMajor() >= 2) cases << Case{{"--own-hook"}, {}}; // see instrumentationChangesNoResult
+        for (const Case& c : cases) {
             QTemporaryDir tmp;
             const QString project = tmp.filePath("myproject");
             QVERIFY(copyProject(project));
-            const auto r =
-                runIn(project, QStringList{"run", "--script", "train.py", "--python",
-                                           launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out",
-                                           "runs/a", "--", "--slow-rank", "1", "--slow-ms", "400"} +
-                                   hook);
+            QMap<QString, QString> env;
+            if (!c.sampleRate.isEmpty())
+                env.insert(QStringLiteral("DDPDESK_INSTRUMENT_SAMPLE_RATE"), c.sampleRate);
+            const auto r = runIn(project,
+                                 QStringList{"run", "--script", "train.py", "--python",
+                                             launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out",
+                                             "runs/a", "--", "--slow-rank", "1", "--slow-ms", "400"} +
+                                     c.hook,
+                                 env);
             QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
+            int lateSteps = 0;
+            for (const QJsonObject& e : launchtest::readJsonLines(project + "/runs/a/metrics.jsonl")) {
+                if (e["event"] != "step" || e["source"] != "instrument" || e["rank"].toInt() != 0 ||
+                    e["step"].toInt() <= 11)
+                    continue;
+                ++lateSteps; // past DDP's first 10 sampled iterations (and the step timed from the 11th)
+                QVERIFY2(e["comm_wait_ms"].toDouble() > 0.3 * e["step_ms"].toDouble(),
+                         qPrintable(QJsonDocument(e).toJson(QJsonDocument::Compact)));
+            }
+            QCOMPARE(lateSteps, 5);
             const QJsonObject s = launchtest::readJsonFile(project + "/runs/a/summary.json");
             double share[2] = {-1, -1};
             for (const QJsonValue& v : s["ranks"].toArray()) {

@@ -13,7 +13,7 @@ places that every DDP script passes through, and prints the telemetry protocol's
     pass: from the first bucket's allreduce to the last one's end, and how much of that overlapped the backward
     computation; the rest is the wait). No communication hook of ours: a Python hook makes PyTorch 1.13 and 2.6
     abort now and then at exit, DDP Desk or not. DDP samples iterations 1-10 and then every 100th; CPU models are
-    sampled every iteration, or once in about 20 ms when iterations are shorter (_set_ddp_runtime_logging_sample_rate),
+    sampled every iteration, or about once in 20 ms when iterations are shorter (_set_ddp_runtime_logging_sample_rate),
     GPU models keep the default, since each sample reads CUDA events (_CommWait; $DDPDESK_INSTRUMENT_SAMPLE_RATE
     sets it).
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
@@ -34,7 +34,7 @@ import weakref
 
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
-          "step_ms": 0.0, "n_ms": 0}
+          "step_ms": 0.0, "n_ms": 0, "in_backward": 0}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -44,7 +44,8 @@ def _emit(force=False):
     now = time.time()
     if not force and now - _state["last_emit"] < _interval:
         return
-    if _state["step"] == _state["emitted"]:
+    steps = _state["step"] - _state["emitted"]
+    if steps <= 0:
         return
     loss = _state["loss"]
     value, nonfinite = None, None
@@ -62,12 +63,13 @@ def _emit(force=False):
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
     # DDP's statistics are read here, once per event: a read costs about 0.1 ms inside a training loop, which
-    # every step would pay otherwise.
-    waited = _comm_wait.wait_since_last_ms()
+    # every step would pay otherwise. Not at exit and not inside backward (an optimizer stepped from a comm hook):
+    # the read takes the reducer's lock, which a backward in progress may hold.
+    waited = _comm_wait.wait_since_last_ms(read=not force and not _state["in_backward"])
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
         if waited is not None:
-            event["comm_wait_ms"] = waited / (_state["step"] - _state["emitted"])
+            event["comm_wait_ms"] = waited / steps
     _state["step_ms"], _state["n_ms"] = 0.0, 0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
@@ -114,7 +116,11 @@ def _install():
     def counted_backward(self, *args, **kwargs):
         if self.numel() == 1:
             _state["loss"] = self.detach()
-        return backward(self, *args, **kwargs)
+        _state["in_backward"] += 1
+        try:
+            return backward(self, *args, **kwargs)
+        finally:
+            _state["in_backward"] -= 1
 
     torch.Tensor.backward = counted_backward
 
@@ -134,16 +140,9 @@ def _install():
 
     DistributedDataParallel.forward = counted_forward
 
-    import importlib
-
-    # the module by name: PyTorch 2.x's torch.optim namespace does not expose it as an attribute
-    optimizer_module = importlib.import_module("torch.optim.optimizer")
-    register = getattr(optimizer_module, "register_optimizer_step_post_hook", None)
-    if register is not None:  # PyTorch 2.x: a global hook after every optimizer's step
-        register(lambda optimizer, args, kwargs: _on_step())
-        return
-    # PyTorch 1.13: wrap each optimizer's step as a bound method, so LR schedulers (which wrap it again and read
-    # __self__ / __func__) keep working.
+    # Each optimizer's step is wrapped as a bound method, so LR schedulers (which wrap it again and read __self__ /
+    # __func__) keep working. Not PyTorch 2.x's global post-hook: it runs for every class whose step was called,
+    # so a subclass's step that calls super().step() would count twice.
     init = torch.optim.Optimizer.__init__
 
     def hooked_init(self, *args, **kwargs):
@@ -170,9 +169,10 @@ class _CommWait:
     (iterations 1-10, then every rate-th). The wait between two events is the latest mean per iteration times the
     iterations whose backward allreduced in between (counted at DDP's forward; several per step when a script
     accumulates without no_sync), so steps between two samples (GPUs sample every 100th iteration) carry the
-    latest mean. A CPU model is sampled every iteration at first; from the 11th on, every iteration only when an
-    iteration takes 20 ms or more, otherwise one in about 20 ms (a sample costs DDP 0.03-0.04 ms, a fixed cost that
-    would weigh on short steps). Each DDP model is followed on its own (a GAN has two) and their waits add up."""
+    latest mean. A CPU model is sampled every iteration at first; from the 11th on, every iteration only when
+    iterations 6-10 took 20 ms or more each, otherwise one in about 20 ms, at most every 100th (a sample costs DDP
+    0.03-0.04 ms, which would weigh on short steps). Each DDP model is followed on its own (a GAN has two) and their
+    waits add up."""
 
     DEFAULT_RATE = 100  # kDDPRuntimeLoggingSampleRate in PyTorch 1.13 and 2.x
     SAMPLE_EVERY_MS = 20.0
@@ -185,7 +185,8 @@ class _CommWait:
             self.mean_ms = None  # the latest wait per sampled iteration
             self.syncs = 0  # forwards whose backward allreduces, since the last event
             self.forwards = 0
-            self.adapt_from = None  # when the first forward ran, while the rate is still to be chosen
+            self.adapt = False  # a rate is still to be chosen
+            self.adapt_from = None  # when the 6th forward started
 
     def __init__(self):
         self.models = weakref.WeakKeyDictionary()
@@ -198,7 +199,7 @@ class _CommWait:
                 rate = _requested_sample_rate()
                 if rate is None and not any(p.is_cuda for p in ddp.parameters()):
                     rate = 1
-                    m.adapt_from = time.perf_counter()
+                    m.adapt = True
                 if rate is not None:
                     ddp._set_ddp_runtime_logging_sample_rate(rate)
                     m.rate = rate
@@ -206,14 +207,16 @@ class _CommWait:
                 pass
         m.syncs += 1
         m.forwards += 1
-        if m.forwards == 11 and m.adapt_from is not None:
+        if m.adapt and m.forwards == 6:  # the first iterations build buckets and warm up: not timed
+            m.adapt_from = time.perf_counter()
+        elif m.adapt and m.forwards == 11:
             self._choose_rate(ddp, m)
 
     def _choose_rate(self, ddp, m):
         """Before the 11th iteration runs: DDP samples the first 10 whatever the rate, and _samples_up_to counts
         the later ones by the rate they were taken with."""
-        iteration_ms = (time.perf_counter() - m.adapt_from) * 1000.0 / 10
-        m.adapt_from = None
+        iteration_ms = (time.perf_counter() - m.adapt_from) * 1000.0 / 5
+        m.adapt = False
         rate = min(self.DEFAULT_RATE, max(1, math.ceil(self.SAMPLE_EVERY_MS / max(iteration_ms, 1e-3))))
         if rate == m.rate:
             return
@@ -245,11 +248,13 @@ class _CommWait:
             m.mean_ms = max(0, total - m.total_ns) / new / 1e6
         m.iteration, m.total_ns = iteration, total
 
-    def wait_since_last_ms(self):
-        """Milliseconds waited in DDP's allreduce since the last call; None while nothing is known."""
+    def wait_since_last_ms(self, read=True):
+        """Milliseconds waited in DDP's allreduce since the last call; None while nothing is known. read=False:
+        from the latest mean, without asking DDP."""
         waited = None
         for ddp, m in list(self.models.items()):
-            self._update(ddp, m)
+            if read:
+                self._update(ddp, m)
             if m.mean_ms is not None:
                 waited = (waited or 0.0) + m.mean_ms * m.syncs
             m.syncs = 0
@@ -357,8 +362,12 @@ def main():
     leave = os._exit
 
     def _exit(code):
-        _emit(force=True)
-        leave(code)
+        try:
+            _emit(force=True)
+        except BaseException:  # nothing may keep the script from leaving
+            pass
+        finally:
+            leave(code)
 
     os._exit = _exit
     runpy.run_path(script, run_name="__main__")

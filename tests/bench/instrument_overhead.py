@@ -1,15 +1,15 @@
 """Cost of DDP Desk's instrumentation module (resources/python/ddpdesk_instrument.py) on a real DDP training loop.
 
-    /usr/bin/python3 tests/bench/instrument_overhead.py [BLOCKS] [ROUNDS]
+    /usr/bin/python3 tests/bench/instrument_overhead.py [BLOCKS] [ROUNDS] [MODEL]
 
-One rank of DDP over Gloo trains a 784-256-10 MLP (batch 64; steps of 12-20 ms on this machine), the module's
-hooks installed exactly as `python -m ddpdesk_instrument` installs them (its own _install). Three measurements:
+One rank of DDP over Gloo trains an MLP (MODEL: IN-HIDDEN-OUTxBATCH, default 784-256-10x64, steps of 12-27 ms on
+this machine; 784-64-10x32 and 8-16-1x16 give shorter ones), the module's hooks installed exactly as
+`python -m ddpdesk_instrument` installs them (its own _install). Three measurements:
 
   * inside the loop (the figure): each of the module's wrappers is timed from outside and the PyTorch function it
     calls from inside, so the difference is the module's own code where it really runs, plus DDP's statistics
     update that the module makes run more often than DDP would; their sum over the step time is the throughput it
-    takes.
-    Exact to microseconds, whatever else the machine does.
+    takes. Another process taking the core slows the module's code and the step alike, so the share hardly moves.
   * interleaved, in one process: the hooks switched off and on between blocks of 25 steps in the order on, off,
     off, on (a drift in the machine's speed cancels within each group of four); the median of the groups' own
     ratios, with its quartiles: on a shared 2-core machine they span several percent either way.
@@ -36,9 +36,10 @@ torch.set_num_threads(1)
 '''
 
 MODEL = r'''
-model = DDP(torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10)))
+n_in, hidden, n_out, batch = map(int, os.environ["BENCH_MODEL"].replace("x", "-").split("-"))
+model = DDP(torch.nn.Sequential(torch.nn.Linear(n_in, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, n_out)))
 opt = torch.optim.SGD(model.parameters(), lr=0.01)
-x, y = torch.randn(64, 784), torch.randint(0, 10, (64,))
+x, y = torch.randn(batch, n_in), torch.randint(0, n_out, (batch,))
 
 
 def train(steps):
@@ -55,7 +56,7 @@ dist.destroy_process_group()
 '''
 
 # The hooks the module installs: Tensor.backward and DistributedDataParallel.forward replaced, and the optimizer
-# step counted (PyTorch 2.x: a global post-hook; 1.13: each optimizer's step, wrapped when it is constructed), and
+# step counted (each optimizer's step wrapped when it is constructed; a global post-hook if it ever uses one), and
 # DDP's runtime statistics sampled as the module asks (a CPU model: every iteration when iterations take 20 ms or
 # more, as here, otherwise about once in 20 ms).
 INSTALLED = SETUP + r'''
@@ -68,9 +69,9 @@ before = set(hooks) if hooks is not None else set()
 ddpdesk_instrument._install()
 hooked = (torch.Tensor.backward, DDP.forward)
 added = {k: v for k, v in hooks.items() if k not in before} if hooks is not None else {}
-assert hooked != plain and (added or hooks is None), "the module installed nothing"
+assert hooked != plain, "the module installed nothing"
 ''' + MODEL + r'''
-step = opt.__dict__.get("step")  # 1.13: the counted step, an attribute of this optimizer
+step = opt.__dict__.get("step")  # the counted step, an attribute of this optimizer
 assert added or step is not None, "the optimizer step is not counted"
 train(11)  # the module sees the model and chooses how often DDP's statistics are sampled
 '''
@@ -116,9 +117,9 @@ time_inner(hooked[0], plain[0], "backward")
 torch.Tensor.backward = timed(hooked[0], "backward")
 time_inner(hooked[1], plain[1], "forward")
 DDP.forward = timed(hooked[1], "forward")
-for k, hook in added.items():  # 2.x: the whole hook is the module's
+for k, hook in added.items():  # a global hook is the module's whole
     hooks[k] = timed(hook, "optimizer")
-if step is not None:  # 1.13: the class's step runs inside the counted one
+if step is not None:  # the class's step runs inside the counted one
     time_inner(step.__func__, type(opt).step, "optimizer")
     opt.step = timed(step, "optimizer")
 model.logger = TimedLogger(model.logger)
@@ -177,8 +178,11 @@ dist.destroy_process_group()
 '''.replace("BLOCK_STEPS", str(BLOCK_STEPS))
 
 
+MODEL_SPEC = "784-256-10x64"
+
+
 def python_env():
-    return dict(os.environ, PYTHONPATH=MODULE_DIR, RANK="0", OMP_NUM_THREADS="1")
+    return dict(os.environ, PYTHONPATH=MODULE_DIR, RANK="0", OMP_NUM_THREADS="1", BENCH_MODEL=MODEL_SPEC)
 
 
 def run_script(source, args, directory):
@@ -224,11 +228,16 @@ def cost(step_time_ratio):
 
 
 def main():
+    global MODEL_SPEC
     blocks = int(sys.argv[1]) if len(sys.argv) > 1 else 160
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 4
+    MODEL_SPEC = sys.argv[3] if len(sys.argv) > 3 else MODEL_SPEC
+    if blocks and (blocks % 4 or blocks < 8):
+        sys.exit("BLOCKS: a multiple of 4 (groups of on, off, off, on), at least 8, or 0 to leave them out")
     import torch
 
-    print(f"# instrumentation cost, PyTorch {torch.__version__}, one DDP rank, MLP 784-256-10, batch 64")
+    model = MODEL_SPEC.replace("x", ", batch ")
+    print(f"# instrumentation cost, PyTorch {torch.__version__}, one DDP rank, MLP {model}")
     with tempfile.TemporaryDirectory() as d:
         v = inside(1000, d)
         module_us = v["forward_us"] + v["backward_us"] + v["optimizer_us"] + v["statistics_us"]

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 namespace {
 
 // Copies tests/launch/tutorial_project into `to`: the user's project folder.
@@ -169,16 +171,22 @@ private slots:
                                      c.hook,
                                  env);
             QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err + r.out));
-            int lateSteps = 0;
+            QList<double> lateWaits;
             for (const QJsonObject& e : launchtest::readJsonLines(project + "/runs/a/metrics.jsonl")) {
                 if (e["event"] != "step" || e["source"] != "instrument" || e["rank"].toInt() != 0 ||
                     e["step"].toInt() <= 11)
                     continue;
-                ++lateSteps; // past DDP's first 10 sampled iterations (and the step timed from the 11th)
+                // past DDP's first 10 sampled iterations (and the step timed from the 11th)
                 QVERIFY2(e["comm_wait_ms"].toDouble() > 0.3 * e["step_ms"].toDouble(),
                          qPrintable(QJsonDocument(e).toJson(QJsonDocument::Compact)));
+                lateWaits << e["comm_wait_ms"].toDouble();
             }
-            QCOMPARE(lateSteps, 5);
+            QCOMPARE(lateWaits.size(), 5);
+            // Sampled every iteration, each step has a wait of its own; sampled every 100th, they carry the
+            // 10th's.
+            const bool carried = std::all_of(lateWaits.begin(), lateWaits.end(),
+                                             [&](double w) { return w == lateWaits.first(); });
+            QVERIFY2(carried == !c.sampleRate.isEmpty(), qPrintable(QString::number(lateWaits.first())));
             const QJsonObject s = launchtest::readJsonFile(project + "/runs/a/summary.json");
             double share[2] = {-1, -1};
             for (const QJsonValue& v : s["ranks"].toArray()) {

@@ -95,6 +95,8 @@ def _on_step():
 
 def _first_batch_size(args, kwargs):
     import torch
+    if args and isinstance(args[0], torch.Tensor):  # the usual model(batch), without building the search list
+        return int(args[0].shape[0]) if args[0].dim() > 0 else 1
     for value in list(args) + list(kwargs.values()):
         if isinstance(value, torch.Tensor):
             return int(value.shape[0]) if value.dim() > 0 else 1
@@ -126,14 +128,8 @@ def _install():
 
     forward = DistributedDataParallel.forward
 
-    tensor = torch.Tensor
-
     def counted_forward(self, *args, **kwargs):
-        first = args[0] if args else None
-        if isinstance(first, tensor) and first.dim() > 0:  # the usual model(batch), without the general search
-            _state["pending"] += first.shape[0]
-        else:
-            _state["pending"] += _first_batch_size(args, kwargs)
+        _state["pending"] += _first_batch_size(args, kwargs)
         if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
             _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
         return forward(self, *args, **kwargs)

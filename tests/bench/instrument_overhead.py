@@ -56,23 +56,20 @@ dist.destroy_process_group()
 '''
 
 # The hooks the module installs: Tensor.backward and DistributedDataParallel.forward replaced, and the optimizer
-# step counted (each optimizer's step wrapped when it is constructed; a global post-hook if it ever uses one), and
+# step counted (each optimizer's step wrapped when it is constructed), and
 # DDP's runtime statistics sampled as the module asks (a CPU model: every iteration when iterations take 20 ms or
 # more, as here, otherwise about once in 20 ms).
 INSTALLED = SETUP + r'''
-import collections, importlib
+import collections
 import ddpdesk_instrument
 ddpdesk_instrument._out = open(os.devnull, "w")  # its events still get formatted and written, every 100 ms
 plain = (torch.Tensor.backward, DDP.forward)
-hooks = getattr(importlib.import_module("torch.optim.optimizer"), "_global_optimizer_post_hooks", None)
-before = set(hooks) if hooks is not None else set()
 ddpdesk_instrument._install()
 hooked = (torch.Tensor.backward, DDP.forward)
-added = {k: v for k, v in hooks.items() if k not in before} if hooks is not None else {}
 assert hooked != plain, "the module installed nothing"
 ''' + MODEL + r'''
 step = opt.__dict__.get("step")  # the counted step, an attribute of this optimizer
-assert added or step is not None, "the optimizer step is not counted"
+assert step is not None, "the optimizer step is not counted"
 train(11)  # the module sees the model and chooses how often DDP's statistics are sampled
 '''
 
@@ -117,11 +114,8 @@ time_inner(hooked[0], plain[0], "backward")
 torch.Tensor.backward = timed(hooked[0], "backward")
 time_inner(hooked[1], plain[1], "forward")
 DDP.forward = timed(hooked[1], "forward")
-for k, hook in added.items():  # a global hook is the module's whole
-    hooks[k] = timed(hook, "optimizer")
-if step is not None:  # the class's step runs inside the counted one
-    time_inner(step.__func__, type(opt).step, "optimizer")
-    opt.step = timed(step, "optimizer")
+time_inner(step.__func__, type(opt).step, "optimizer")  # the class's step runs inside the counted one
+opt.step = timed(step, "optimizer")
 model.logger = TimedLogger(model.logger)
 train(50)
 spent.clear()
@@ -146,14 +140,9 @@ rate = ddpdesk_instrument._comm_wait.models[model].rate  # what the module chose
 
 def instrument(on):
     torch.Tensor.backward, DDP.forward = hooked if on else plain
-    for k, hook in added.items():
-        if on:
-            hooks[k] = hook
-        else:
-            hooks.pop(k, None)
-    if on and step is not None:
+    if on:
         opt.step = step
-    elif not on:
+    else:
         opt.__dict__.pop("step", None)
     model._set_ddp_runtime_logging_sample_rate(rate if on else 100)  # 100: DDP's default
 

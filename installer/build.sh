@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds DDP Desk into build/ (executables in build/bin/). Extra arguments go to CMake's configure.
+#
+# Standard output: nothing (callers parse none); CMake's and the compiler's output go to stderr.
 set -euo pipefail
+exec 1>&2
 cd "$(dirname "$0")/.."
 gen=()
 command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package DDP Desk needs to build, test and demo. Idempotent: a no-op when all are present,
 # and `apt-get update` runs at most once. Run as root (or with sudo available).
+#
+# Standard output: nothing (callers parse none); progress and apt's output go to stderr.
 set -euo pipefail
+exec 1>&2
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git

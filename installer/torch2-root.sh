@@ -3,6 +3,9 @@
 # Users bring PyTorch 2.x; every test labelled `torch2` runs against it. Idempotent and cached: a finished root is
 # stamped with its package list and reused; only the mounts are (re)made.
 #
+# Standard output: exactly one line, the path of the root's python3 wrapper (installer/build-torch2.sh reads it).
+# Everything else (progress, mmdebstrap's and apt's output, errors) goes to standard error; tests/installer checks it.
+#
 #   bash installer/torch2-root.sh            make (or reuse) the root, print the path of its python3 wrapper
 #   DDPDESK_TORCH2_ROOT=/some/dir ...         root location (default /var/cache/ddpdesk/torch2-root)
 #
@@ -11,6 +14,8 @@
 # datasets) are
 # bind-mounted at the same path inside, so FileStore paths, build trees and loopback sockets are the same both sides.
 set -euo pipefail
+# Only the result line may reach the caller's standard output (fd 3); whatever else anything here prints goes to stderr.
+exec 3>&1 1>&2
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 ROOT="${DDPDESK_TORCH2_ROOT:-/var/cache/ddpdesk/torch2-root}"
@@ -29,7 +34,7 @@ fi
 
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
   command -v mmdebstrap >/dev/null || {
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap
   }
   # Ours to replace: a half-made root (its marker sits beside it) or one stamped with another package list.
   # Anything else at that path is not.
@@ -49,12 +54,12 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
   mkdir -p "$(dirname "$ROOT")"
   touch "$ROOT.partial"
   start=$(date +%s)
-  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (2 to 4 minutes, 1.2 GB)"
+  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (2 to 4 minutes, 1.2 GB)" >&2
   mmdebstrap --quiet --variant=apt --include="$PACKAGES" \
     trixie "$ROOT" "deb $MIRROR trixie main"
   printf '%s' "$PACKAGES" >"$STAMP"
   rm -f "$ROOT.partial"
-  echo "torch2-root: made in $(($(date +%s) - start)) s"
+  echo "torch2-root: made in $(($(date +%s) - start)) s" >&2
 fi
 
 mkdir -p "$BIN"
@@ -110,4 +115,4 @@ chmod 0755 "$BIN/torch2-run" "$BIN/python3"
 
 version=$("$BIN/python3" -c 'import torch; print(torch.__version__)')
 echo "torch2-root: torch $version ready" >&2
-echo "$BIN/python3"
+echo "$BIN/python3" >&3

@@ -202,6 +202,8 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
     } else if (e.type == protocol::ev::Checkpoint) {
         emit logLine(
             index, tr("checkpoint at step %1: %2").arg(qint64(num(b, "step", 0))).arg(str(b, "path")), false);
+    } else if (e.type == protocol::ev::StoreNotice) {
+        emit logLine(index, tr("store server [%1]: %2").arg(str(b, "code"), str(b, "text")), true);
     }
     updateSummaryLive();
     emit rankUpdated(index);

@@ -436,7 +436,13 @@ bool Supervisor::hostScriptStore(const RunConfig& config, QString* why) {
         return true;
     }
     const int port = config.storeIsTcp() ? config.storePort() : 0;
-    auto started = net::TcpStoreServer::start("127.0.0.1", port);
+    // Called from the server's threads: handled on this object's thread. The server is destroyed before this
+    // object (finishRun, or d with the Supervisor), so the queued call never outlives its target.
+    auto started = net::TcpStoreServer::start("127.0.0.1", port, [this](const net::StoreNotice& n) {
+        const QString code = QString::fromStdString(n.code), text = QString::fromStdString(n.text);
+        QMetaObject::invokeMethod(
+            this, [this, code, text] { onStoreNotice(code, text); }, Qt::QueuedConnection);
+    });
     if (!started.server) {
         *why = tr("cannot host the script's store on 127.0.0.1:%1: %2")
                    .arg(port > 0 ? QString::number(port) : QStringLiteral("any port"),
@@ -446,6 +452,11 @@ bool Supervisor::hostScriptStore(const RunConfig& config, QString* why) {
     d->scriptStore = std::move(started.server);
     d->scriptPort = d->scriptStore->port();
     return true;
+}
+
+void Supervisor::onStoreNotice(const QString& code, const QString& text) {
+    emit message(tr("store server [%1]: %2").arg(code, text));
+    writeLauncherEvent(protocol::ev::StoreNotice, {{"code", code}, {"text", text}});
 }
 
 QString Supervisor::diagnosisStore() const {

@@ -103,6 +103,7 @@ private:
     void sampleMonitor(); // starts the resource sampler or updates its list of worker processes
     void stopMonitor();
     void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);
+    void onStoreNotice(const QString& code, const QString& text); // from the script store's threads, queued
     // Every event of the run goes here: into metrics.jsonl and the TensorBoard file.
     void record(const nlohmann::json& event);
     void openTensorBoard(QStringList* notes);

@@ -42,9 +42,16 @@ public:
     // trickles one byte at a time cannot stretch the call past it.
     virtual bool sendAll(const void* data, std::size_t size, TimePoint deadline) = 0;
     virtual bool recvExact(void* data, std::size_t size, TimePoint deadline) = 0;
+    // One byte, sent now or not at all (a full send buffer: false at once, nothing sent): a server can answer
+    // a waiting client from another client's thread without ever blocking that thread.
+    virtual bool sendByteNow(char byte) = 0;
     virtual bool peerClosed() const = 0; // the last failed recv saw an orderly close
     virtual bool timedOut() const = 0; // the last failed call ran into its deadline (nothing else went wrong)
     virtual std::string lastError() const = 0;
+    // Ends every call in progress on this connection, and every later one, within kCancelSlice, from any
+    // thread: a server stopping never waits for a peer's half-sent frame to reach its deadline.
+    virtual void cancel() = 0;
+    static constexpr Millis kCancelSlice{100};
 };
 
 struct ConnectResult {

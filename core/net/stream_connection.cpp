@@ -18,18 +18,23 @@ bool StreamConnection::fail(bool forWrite, std::string error) {
 }
 
 bool StreamConnection::ready(bool forWrite, TimePoint deadline, const char* what) {
-    const Millis left = timeLeft(deadline);
     m_timedOut[forWrite] = false;
-    switch (left.count() > 0 ? waitReady(forWrite, left) : Wait::TimedOut) {
-    case Wait::Ready:
-        return true;
-    case Wait::TimedOut:
-        m_timedOut[forWrite] = true;
-        return fail(forWrite, std::string("the time ran out waiting for ") + what);
-    case Wait::Failed:
-        break;
+    // Waited in slices, so cancel() from another thread ends the wait within one.
+    for (;;) {
+        if (m_cancelled) return fail(forWrite, "the connection was cancelled");
+        const Millis left = timeLeft(deadline);
+        if (left.count() <= 0) break;
+        switch (waitReady(forWrite, std::min(left, kCancelSlice))) {
+        case Wait::Ready:
+            return true;
+        case Wait::TimedOut:
+            continue;
+        case Wait::Failed:
+            return fail(forWrite, "waiting on the socket failed: " + errorText(lastWaitError()));
+        }
     }
-    return fail(forWrite, "waiting on the socket failed: " + errorText(lastWaitError()));
+    m_timedOut[forWrite] = true;
+    return fail(forWrite, std::string("the time ran out waiting for ") + what);
 }
 
 bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint deadline) {
@@ -45,6 +50,12 @@ bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint dea
         size -= static_cast<std::size_t>(io.bytes);
     }
     return true;
+}
+
+bool StreamConnection::sendByteNow(char byte) {
+    // The socket is non-blocking: a full buffer fails at once. One attempt only; a caller that gets false has
+    // the byte sent the waiting way (an interrupted call counts as a full buffer).
+    return !m_cancelled && sendSome(&byte, 1).bytes == 1;
 }
 
 bool StreamConnection::recvExact(void* data, std::size_t size, TimePoint deadline) {

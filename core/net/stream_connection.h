@@ -15,9 +15,11 @@ class StreamConnection : public Connection {
 public:
     bool sendAll(const void* data, std::size_t size, TimePoint deadline) override;
     bool recvExact(void* data, std::size_t size, TimePoint deadline) override;
+    bool sendByteNow(char byte) override;
     bool peerClosed() const override { return m_closed; }
     bool timedOut() const override { return m_timedOut[m_lastFailed]; }
     std::string lastError() const override { return m_error[m_lastFailed]; }
+    void cancel() override { m_cancelled = true; }
 
 protected:
     enum class Wait { Ready, TimedOut, Failed };
@@ -39,6 +41,7 @@ private:
 
     // One thread may send (a server's wake-up) while another receives: each direction keeps its own state.
     std::atomic<bool> m_closed{false};
+    std::atomic<bool> m_cancelled{false};
     bool m_timedOut[2] = {false, false}; // [forWrite]
     std::string m_error[2];
     std::atomic<int> m_lastFailed{0};

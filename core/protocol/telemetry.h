@@ -32,6 +32,10 @@ constexpr const char* Done = "done";             // steps, wall_s, final_loss, s
 constexpr const char* Gpu = "gpu";               // launcher-side GPU sample (see core/monitor)
 constexpr const char* Proc = "proc";             // launcher-side per-process CPU/RAM sample
 constexpr const char* Log = "log";               // launcher-side: a line a rank printed that is not telemetry
+// The TCPStore server this process hosts (core/net) refused or dropped a client: code (STORE_*, from
+// net/tcp_store_session.h), text. From a worker hosting rank 0's loopback store, or the launcher (source
+// launcher).
+constexpr const char* StoreNotice = "store_notice";
 } // namespace ev
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",

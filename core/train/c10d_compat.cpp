@@ -24,6 +24,8 @@
 #endif
 #include "net/tcp_store_server.h"
 #include "protocol/file_store_reader.h"
+#include "protocol/telemetry.h"
+#include "train/telemetry_emitter.h"
 
 namespace ddpdesk::train {
 
@@ -123,7 +125,14 @@ std::shared_ptr<KvStore> KvStore::open(const KvStoreOptions& spec) {
             // address; 2.3+'s masterListenFd is ignored by the libuv backend before 2.8). DDP Desk's own
             // server (core/net) listens where asked, and this rank joins it as a client like every other.
             const std::string address = spec.host == "::1" ? "::1" : "127.0.0.1";
-            auto hosted = net::TcpStoreServer::start(address, spec.port);
+            auto hosted = net::TcpStoreServer::start(address, spec.port, [](const net::StoreNotice& n) {
+                TelemetryEmitter& out = TelemetryEmitter::instance();
+                out.log("store server [" + n.code + "]: " + n.text);
+                nlohmann::json e = out.event(protocol::ev::StoreNotice);
+                e["code"] = n.code;
+                e["text"] = n.text;
+                out.emit(e);
+            });
             if (!hosted.server)
                 throw std::runtime_error("cannot listen on " + address + ":" + std::to_string(spec.port) +
                                          ": " + hosted.error);

@@ -127,7 +127,7 @@ void HistoryPanel::refresh() {
                                    s.workload,
                                    QString::number(s.worldSize),
                                    QString::number(s.steps),
-                                   QString::number(s.samplesPerS, 'f', 0),
+                                   s.samplesPerS > 0 ? QString::number(s.samplesPerS, 'f', 0) : tr("n/a"),
                                    std::isfinite(s.finalLoss) ? QString::number(s.finalLoss, 'g', 4)
                                                               : QStringLiteral("\u2013")};
         for (int c = 0; c < cells.size(); ++c) {
@@ -179,7 +179,7 @@ void HistoryPanel::showSelection() {
                            .arg(s.worldSize)
                            .arg(s.steps)
                            .arg(s.wallS, 0, 'f', 1)
-                           .arg(s.samplesPerS, 0, 'f', 0);
+                           .arg(s.samplesPerS > 0 ? QString::number(s.samplesPerS, 'f', 0) : tr("n/a"));
         if (s.failedRank >= 0)
             text += QStringLiteral(" ") +
                     tr("Rank %1 failed: %2").arg(s.failedRank).arg(s.failureReason.toHtmlEscaped());

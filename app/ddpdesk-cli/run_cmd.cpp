@@ -51,7 +51,11 @@ void printSummaryText(const launch::Supervisor& run) {
     const launch::RunSummary s = run.model()->summary();
     std::cout << "status: " << s.status.toStdString() << "\n"
               << "world size: " << s.worldSize << ", steps: " << s.steps << ", wall: " << s.wallS << " s\n"
-              << "samples/s (global, after warm-up): " << s.samplesPerS << "\n";
+              << "samples/s (global, after warm-up): ";
+    if (s.samplesPerS > 0)
+        std::cout << s.samplesPerS << "\n";
+    else
+        std::cout << "n/a (no training step was measured after warm-up)\n";
     if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
     if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
     if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";

@@ -39,7 +39,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
     o["workload"] = workload;
     o["steps"] = double(steps);
     o["wall_s"] = wallS;
-    o["samples_per_s"] = samplesPerS;
+    // Not measured (no step after warm-up): null, never a 0 that reads as "measured and nothing".
+    o["samples_per_s"] = samplesPerS > 0 ? QJsonValue(samplesPerS) : QJsonValue(QJsonValue::Null);
     o["final_loss"] = numOrNull(finalLoss);
     o["test_accuracy"] = numOrNull(testAccuracy);
     o["failed_rank"] = failedRank >= 0 ? QJsonValue(failedRank) : QJsonValue(QJsonValue::Null);

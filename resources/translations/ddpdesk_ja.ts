@@ -1200,6 +1200,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>
     <message>
+        <source>n/a</source>
+        <translation>計測なし</translation>
+    </message>
+    <message>
         <source>Runs folder: %1</source>
         <translation>実行結果フォルダー: %1</translation>
     </message>

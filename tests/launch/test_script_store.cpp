@@ -2,9 +2,14 @@
 // nothing of the run listens beyond loopback: not the launcher, not the script's ranks (whose rank 0 would
 // otherwise host Python's TCPStore on every interface). Real ddpdesk-cli, real Python ranks (1.13 here, 2.6
 // in the torch2 leg), sockets read from /proc. A restart gets a fresh store; --no-instrument keeps the
-// script's own store.
+// script's own store. An unknown query byte sent to the hosted store is named in the log and metrics.jsonl.
 #include "launch_test_util.h"
 #include "listening_sockets.h"
+#include "net/net_socket.h"
+#include "net/tcp_store_wire.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -102,12 +107,40 @@ private slots:
             QVERIFY2(beyondLoopback(sockets).isEmpty(),
                      qPrintable(QStringLiteral("rank %1: ").arg(r) + sockets.join(", ")));
         }
+        // A query byte the store does not know (as a newer PyTorch might send) is named, with the client's
+        // dialect, on the launcher's log and in metrics.jsonl; the run goes on.
+        const int port = launcher.first().section(':', -1).toInt();
+        auto probe = net::connectTcp("127.0.0.1", port, std::chrono::milliseconds(5000));
+        QVERIFY2(probe.connection, probe.error.c_str());
+        std::string unknown(1, char(*net::wire::code(2, net::wire::Query::Validate)));
+        net::wire::putLe(unknown, net::wire::kValidationMagic, 4);
+        unknown.push_back(char(0x30));
+        QVERIFY(probe.connection->sendAll(unknown.data(), unknown.size(),
+                                          net::Clock::now() + std::chrono::seconds(5)));
+        unsigned char b;
+        QVERIFY(!probe.connection->recvExact(&b, 1, net::Clock::now() + std::chrono::seconds(5)));
+        QVERIFY(probe.connection->peerClosed());
         QFile(tmp.filePath("go")).open(QIODevice::WriteOnly);
         QVERIFY(cli.process().waitForFinished(60000));
         const QString said =
             QString::fromUtf8(cli.process().readAllStandardOutput() + cli.process().readAllStandardError());
         QVERIFY2(cli.process().exitCode() == 0, qPrintable(said));
         QVERIFY2(said.contains("hosted by DDP Desk on 127.0.0.1:"), qPrintable(said));
+        QVERIFY2(said.contains(
+                     "store server [STORE_UNKNOWN_QUERY]: a PyTorch 2.x (v2 wire dialect) store client sent "
+                     "query byte 0x30"),
+                 qPrintable(said));
+        QFile metrics(QDir(out).filePath("metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray events = metrics.readAll();
+        QVERIFY2(events.contains("\"event\":\"store_notice\"") && events.contains("STORE_UNKNOWN_QUERY"),
+                 "no store_notice event in metrics.jsonl");
+        // The probe script takes no optimizer step: throughput cannot be measured, and says so.
+        QVERIFY2(said.contains("samples/s (global, after warm-up): n/a"), qPrintable(said));
+        QFile summary(QDir(out).filePath("summary.json"));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        QVERIFY2(QJsonDocument::fromJson(summary.readAll()).object().value("samples_per_s").isNull(),
+                 "summary.json gives a throughput nobody measured");
     }
 
     void aRestartMeetsAFreshStore() {

@@ -17,6 +17,8 @@
 #include <QThread>
 #include <QtTest>
 
+namespace net = ddpdesk::net;
+
 namespace {
 
 struct Ready {

@@ -54,6 +54,11 @@ QVector<ConfigProblem> trainingProblems(const protocol::WorkerSettings& s) {
             message = QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                   "must be a positive number (got %1)")
                           .arg(value);
+        else if (sp.rule == protocol::SettingRule::AtMost)
+            message =
+                QCoreApplication::translate("ddpdesk::launch::RunConfig", "must be at most %1: %2 (got %3)")
+                    .arg(QString::fromStdString(protocol::formatNumber(sp.info.max)),
+                         QString::fromLatin1(sp.info.maxWhy), value);
         else
             message = QCoreApplication::translate("ddpdesk::launch::RunConfig", "'%1' is not valid; use %2")
                           .arg(value, QString::fromStdString(sp.info.choicesText()));
@@ -423,6 +428,18 @@ void RunConfig::addTrainingValueProblems(QVector<ConfigProblem>* problems) const
         add("precision", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                      "fp16 needs GPUs (CUDA autocast with loss scaling); on "
                                                      "CPU workers use bf16"));
+    // The worker splits it over world size x micro-batches; an uneven split is known before anything starts.
+    const qint64 parts = qint64(worldSize()) * training.accumulate;
+    if (!isScript() && training.globalBatch && *training.globalBatch >= 1 && parts >= 1 &&
+        *training.globalBatch % parts != 0)
+        add("global-batch",
+            QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                        "%1 does not split evenly over %2 rank(s) x %3 micro-batch(es); "
+                                        "use a multiple of %4")
+                .arg(*training.globalBatch)
+                .arg(worldSize())
+                .arg(training.accumulate)
+                .arg(parts));
     if (maxRestarts < 0)
         add("max-restarts",
             QCoreApplication::translate("ddpdesk::launch::RunConfig", "%1 is not valid; use 0 or more")

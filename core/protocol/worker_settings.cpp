@@ -23,6 +23,13 @@ template <class T> std::string text(const T& v) {
         return std::to_string(v);
 }
 
+template <class T> bool tooLarge(const T& v, const SettingInfo& info) {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+        return info.max > 0 && double(v) > info.max;
+    else
+        return false;
+}
+
 template <class T> bool breaks(SettingRule rule, const T& v, const SettingInfo& info) {
     if constexpr (std::is_same_v<T, std::string>) {
         if (rule != SettingRule::OneOf) return false;
@@ -88,6 +95,9 @@ std::string SettingProblem::message() const {
         return flag + " must be a positive number (got " + value + ")";
     case SettingRule::OneOf:
         return flag + " '" + value + "' is not valid; use " + info.choicesText();
+    case SettingRule::AtMost:
+        return flag + " must be at most " + formatNumber(info.max) + ": " + info.maxWhy + " (got " + value +
+               ")";
     default:
         return flag + " is not valid";
     }
@@ -98,9 +108,14 @@ std::vector<SettingProblem> settingProblems(const WorkerSettings& s) {
     visitSettings(s, [&](const SettingInfo& info, const auto& field) {
         using T = std::decay_t<decltype(field)>;
         if constexpr (IsOptional<T>::value) {
-            if (field && breaks(info.rule, *field, info)) out.push_back({info, info.rule, text(*field), {}});
+            if (field && breaks(info.rule, *field, info))
+                out.push_back({info, info.rule, text(*field), {}});
+            else if (field && tooLarge(*field, info))
+                out.push_back({info, SettingRule::AtMost, text(*field), {}});
         } else if (breaks(info.rule, field, info)) {
             out.push_back({info, info.rule, text(field), {}});
+        } else if (tooLarge(field, info)) {
+            out.push_back({info, SettingRule::AtMost, text(field), {}});
         }
     });
     excludePair(s, s.epochs && s.steps, "--epochs", "--steps", out);

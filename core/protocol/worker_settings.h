@@ -43,6 +43,7 @@ enum class SettingRule {
     ZeroOrMore, // 0 means "off" / "every time"
     Positive,   // a finite number above 0
     OneOf,      // one of SettingInfo::choices
+    AtMost,     // only in a SettingProblem: above SettingInfo::max
 };
 
 struct SettingInfo {
@@ -51,6 +52,8 @@ struct SettingInfo {
     SettingRule rule;
     const char* choices; // OneOf: "auto|shm|gloo"; else nullptr
     const char* help;    // worker --help and the CLI's run --help
+    double max = 0;      // numbers: the largest value that makes sense (0: no bound beyond the type's)
+    const char* maxWhy = nullptr; // why, for the message: "no machine has that many cores"
 
     std::string field() const { return std::string(flag).substr(2); } // "checkpoint-every"
     std::vector<std::string> choiceList() const;
@@ -59,6 +62,11 @@ struct SettingInfo {
 
 // Calls visit(info, field) for every setting, field being a reference into s (const when s is), in the order
 // the flags are documented. visit is generic: the field types are those of WorkerSettings.
+// A step's batch is allocated whole: past 2^20 samples no machine holds it, and the worker would try for
+// minutes.
+inline constexpr double kMaxBatch = 1 << 20;
+inline constexpr const char* kMaxBatchWhy = "a step's batch is held in memory whole";
+
 template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& visit) {
     using R = SettingRule;
     visit(SettingInfo{"--epochs", "epochs", R::AtLeastOne, nullptr, "Epochs to train (default 1)"}, s.epochs);
@@ -66,10 +74,11 @@ template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& v
                       "Total optimizer steps across epochs (instead of --epochs)"},
           s.steps);
     visit(SettingInfo{"--batch-size", "batch_size", R::AtLeastOne, nullptr,
-                      "Samples per rank per step (default: the workload's)"},
+                      "Samples per rank per step (default: the workload's)", kMaxBatch, kMaxBatchWhy},
           s.batchSize);
     visit(SettingInfo{"--global-batch", "global_batch", R::AtLeastOne, nullptr,
-                      "Samples per step over all ranks, split evenly (instead of --batch-size)"},
+                      "Samples per step over all ranks, split evenly (instead of --batch-size)", kMaxBatch,
+                      kMaxBatchWhy},
           s.globalBatch);
     visit(
         SettingInfo{"--accumulate", "accumulate", R::AtLeastOne, nullptr,
@@ -87,11 +96,15 @@ template <class Settings, class Visit> void visitSettings(Settings& s, Visit&& v
                       "Seed for initialisation and shuffling (default 0)"},
           s.seed);
     visit(SettingInfo{"--threads", "threads", R::AtLeastOne, nullptr,
-                      "Intra-op threads per worker (default: the cores split over this node's workers)"},
+                      "Intra-op threads per worker (default: the cores split over this node's workers)", 1024,
+                      "more intra-op threads than any machine has cores only costs memory and time"},
           s.threads);
-    visit(SettingInfo{"--bucket-mb", "bucket_mb", R::Positive, nullptr,
-                      "Gradient bucket size in MiB (default 25)"},
-          s.bucketMb);
+    visit(
+        SettingInfo{
+            "--bucket-mb", "bucket_mb", R::Positive, nullptr, "Gradient bucket size in MiB (default 25)",
+            4096,
+            "a bucket is allocated whole on every rank; 4096 MiB is more than any model's gradients need"},
+        s.bucketMb);
     visit(SettingInfo{"--no-overlap", "no_overlap", R::None, nullptr,
                       "Allreduce after backward instead of during it"},
           s.noOverlap);

@@ -50,6 +50,23 @@ private slots:
                                   << "--steps: must be at least 1 (got -1)";
         QTest::newRow("threads 0") << QStringList{"run"} + QStringList{"--threads", "0", "--out", out}
                                    << "--threads: must be at least 1 (got 0)";
+        // Too large is refused by name and bound too, before anything starts (issue 29).
+        QTest::newRow("threads 1e9") << QStringList{"run"} +
+                                            QStringList{"--threads", "1000000000", "--out", out}
+                                     << "--threads: must be at most 1024: more intra-op threads";
+        QTest::newRow("batch-size huge")
+            << QStringList{"run"} + QStringList{"--batch-size", "99999999999", "--out", out}
+            << "--batch-size: must be at most 1048576";
+        QTest::newRow("bucket-mb 1e12")
+            << QStringList{"run"} + QStringList{"--bucket-mb", "1e12", "--out", out}
+            << "--bucket-mb: must be at most 4096";
+        QTest::newRow("seed 2^64") << QStringList{"run"} +
+                                          QStringList{"--seed", "18446744073709551616", "--out", out}
+                                   << "'18446744073709551616' is out of range";
+        QTest::newRow("global-batch 3 over 2")
+            << QStringList{"run"} + QStringList{"--nproc", "2", "--global-batch", "3", "--out", out}
+            << "--global-batch: 3 does not split evenly over 2 rank(s) x 1 micro-batch(es); use a multiple "
+               "of 2";
         QTest::newRow("limit-samples 0")
             << QStringList{"run"} + QStringList{"--limit-samples", "0", "--out", out}
             << "--limit-samples: must be at least 1 (got 0)";

@@ -97,6 +97,18 @@ TEST_CASE(badValuesNameTheirFlag) {
         {"lr inf", [](WorkerSettings& s) { s.lr = 1.0 / 0.0; }, "lr",
          "--lr must be a positive number (got inf)"},
         {"seed -1", [](WorkerSettings& s) { s.seed = -1; }, "seed", "--seed must be 0 or more (got -1)"},
+        {"threads 1e9", [](WorkerSettings& s) { s.threads = 1000000000; }, "threads",
+         "--threads must be at most 1024: more intra-op threads than any machine has cores only costs memory "
+         "and "
+         "time (got 1000000000)"},
+        {"batch 99999999999", [](WorkerSettings& s) { s.batchSize = 99999999999; }, "batch-size",
+         "--batch-size must be at most 1048576: a step's batch is held in memory whole (got 99999999999)"},
+        {"global 2^21", [](WorkerSettings& s) { s.globalBatch = 1 << 21; }, "global-batch",
+         "--global-batch must be at most 1048576: a step's batch is held in memory whole (got 2097152)"},
+        {"bucket 1e12", [](WorkerSettings& s) { s.bucketMb = 1e12; }, "bucket-mb",
+         "--bucket-mb must be at most 4096: a bucket is allocated whole on every rank; 4096 MiB is more than "
+         "any "
+         "model's gradients need (got 1000000000000)"},
         {"checkpoint -2", [](WorkerSettings& s) { s.checkpointEvery = -2; }, "checkpoint-every",
          "--checkpoint-every must be 0 or more (got -2)"},
         {"transport", [](WorkerSettings& s) { s.gradTransport = "nccl"; }, "grad-transport",

@@ -108,7 +108,7 @@ TEST_CASE(badValuesNameTheirFlag) {
         {"bucket 1e12", [](WorkerSettings& s) { s.bucketMb = 1e12; }, "bucket-mb",
          "--bucket-mb must be at most 4096: a bucket is allocated whole on every rank; 4096 MiB is more than "
          "any "
-         "model's gradients need (got 1000000000000)"},
+         "model's gradients need (got 1e+12)"},
         {"checkpoint -2", [](WorkerSettings& s) { s.checkpointEvery = -2; }, "checkpoint-every",
          "--checkpoint-every must be 0 or more (got -2)"},
         {"transport", [](WorkerSettings& s) { s.gradTransport = "nccl"; }, "grad-transport",

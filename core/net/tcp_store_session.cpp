@@ -76,7 +76,7 @@ bool StoreSession::answer(const std::string& bytes) {
 bool StoreSession::changed(StoreTable::Result result) {
     if (result.change == StoreTable::Change::OverCap)
         return drop(kNoticeMemoryCap, "a store client's value would take the store past its " +
-                                          std::to_string(m_ctx.table.bytes() >> 20) +
+                                          std::to_string(m_ctx.table.maxBytes() >> 20) +
                                           " MiB cap; its connection was closed");
     if (result.change == StoreTable::Change::NotACounter) return false; // c10d drops such a client too
     for (const auto& waiter : result.woken)

@@ -45,6 +45,7 @@ public:
     std::size_t erase(const std::string& key);
     std::size_t numKeys() const;
     std::uint64_t bytes() const;
+    std::uint64_t maxBytes() const { return m_maxBytes; }
 
     // true: every key is present now (nothing registered); false: `waiter` is woken once they all are.
     bool waitFor(const std::shared_ptr<StoreSession>& waiter, std::vector<std::string> keys);

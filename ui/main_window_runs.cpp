@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -53,7 +54,10 @@ bool MainWindow::startRun(const launch::RunConfig& config) {
         statusBar()->showMessage(launch::RunConfig::problemsText(problems), kStatusMs);
         return false;
     }
-    if (!m_preflight || m_doctor->isBusy()) return launchNow(config);
+    // A default store whose folder the run is still to make holds nothing stale to look at.
+    const bool freshStore = config.store.isEmpty() && config.nnodes == 1 &&
+                            !QFileInfo::exists(QFileInfo(config.storeFilePath()).absolutePath());
+    if (!m_preflight || m_doctor->isBusy() || freshStore) return launchNow(config);
     // The doctor looks at the store first: a stale FileStore or a taken port fails in seconds here instead of
     // hanging for the 30-minute Gloo timeout.
     doctor::DoctorRequest r;

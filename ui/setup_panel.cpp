@@ -78,10 +78,11 @@ void SetupPanel::retranslate() {
     label(m_devicesForm, 5, tr("Node rank:"));
     label(m_devicesForm, 6, tr("Run secret:"));
     label(m_devicesForm, 7, tr("Backend:"));
-    m_runSecret->setPlaceholderText(tr("node 0's run secret (node 0's log shows it)"));
+    m_runSecret->setPlaceholderText(tr("node 0's run secret (in the run-secret file node 0's log names)"));
     m_runSecret->setToolTip(
-        tr("Node 0 makes a secret for each multi-node run and shows the command for the other "
-           "nodes in its log. Ranks that cannot prove they know it are refused."));
+        tr("Node 0 makes a secret for each multi-node run, saves it in a file only you can read and "
+           "shows the command for the other nodes in its log. Ranks that cannot prove they know it are "
+           "refused."));
     m_storeBox->setTitle(tr("Rendezvous store"));
     m_fileStore->setText(tr("FileStore (file or shared folder)"));
     m_tcpStore->setText(tr("TCPStore (host:port)"));

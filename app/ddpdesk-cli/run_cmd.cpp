@@ -114,6 +114,11 @@ bool resolveRunSecretFlags(RunFlags& f) {
                   << "\n";
         return false;
     }
+    if (!f.runSecret.empty())
+        std::cerr << "ddpdesk-cli: warning: " << protocol::kRunSecretFlag
+                  << " puts the secret on this command line, where every user of this machine can read it "
+                     "(ps); prefer "
+                  << protocol::kRunSecretFileFlag << " FILE (chmod 600)\n";
     if (!raw.empty()) f.config.runSecret = q(protocol::toHex(raw));
     return true;
 }

@@ -23,8 +23,11 @@ struct OwnedFile {
 enum class CreateResult { Created, AlreadyThere, Failed };
 
 // Creates `path` as a new empty file and keeps it open in *id. AlreadyThere when any entry (file, folder,
-// symbolic link, even a dangling one) has that name; Failed with the OS's reason in *error otherwise.
-CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error);
+// symbolic link, even a dangling one) has that name; Failed with the OS's reason in *error otherwise. With
+// `privateContent` the file holds those bytes and only its owner may read it (POSIX mode 0600; on Windows
+// the folder's inherited ACL, as for any file a user makes there).
+CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error,
+                             const std::string* privateContent = nullptr);
 
 // Removes `path` when it is still the very file `id` names; never a folder, never through a symbolic link.
 // True when it was removed, false when something else (or nothing) is there. Closes the handle and clears

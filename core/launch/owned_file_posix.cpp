@@ -9,16 +9,33 @@
 
 namespace ddpdesk::launch {
 
-CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error) {
+namespace {
+
+bool writeAll(int fd, const std::string& bytes) {
+    for (std::size_t done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += std::size_t(n);
+    }
+    return true;
+}
+
+} // namespace
+
+CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error,
+                             const std::string* privateContent) {
     // O_EXCL with O_CREAT fails on any existing name, a symbolic link included (it is not followed).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd =
+        ::open(path.c_str(), (privateContent ? O_RDWR : O_RDONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+               privateContent ? 0600 : 0644);
     if (fd < 0) {
         const int err = errno;
         if (error) *error = std::strerror(err);
         return err == EEXIST ? CreateResult::AlreadyThere : CreateResult::Failed;
     }
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !id) {
+    if (::fstat(fd, &st) != 0 || !id || (privateContent && !writeAll(fd, *privateContent))) {
         if (error) *error = std::strerror(errno);
         ::unlink(path.c_str());
         ::close(fd);

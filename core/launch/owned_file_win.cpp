@@ -33,12 +33,14 @@ OwnedFile identityOf(HANDLE h) {
 
 } // namespace
 
-CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error) {
+CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, std::string* error,
+                             const std::string* privateContent) {
     // CREATE_NEW fails on any existing name, a symbolic link or junction included. Shared for reading,
     // writing and deleting: the workers use the file while this handle keeps its file index from being
     // reused.
-    HANDLE h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                           nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE h = CreateFileW(path.c_str(), GENERIC_READ | (privateContent ? GENERIC_WRITE : 0),
+                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = GetLastError();
         if (error) *error = lastErrorText(err);
@@ -46,7 +48,11 @@ CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, s
                                                                        : CreateResult::Failed;
     }
     OwnedFile created = identityOf(h);
-    if (!created.valid || !id) {
+    DWORD written = 0;
+    const bool filled = !privateContent || (WriteFile(h, privateContent->data(),
+                                                      DWORD(privateContent->size()), &written, nullptr) &&
+                                            written == privateContent->size());
+    if (!created.valid || !id || !filled) {
         if (error) *error = lastErrorText(GetLastError());
         CloseHandle(h);
         DeleteFileW(path.c_str());

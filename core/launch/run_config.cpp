@@ -67,16 +67,21 @@ QVector<ConfigProblem> trainingProblems(const protocol::WorkerSettings& s) {
     return p;
 }
 
-// Creates the folder if needed and proves a file can be written there.
+// Proves the folder can be made and written, making nothing: the folder itself, or else its nearest existing
+// parent, must take a new file (a probe that is gone again at once). The run makes the folder when it starts
+// (run_folder.h); the GUI checks a configuration on every edit.
 QString writableDirProblem(const QString& dir) {
-    if (!QDir().mkpath(dir))
+    QString existing = QDir::cleanPath(QDir(dir).absolutePath());
+    while (!QFileInfo::exists(existing) && QFileInfo(existing).path() != existing)
+        existing = QFileInfo(existing).path();
+    if (!QFileInfo(existing).isDir())
         return QCoreApplication::translate("ddpdesk::launch::RunConfig",
-                                           "cannot create folder '%1' (check the path and permissions)")
-            .arg(dir);
-    QTemporaryFile probe(QDir(dir).filePath(QStringLiteral(".ddpdesk-write-test-XXXXXX")));
+                                           "cannot create folder '%1' ('%2' is not a folder)")
+            .arg(dir, existing);
+    QTemporaryFile probe(QDir(existing).filePath(QStringLiteral(".ddpdesk-write-test-XXXXXX")));
     if (!probe.open())
         return QCoreApplication::translate("ddpdesk::launch::RunConfig", "folder '%1' is not writable: %2")
-            .arg(dir, probe.errorString());
+            .arg(existing, probe.errorString());
     return QString();
 }
 

@@ -1,5 +1,8 @@
 #include "launch/run_store.h"
 
+#include "launch/run_folder.h"
+#include "protocol/output_mark.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -99,9 +102,7 @@ QVector<ConfigProblem> foreignPathProblems(const RunConfig& c) {
                      .arg(folder, inside.mid(0, 3).join(QStringLiteral(", ")))});
     }
     if (!c.outDir.isEmpty()) {
-        QStringList names{QStringLiteral("metrics.jsonl"), QStringLiteral("summary.json")};
-        if (!c.isScript()) names << QStringLiteral("checkpoint.pt") << QStringLiteral("model.pt");
-        for (const QString& name : names) {
+        for (const QString& name : RunFolder::outputNames(c)) {
             const QString why = foreignOutputProblem(QDir(c.outDir).filePath(name));
             if (!why.isEmpty()) p.push_back({QStringLiteral("out"), why});
         }
@@ -111,6 +112,12 @@ QVector<ConfigProblem> foreignPathProblems(const RunConfig& c) {
 
 QString foreignOutputProblem(const QString& path) {
     const QFileInfo fi(path);
+    if (!isLink(fi) && fi.isFile() &&
+        protocol::outputState(nativePath(fi.absolutePath()), fi.fileName().toStdString()) ==
+            protocol::OutputState::Foreign)
+        return tr("'%1' is already there and DDP Desk did not write it (%2 in that folder does not list it); "
+                  "DDP Desk never replaces a file of yours: move it away or choose another --out")
+            .arg(path, QLatin1String(protocol::kOutputMarkName));
     if (!isLink(fi) && (!fi.exists() || fi.isFile())) return QString();
     return tr("'%1' is a %2; DDP Desk writes %3 itself and never writes through a link or over a folder: "
               "move it "

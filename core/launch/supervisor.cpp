@@ -84,13 +84,21 @@ void Supervisor::announceMultiNode(const RunConfig& config, const QString& secre
         << QStringLiteral("--store") << store;
     for (const std::string& arg : protocol::settingArgs(config.training))
         cmd << QString::fromStdString(arg);
-    cmd << QLatin1String(protocol::kRunSecretFlag) << secret << QStringLiteral("--out")
+    // The secret goes to the other nodes in a file only its owner can read, never on a command line: there
+    // every user of that machine would see it in the process list.
+    QString why;
+    if (!d->secretFile.write(m_config.outDir, secret, &why)) {
+        emit message(tr("warning: the run secret could not be saved for the other nodes (%1); start node 0 "
+                        "with %2 FILE and give the other nodes the same file")
+                         .arg(why, QLatin1String(protocol::kRunSecretFileFlag)));
+        return;
+    }
+    cmd << QLatin1String(protocol::kRunSecretFileFlag) << d->secretFile.path() << QStringLiteral("--out")
         << QStringLiteral("DIR");
-    emit message(
-        tr("other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 "
-           "FILE):\n  %3")
-            .arg(config.nnodes - 1)
-            .arg(QLatin1String(protocol::kRunSecretFileFlag), cmd.join(QLatin1Char(' '))));
+    emit message(tr("other nodes join with (N = 1..%1; first copy %2 to each node, readable only by you "
+                    "there too: chmod 600):\n  %3")
+                     .arg(config.nnodes - 1)
+                     .arg(QDir::toNativeSeparators(d->secretFile.path()), cmd.join(QLatin1Char(' '))));
 }
 
 Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
@@ -157,6 +165,11 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
         program = findWorker(&why);
         if (program.isEmpty()) found.push_back({QStringLiteral("worker"), why});
     }
+    // The run's folder is made only now that the run starts in it.
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->folder.make(config, &why)) found.push_back({QStringLiteral("out"), why});
+    }
     // Created here, exclusively, and never deleted unless it is still this file: whatever a user has at that
     // path (a folder, a link, a file) is refused, never reused or removed.
     if (found.isEmpty()) {
@@ -171,7 +184,6 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
         instrumentDir = stacksDir = writeInstrumentModule(config.outDir, &why);
         if (instrumentDir.isEmpty()) {
             found.push_back({QStringLiteral("instrument"), why});
-            d->store.release();
         }
     } else if (found.isEmpty() && !config.isScript()) {
         // ddpdesk-worker ranks answer "where does it hang?" with what they wait in
@@ -180,25 +192,26 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
         stacksDir = makeInstrumentFolder(config.outDir, &why);
         if (stacksDir.isEmpty()) {
             found.push_back({QStringLiteral("out"), why});
-            d->store.release();
         }
     }
     if (found.isEmpty()) {
         QString why;
         if (!hostScriptStore(config, &why)) {
             found.push_back({QStringLiteral("store"), why});
-            d->store.release();
         }
     }
     if (found.isEmpty()) {
         QString why;
         if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
             found.push_back({QStringLiteral("out"), why});
-            d->store.release();
         }
     }
     if (problems) *problems = found;
-    if (!found.isEmpty()) return false;
+    if (!found.isEmpty()) {
+        d->store.release();
+        d->folder.removeEmptyCreated();
+        return false;
+    }
 
     m_config = config;
     m_restarts = 0;
@@ -467,6 +480,8 @@ QString Supervisor::diagnosisStore() const {
 void Supervisor::finishRun(const QString& status) {
     d->stallTimer.stop();
     d->store.release();
+    d->folder.removeEmptyCreated(); // the default store folder, now that its file is gone
+    d->secretFile.release();
     d->scriptStore.reset(); // the script's ranks are gone: nothing is listening after the run
     stopMonitor();
     int failedRank = -1;

@@ -4,8 +4,10 @@
 
 #include "launch/metrics_log.h"
 #include "launch/process_control.h"
+#include "launch/run_folder.h"
 #include "launch/run_store.h"
 #include "launch/script_output.h"
+#include "launch/secret_file.h"
 #include "launch/supervisor.h"
 #include "launch/tensorboard_log.h"
 #include "monitor/monitor_sampler.h"
@@ -56,7 +58,9 @@ struct Supervisor::Impl {
     QString instrumentDir; // holds ddpdesk_instrument.py for script ranks; empty: not instrumented
     QString stacksDir;     // the ranks' stacks files (stack_dump.h); empty: no rank can be asked
     QString runSecret;     // hex, handed to workers through the environment only (protocol/run_auth.h)
-    RunStore store; // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)
+    RunStore store;   // the FileStore file this run created (supervisor.cpp: start, resetStore, finishRun)
+    RunFolder folder; // the folders this run made
+    SecretFile secretFile; // node 0 of a multi-node run: the secret for the other nodes' --run-secret-file
     QVector<Failure> failures;
     bool stopping = false;
     bool userStop = false;

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include "launch/run_folder.h"
 #include "launch/run_store.h"
 #include "launch/supervisor.h"
 
@@ -237,8 +238,8 @@ bool SweepRunner::start(const RunConfig& base, const QVector<SweepSize>& sizes,
                          tr("%1: a script run does not take the worker's training settings (only threads); "
                             "compare them on a built-in workload")
                              .arg(sizes.front().setting)});
-    // Check every size up front, so a bad one is refused before the first run spends minutes (checking a
-    // size makes its folder: not for a sweep already refused as a whole).
+    // Check every size up front, so a bad one is refused before the first run spends minutes (checking makes
+    // no folder: each size's folder is made when its run starts).
     for (const SweepSize& s : sameRunTwice ? QVector<SweepSize>() : sizes) {
         const RunConfig c = sweepPointConfig(base, s);
         // The sweep names these folders itself: a link there would send a run's files into someone else's
@@ -282,15 +283,21 @@ void SweepRunner::runNext() {
         bool allOk = !m_stopped && m_rows.size() == m_sizes.size();
         for (const SweepRow& r : m_rows)
             allOk = allOk && r.ok;
+        // Listed in the folder's mark first, so the next sweep into this folder may replace them.
+        QString why;
         QSaveFile csv(csvPath());
-        if (csv.open(QIODevice::WriteOnly)) {
+        const bool marked =
+            QDir().mkpath(m_base.outDir) &&
+            RunFolder::mark(m_base.outDir, {QStringLiteral("sweep.csv"), QStringLiteral("sweep.png")}, &why);
+        if (!marked) {
+            allOk = false;
+        } else if (csv.open(QIODevice::WriteOnly)) {
             csv.write(sweepCsv(m_rows).toUtf8());
             allOk = csv.commit() && allOk;
         } else {
             allOk = false;
         }
-        QString why;
-        if (m_plotter && !m_plotter(m_rows, pngPath(), &why)) allOk = false;
+        if (marked && m_plotter && !m_plotter(m_rows, pngPath(), &why)) allOk = false;
         emit finished(allOk);
         return;
     }

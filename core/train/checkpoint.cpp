@@ -71,13 +71,6 @@ std::string foreignTargetProblem(const fs::path& path) {
 
 } // namespace
 
-void checkCheckpointTargets(const fs::path& outDir) {
-    for (const char* name : {"checkpoint.pt", "model.pt"}) {
-        const std::string why = foreignTargetProblem(outDir / name);
-        if (!why.empty()) throw TrainError(error_code::OutputUnwritable, why, exit_code::BadInput);
-    }
-}
-
 void writeFileAtomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
     const std::string foreign = foreignTargetProblem(path);
     if (!foreign.empty()) throw std::runtime_error(foreign);

@@ -38,10 +38,6 @@ struct CheckpointIdentity {
 // is refused, not followed or replaced. Throws std::runtime_error with the reason.
 void writeFileAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
-// Before training: refuses (TrainError OUTPUT_UNWRITABLE, exit 2) when OUT/checkpoint.pt or OUT/model.pt is a
-// symbolic link or a folder, so nothing is trained for a checkpoint that could not be written.
-void checkCheckpointTargets(const std::filesystem::path& outDir);
-
 // Serialises model parameters and buffers, optimizer state, position, the CPU RNG state and the identity.
 std::vector<char> encodeCheckpoint(TrainModel& model, torch::optim::Optimizer& optimizer,
                                    const TrainPosition& pos, const CheckpointIdentity& identity);

@@ -80,7 +80,9 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     protocol::addSettingOptions(app, o.settings);
     app.add_option("--device", o.device, "cpu | cuda")->check(CLI::IsMember({"cpu", "cuda"}));
 
-    app.add_option("--out", o.outDir, "Folder for checkpoint.pt and model.pt (default: current folder)");
+    app.add_option(
+        "--out", o.outDir,
+        "Folder for checkpoint.pt and model.pt (default: ./ddpdesk-out, a folder of DDP Desk's own)");
 
     app.add_flag("--inspect-store", o.inspectStore,
                  "Read keys from --store as a client and print one JSON line");

@@ -28,7 +28,7 @@ struct WorkerOptions {
 
     protocol::WorkerSettings settings; // what the launcher passes to every rank (protocol/worker_settings.h)
     std::string device = "cpu";
-    std::string outDir = ".";
+    std::string outDir; // --out; empty: ./ddpdesk-out (train/output_folder.h)
 
     bool inspectStore = false;
     std::vector<std::string> keys;

@@ -7,6 +7,7 @@
 
 #include "train/ddp_reducer.h"
 #include "train/errors.h"
+#include "train/output_folder.h"
 #include "train/sampler.h"
 #include "train/telemetry_emitter.h"
 #include "train/wait_report.h"
@@ -250,9 +251,12 @@ struct Trainer::State {
         fs::path path = cfg.outDir / "checkpoint.pt";
         std::vector<char> bytes = encodeCheckpoint(*model, *optimizer, pos, ckptId);
         try {
+            claimOutputFile(cfg.outDir, "checkpoint.pt");
             writeFileAtomically(path, [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
-            if (final)
+            if (final) {
+                claimOutputFile(cfg.outDir, "model.pt");
                 writeFileAtomically(cfg.outDir / "model.pt", [&](std::ostream& out) { model->save(out); });
+            }
         } catch (const std::exception& e) {
             throw TrainError(error_code::CheckpointWriteFailed,
                              std::string("writing the checkpoint failed: ") + e.what(),

@@ -5,6 +5,7 @@
 #include "train/identity.h"
 #include "train/node_data.h"
 #include "train/options.h"
+#include "train/output_folder.h"
 #include "train/platform.h"
 #include "train/precision.h"
 #include "train/rendezvous.h"
@@ -79,27 +80,6 @@ Dataset loadData(const WorkerOptions& o, NodeDataShare& share) {
     return d;
 }
 
-void checkOutputFolder(const fs::path& dir, const Identity& id) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (!fs::is_directory(dir, ec))
-        throw TrainError(error_code::OutputUnwritable,
-                         "--out " + dir.string() + " is not a folder and cannot be created" +
-                             (ec ? " (" + ec.message() + ")" : std::string()),
-                         exit_code::BadInput);
-    fs::path probe = dir / (".ddpdesk-write-test-" + std::to_string(id.rank) + "-" + std::to_string(id.pid));
-    {
-        std::ofstream out(probe, std::ios::binary);
-        out << "ok";
-        if (!out)
-            throw TrainError(error_code::OutputUnwritable,
-                             "--out " + dir.string() +
-                                 " is not writable (checkpoint.pt and model.pt go there)",
-                             exit_code::BadInput);
-    }
-    fs::remove(probe, ec);
-}
-
 // Runs the model once on two samples before training, so a model that cannot take this data fails fast
 // and identically on every rank.
 void probeModel(TrainModel& model, const Dataset& data, LossKind loss, const std::string& workload) {
@@ -140,14 +120,15 @@ void emitHello(const WorkerOptions& o, const Identity& id, int threads,
     tm.emit(e);
 }
 
-// What can be refused without loading anything, before this rank announces itself in the store.
-void checkBeforeArriving(const WorkerOptions& o, const Identity& id, c10::Device device) {
+// What can be refused without loading anything, before this rank announces itself in the store. Returns
+// the folder rank 0 writes into.
+fs::path checkBeforeArriving(const WorkerOptions& o, const Identity& id, c10::Device device) {
     if (const std::string why = precisionProblem(o.settings.precision, device); !why.empty())
         throw badInput(why);
-    checkOutputFolder(fs::path(o.outDir), id);
-    checkCheckpointTargets(fs::path(o.outDir));
+    fs::path out = prepareOutputFolder(o.outDir, id);
     if (o.workload != "autoencoder" && o.workload != "torchscript")
         checkIdxDatasetPresent(o.dataPath.empty() ? defaultDataDir() : o.dataPath);
+    return out;
 }
 
 std::chrono::milliseconds collectiveTimeout(const WorkerOptions& o) {
@@ -183,8 +164,8 @@ std::future<RendezvousResult> startRendezvous(const RendezvousConfig& rc) {
     return result;
 }
 
-TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data,
-                         c10::Device device) {
+TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Dataset& data, c10::Device device,
+                         const fs::path& outDir) {
     const protocol::WorkerSettings& s = o.settings;
     TrainerConfig c;
     c.settings = s;
@@ -224,7 +205,7 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
                                                   : GradTransport::Auto;
     c.device = device;
     c.collectiveTimeout = collectiveTimeout(o);
-    c.outDir = fs::path(o.outDir);
+    c.outDir = outDir;
     c.telemetryMs = s.telemetryMs.value_or(100);
     return c;
 }
@@ -249,7 +230,7 @@ int train(const WorkerOptions& o) {
     c10::Device device = chooseDevice(o, id);
     const auto started = std::chrono::steady_clock::now();
     std::future<RendezvousResult> joining;
-    checkBeforeArriving(o, id, device);
+    const fs::path outDir = checkBeforeArriving(o, id, device);
     std::optional<RendezvousConfig> rc;
     if (store) {
         rc = rendezvousConfig(o, id, *store);
@@ -258,7 +239,7 @@ int train(const WorkerOptions& o) {
     NodeDataShare share = dataShare(o, id);
     Dataset data = loadData(o, share);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
-    TrainerConfig config = makeConfig(o, id, data, device);
+    TrainerConfig config = makeConfig(o, id, data, device, outDir);
     torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
     std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
     probeModel(*model, data, config.loss, o.workload);

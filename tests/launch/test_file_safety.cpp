@@ -1,7 +1,8 @@
-// DDP Desk never deletes, empties or writes through what it did not create. Real folders, files and symbolic
-// links are put where a run keeps its FileStore and its checkpoints; ddpdesk-cli must refuse them by path
-// with exit 2 and leave every byte in place, the worker must refuse a linked checkpoint.pt itself, and runs
-// (also restarted ones) must remove only the store file they created - not a file that took its place.
+// DDP Desk never deletes, empties, replaces or writes through what it did not create. Real folders, files and
+// symbolic links are put where a run keeps its FileStore, its checkpoints and its records; ddpdesk-cli must
+// refuse them by path with exit 2 and leave every byte in place, the worker must refuse a linked
+// checkpoint.pt itself, and runs (also restarted ones) must remove only the store file they created - not a
+// file that took its place.
 #include "launch/supervisor.h"
 #include "launch_test_util.h"
 
@@ -185,10 +186,44 @@ private slots:
             const auto r = launchtest::runCli(
                 QStringList{"run", "--steps", "4", "--out", out, "--json"} + kSmall, 120000, realWorkerEnv());
             QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
-            QVERIFY(QFileInfo(out + "/store").isDir());
-            QCOMPARE(QDir(out + "/store").entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-                     QStringList());
+            // The store folder this run made goes with its file.
+            QVERIFY(!QFileInfo::exists(out + "/store"));
         }
+    }
+
+    // An --out folder holding the user's own files of the names a run writes: refused by name before
+    // anything starts, every byte kept. The run's own earlier output (normalRunsLeaveNoStoreFile) is not.
+    void usersOwnOutputNamesAreRefused() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("results");
+        const QStringList names{"model.pt", "checkpoint.pt", "summary.json", "metrics.jsonl"};
+        for (const QString& name : names)
+            QVERIFY(writeFile(out + "/" + name, "the user's " + name.toUtf8()));
+        const auto before = snapshot(out);
+        const auto r = launchtest::runCli(QStringList{"run", "--steps", "2", "--out", out} + kSmall, 60000,
+                                          realWorkerEnv());
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        for (const QString& name : names)
+            QVERIFY2(r.err.contains("--out: '" + out + "/" + name +
+                                    "' is already there and DDP Desk did not write it"),
+                     qPrintable(r.err));
+        QCOMPARE(snapshot(out), before);
+    }
+
+    // Checking a run makes nothing; a refused run leaves no folder behind.
+    void refusedRunMakesNoFolder() {
+        QTemporaryDir dir;
+        RunConfig c;
+        c.outDir = dir.filePath("runs/run-1");
+        QVERIFY2(c.validate().isEmpty(), qPrintable(RunConfig::problemsText(c.validate())));
+        QVERIFY(!QFileInfo::exists(dir.filePath("runs")));
+        const auto r = launchtest::runCli(
+            QStringList{"run", "--steps", "2", "--out", dir.filePath("runs/run-2"), "--global-batch", "3"} +
+                kSmall,
+            60000, realWorkerEnv());
+        QVERIFY2(r.finished && r.exitCode == 2, qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("runs")));
     }
 
     // --max-restarts: each attempt gets a fresh store file, and none is left when the run ends.

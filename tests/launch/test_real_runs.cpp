@@ -137,7 +137,11 @@ private slots:
         const auto r =
             launchtest::runCli(QStringList{"run", "--steps", "12", "--out", out, "--json"} + kSmall, 120000);
         checkOkRun(out, r);
-        QVERIFY(QFileInfo(out + "/store").isDir()); // the default store: a fresh FileStore inside --out
+        // The default store: a fresh FileStore inside --out, its folder gone with it at the end.
+        QFile metrics(out + "/metrics.jsonl");
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        QVERIFY(metrics.readAll().contains("\"store\":\"file:" + out.toUtf8() + "/store/filestore\""));
+        QVERIFY(!QFileInfo::exists(out + "/store"));
     }
 
     void tcpStoreTwoWorkers() {

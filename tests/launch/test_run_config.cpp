@@ -45,7 +45,7 @@ private slots:
     void validConfigHasNoProblems() {
         const auto problems = valid().validate();
         QVERIFY2(problems.isEmpty(), qPrintable(RunConfig::problemsText(problems)));
-        QVERIFY(QFileInfo(m_dir.filePath("out")).isDir());
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("out"))); // checking makes nothing: the run makes it
     }
 
     void badFlagsAreNamed_data() {

@@ -54,6 +54,21 @@ private slots:
         QVERIFY(c.outDir.startsWith(m_dir.filePath(QStringLiteral("runs"))));
     }
 
+    // The page checks the configuration as it is edited; checking makes no run folder (each check would
+    // otherwise leave an empty run-<time>/store/ behind in the runs folder).
+    void checkingMakesNoFolder() {
+        SetupPanel p;
+        const QString runs = m_dir.filePath(QStringLiteral("untouched-runs"));
+        p.setRunsFolder(runs);
+        p.setConfig(valid());
+        QVERIFY2(p.canStart(), qPrintable(p.problemText()));
+        launch::RunConfig c = p.config();
+        c.nproc = 3;
+        p.setConfig(c);
+        QVERIFY2(p.canStart(), qPrintable(p.problemText()));
+        QVERIFY2(!QFileInfo::exists(runs), qPrintable(QDir(runs).entryList().join(QLatin1Char(' '))));
+    }
+
     void badFieldsDisableStartWithReason_data() {
         QTest::addColumn<int>("nproc");
         QTest::addColumn<int>("nnodes");

@@ -2,6 +2,9 @@
 # Fills resources/translations/ddpdesk_ja.ts from this glossary after `lupdate` (target ddpdesk_ui_lupdate) added
 # new source texts:  /usr/bin/python3 resources/translations/ja_glossary.py
 # Untranslated texts stay "unfinished" so Qt Linguist shows them; Japanese has a single numerus form.
+# Caution: lupdate cannot see texts core/launch translates through a context string (QCoreApplication::translate
+# in free functions: FailureDiagnosis, RunStore, RunConfig, RunFolder, SecretFile) and drops them as obsolete;
+# add such texts to their <context> in the .ts by hand (an empty translation) and run this script.
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -582,6 +585,38 @@ JA.update({
     "worker holds some memory.":
         '次の実行のワーカープロセスを LibTorch を読み込んだ状態で先に起動しておき、開始をすぐに始められるようにします。'
         '待機中のワーカーはそれぞれメモリを使います。',
+})
+
+
+# What DDP Desk writes and where (protocol/output_mark.h, launch/run_folder.h, launch/secret_file.h)
+JA.update({
+    "'%1' is already there and DDP Desk did not write it (%2 in that folder does not list it); DDP Desk never "
+    "replaces a file of yours: move it away or choose another --out":
+        "'%1' は既に存在し、DDP Desk が書いたものではありません (そのフォルダーの %2 に記載がありません)。"
+        "DDP Desk はあなたのファイルを置き換えません: 別の場所へ移すか、別の --out を指定してください",
+    "cannot create folder '%1' ('%2' is not a folder)":
+        "フォルダー '%1' を作成できません ('%2' はフォルダーではありません)",
+    "'%1' is not a folder": "'%1' はフォルダーではありません",
+    "'%1' is already there and DDP Desk did not write it": "'%1' は既に存在し、DDP Desk が書いたものではありません",
+    "cannot create '%1': %2": "'%1' を作成できません: %2",
+    "warning: the run secret could not be saved for the other nodes (%1); start node 0 with %2 FILE and give the "
+    "other nodes the same file":
+        "警告: 他のノード用に実行シークレットを保存できませんでした (%1)。ノード 0 を %2 FILE で起動し、"
+        "他のノードにも同じファイルを渡してください",
+    "other nodes join with (N = 1..%1; first copy %2 to each node, readable only by you there too: chmod 600):\n  %3":
+        "他のノードは次のコマンドで参加します (N = 1..%1。先に %2 を各ノードへコピーし、そこでもあなただけが"
+        "読めるようにしてください: chmod 600):\n  %3",
+    "node 0's run secret (in the run-secret file node 0's log names)":
+        "ノード 0 の実行シークレット (ノード 0 のログが示す run-secret ファイルの中身)",
+    "Node 0 makes a secret for each multi-node run, saves it in a file only you can read and shows the command "
+    "for the other nodes in its log. Ranks that cannot prove they know it are refused.":
+        "ノード 0 は複数ノードの実行ごとにシークレットを作り、あなただけが読めるファイルに保存して、"
+        "他のノード用のコマンドをログに表示します。シークレットを知っていることを証明できないランクは拒否されます。",
+    "store server [%1]: %2": "ストアサーバー [%1]: %2",
+    "must be at most %1: %2 (got %3)": "%1 以下を指定してください: %2 (指定値 %3)",
+    "%1 does not split evenly over %2 rank(s) x %3 micro-batch(es); use a multiple of %4":
+        "%1 は %2 ランク x %3 マイクロバッチで割り切れません。%4 の倍数を指定してください",
+    "n/a": "計測なし",
 })
 
 

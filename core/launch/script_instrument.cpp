@@ -37,7 +37,7 @@ QString makeInstrumentFolder(const QString& outDir, QString* why) {
 
 QString writeInstrumentModule(const QString& outDir, QString* why) {
     const QString folder = instrumentFolder(outDir);
-    const QString path = QDir(folder).filePath(QString::fromLatin1(kModuleFile));
+    const QString path = instrumentModuleFile(folder);
     const QByteArray source(kInstrumentModuleSource);
     auto refuse = [&](const QString& what) {
         *why = QCoreApplication::translate(
@@ -68,8 +68,13 @@ QString writeInstrumentModule(const QString& outDir, QString* why) {
     return folder;
 }
 
-QStringList instrumentedArguments(const RunConfig& config, int localRank) {
-    return QStringList{QStringLiteral("-m"), QStringLiteral("ddpdesk_instrument"), config.scriptFile} +
+QString instrumentModuleFile(const QString& folder) {
+    return QDir(folder).filePath(QString::fromLatin1(kModuleFile));
+}
+
+QStringList instrumentedArguments(const RunConfig& config, int localRank, const QString& folder) {
+    return QStringList{QDir::toNativeSeparators(QFileInfo(instrumentModuleFile(folder)).absoluteFilePath()),
+                       config.scriptFile} +
            config.scriptArguments(localRank);
 }
 

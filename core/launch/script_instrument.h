@@ -2,8 +2,10 @@
 
 // Progress from a user's script without changing it: the launcher writes DDP Desk's instrumentation module
 // (resources/python/ddpdesk_instrument.py) into the run folder and starts each rank as
-// `python -m ddpdesk_instrument SCRIPT ARGS`, with that folder on PYTHONPATH. The module prints `step` events
-// marked "source": "instrument"; `--no-instrument` turns it off.
+// `python OUT/.ddpdesk-python/ddpdesk_instrument.py SCRIPT ARGS`: by its path, not `-m` and PYTHONPATH, so a
+// ddpdesk_instrument.py of the user's (in the folder the rank starts in) can never be run instead, and the
+// script's sys.path is what `python SCRIPT ARGS` gives it. The module prints `step` events marked "source":
+// "instrument"; `--no-instrument` turns it off.
 
 #include "launch/run_config.h"
 
@@ -29,7 +31,10 @@ QString makeInstrumentFolder(const QString& outDir, QString* why);
 // is.
 QString writeInstrumentModule(const QString& outDir, QString* why);
 
-// The interpreter's arguments for one rank: -m ddpdesk_instrument SCRIPT ARGS.
-QStringList instrumentedArguments(const RunConfig& config, int localRank);
+// The module's file in `folder` (what writeInstrumentModule returned).
+QString instrumentModuleFile(const QString& folder);
+
+// The interpreter's arguments for one rank: FOLDER/ddpdesk_instrument.py SCRIPT ARGS.
+QStringList instrumentedArguments(const RunConfig& config, int localRank, const QString& folder);
 
 } // namespace ddpdesk::launch

@@ -4,9 +4,10 @@
 // instrumentation module (resources/python/ddpdesk_instrument.py, _stacks_on_request) and ddpdesk-worker
 // ranks (core/train/wait_report.h) keep RUN/.ddpdesk-python/stacks-RANK.txt open, announce themselves in it
 // once they can answer, and append every thread's Python stack, or what the worker waits in, when asked:
-// SIGUSR1 for Python on POSIX, the request file stacks-RANK.request on Windows and for workers. The launcher
-// (stall watch, the GUI's Show stacks) and `ddpdesk-cli stacks RUN` ask through here; only a live process
-// that announced itself is ever signalled.
+// SIGUSR1 for Python on POSIX while the script leaves that signal alone, otherwise the request file
+// stacks-RANK.request (Windows, workers, a script with a SIGUSR1 handler of its own: its announcement says
+// so). The launcher (stall watch, the GUI's Show stacks) and `ddpdesk-cli stacks RUN` ask through here; only
+// a live process whose last announcement asks for the signal is ever signalled.
 
 #include "protocol/stacks_request.h"
 
@@ -23,12 +24,13 @@ struct StackTarget {
     qint64 pid = 0;
     QString file, request;
     qint64 offset = 0;          // where the file ended when the stacks were asked for
-    bool byRequestFile = false; // announced " request-file": asked through the file, never signalled
+    bool byRequestFile = false; // last announced " request-file": asked through the file, never signalled
 };
 
 // The ranks under `instrumentDir` that can be asked now: their file's last announcement names a live process.
 QVector<StackTarget> stackTargets(const QString& instrumentDir);
-// Notes where each file ends and asks the process; a target that could not be asked is dropped.
+// Notes where each file ends and asks the process, by the channel its file announces at that moment; a target
+// that could not be asked is dropped.
 void requestStacks(QVector<StackTarget>& targets);
 // What the target appended since it was asked (at most 256 KiB), trimmed; empty when it said nothing yet.
 QString collectStacks(const StackTarget& target);

@@ -8,7 +8,6 @@
 #include "launch/warm_workers.h"
 #include "protocol/run_auth.h"
 
-#include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
 
@@ -46,11 +45,6 @@ QProcessEnvironment Supervisor::workerEnvironment(int index) const {
         env.insert(QString::fromLatin1(protocol::kStacksFileEnv), stacksFile(d->stacksDir, rank));
         env.insert(QString::fromLatin1(protocol::kStacksRequestEnv), stacksRequestFile(d->stacksDir, rank));
     }
-    if (!d->instrumentDir.isEmpty()) {
-        const QString path = env.value(QStringLiteral("PYTHONPATH"));
-        env.insert(QStringLiteral("PYTHONPATH"),
-                   path.isEmpty() ? d->instrumentDir : d->instrumentDir + QDir::listSeparator() + path);
-    }
     // The secret travels in the environment, never on a command line (ps shows those); scripts have no use
     // for it.
     if (m_config.isScript())
@@ -78,7 +72,7 @@ void Supervisor::spawnWorker(int index) {
         p->setProgram(interp.isEmpty() ? m_config.scriptFile : interp);
         const QStringList scriptArgs = m_config.scriptArguments(index);
         if (!d->instrumentDir.isEmpty()) // only with an interpreter (instrumentsScript)
-            args = instrumentedArguments(m_config, index);
+            args = instrumentedArguments(m_config, index, d->instrumentDir);
         else
             args = interp.isEmpty() ? scriptArgs : QStringList{m_config.scriptFile} + scriptArgs;
     } else {

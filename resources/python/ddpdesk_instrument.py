@@ -1,8 +1,9 @@
 """DDP Desk's progress reporter for a user's own training script, loaded before it and changing nothing it computes.
 
-    python -m ddpdesk_instrument SCRIPT [ARGS...]
+    python PATH/TO/ddpdesk_instrument.py SCRIPT [ARGS...]
 
-runs SCRIPT as `python SCRIPT ARGS` would (sys.argv, sys.path[0] and __main__ the same) after hooking three
+runs SCRIPT as `python SCRIPT ARGS` would (sys.argv, sys.path[0] and a fresh __main__ the same, symlinks resolved
+as Python resolves them) after hooking three
 places that every DDP script passes through, and prints the telemetry protocol's `step` events (one JSON line,
 "source": "instrument") on stdout, where DDP Desk's launcher reads them:
   * each optimizer step (torch.optim.Optimizer.step) is a step;
@@ -19,9 +20,11 @@ places that every DDP script passes through, and prints the telemetry protocol's
 Events are throttled to one per 100 ms ($DDPDESK_INSTRUMENT_MS), and the last step is always reported at exit.
 It also keeps env:// clients of the store DDP Desk hosts off libuv (_classic_client_stores) and dumps every thread's
 stack when asked (_stacks_on_request: "where does it hang?"). Works with PyTorch
-1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file.
+1.13 and 2.x. Written to the run folder by the launcher; DDP Desk's own file, started by its path rather than with
+`-m`, so that a ddpdesk_instrument.py of the user's (in the folder the ranks start in) cannot stand in for it.
 """
 import atexit
+import builtins
 import json
 import math
 import os
@@ -300,9 +303,15 @@ def _classic_client_stores():
 
 def _stacks_on_request():
     """'Where does it hang?': every thread's Python stack, appended to $DDPDESK_STACKS_FILE when DDP Desk asks.
-    POSIX asks with SIGUSR1, answered by faulthandler in C even while the main thread is stuck inside a collective;
-    Windows has no such signal, so a daemon thread watches for the request file $DDPDESK_STACKS_REQUEST. The
-    first line names this process, so the launcher never signals a process that has no handler for it."""
+    POSIX asks with SIGUSR1, answered by faulthandler in C even while the main thread is stuck inside a collective
+    or holds the GIL; Windows has no such signal, so a daemon thread watches for the request file
+    $DDPDESK_STACKS_REQUEST (it answers while the main thread waits in C code that released the GIL, as
+    collectives do). SIGUSR1 is the script's as much as ours: one with a handler of its own is never asked that
+    way, since its handler would run (and one that exits would end the rank). So the signal is used only while the
+    script leaves SIGUSR1 alone; the moment it takes it (signal.signal, faulthandler.register/unregister) this
+    process moves to the request file before the script's handler is installed. The announcement says which: the
+    first line names this process, so the launcher never signals a process that has no handler for it, and
+    " request-file" at its end says to ask through the file; the last announcement is the one that holds."""
     path = os.environ.get("DDPDESK_STACKS_FILE")
     if not path:
         return
@@ -313,41 +322,103 @@ def _stacks_on_request():
     _state["stacks_file"] = out
     signum = getattr(signal, "SIGUSR1", None)
     request = os.environ.get("DDPDESK_STACKS_REQUEST")
-    if signum is not None:
-        faulthandler.register(signum, file=out, all_threads=True, chain=False)
-    elif request:
-        def watch():
-            while True:
-                time.sleep(0.2)
-                try:
-                    os.remove(request)
-                except OSError:
-                    continue
-                faulthandler.dump_traceback(file=out, all_threads=True)
-                out.flush()
+    sleep, remove = time.sleep, os.remove  # ours, whatever the script patches later
+    owner = os.getpid()
 
-        threading.Thread(target=watch, name="ddpdesk-stacks", daemon=True).start()
-    else:
+    def announce(by_file):
+        out.write(f"ddpdesk-stacks ready pid {os.getpid()} rank {_rank}{' request-file' if by_file else ''}\n")
+        out.flush()
+
+    def watch():
+        while True:
+            sleep(0.2)
+            try:
+                remove(request)
+            except OSError:
+                continue
+            faulthandler.dump_traceback(file=out, all_threads=True)
+            out.flush()
+
+    def by_request_file():
+        """From now on the request file, never the signal. The thread starts only then: a second thread makes
+        Python 3.12 warn at every fork (DataLoader workers). A forked child of the rank shares the file but is
+        not the rank: it announces nothing."""
+        if _state.get("stacks_by_file") or os.getpid() != owner:
+            return
+        _state["stacks_by_file"] = True
+        if request:
+            threading.Thread(target=watch, name="ddpdesk-stacks", daemon=True).start()
+        announce(True)  # even without a request file to watch: no signal any more
+
+    # A disposition inherited from the parent (SIG_IGN) is the script's too.
+    if signum is None or signal.getsignal(signum) != signal.SIG_DFL:
+        by_request_file()
         return
-    out.write(f"ddpdesk-stacks ready pid {os.getpid()} rank {_rank}\n")
-    out.flush()
+    faulthandler.register(signum, file=out, all_threads=True, chain=False)
+    announce(False)
+
+    def takes_sigusr1(function):
+        def guarded(*args, **kwargs):
+            if (args[0] if args else kwargs.get("signum")) == signum:
+                by_request_file()  # announced before the script's handler is in place
+            return function(*args, **kwargs)
+
+        for name in ("__name__", "__qualname__", "__doc__"):
+            setattr(guarded, name, getattr(function, name, None))
+        guarded.__wrapped__ = function
+        return guarded
+
+    signal.signal = takes_sigusr1(signal.signal)
+    faulthandler.register = takes_sigusr1(faulthandler.register)
+    faulthandler.unregister = takes_sigusr1(faulthandler.unregister)
+
+
+def _path0(script):
+    """What `python SCRIPT` puts first on sys.path: the folder of the script with every symlink resolved
+    (realpath; Windows: the absolute path, which Python does not resolve there)."""
+    full = os.path.abspath(script) if os.name == "nt" else os.path.realpath(script)
+    return os.path.dirname(full)
+
+
+def _run_as_main(script):
+    """Runs SCRIPT in a fresh __main__ module filled as `python SCRIPT` fills it (__file__ absolute since Python
+    3.9, a source loader, __package__ and __spec__ None) rather than runpy's (relative __file__, no loader,
+    __package__ ''). A folder, a zip or a .pyc is left to runpy, which knows those."""
+    if not os.path.isfile(script) or script.endswith(".pyc"):
+        runpy.run_path(script, run_name="__main__")
+        return
+    import importlib.machinery
+
+    path = os.path.abspath(script) if sys.version_info >= (3, 9) else script
+    main = types.ModuleType("__main__")
+    main.__dict__.update(__file__=path, __cached__=None, __builtins__=builtins, __annotations__={},
+                         __loader__=importlib.machinery.SourceFileLoader("__main__", path))
+    with open(path, "rb") as f:  # bytes: the script's own coding cookie decides
+        source = f.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    _state["module"] = sys.modules.get(__name__)  # this module, no longer __main__, stays alive for its hooks
+    sys.modules["__main__"] = main
+    exec(code, main.__dict__)
 
 
 def main():
     if len(sys.argv) < 2:
-        sys.stderr.write("usage: python -m ddpdesk_instrument SCRIPT [ARGS...]\n")
+        sys.stderr.write("usage: python ddpdesk_instrument.py SCRIPT [ARGS...]\n")
         sys.exit(2)
     script = sys.argv[1]
     sys.argv = sys.argv[1:]
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    # sys.path[0] is this module's folder so far and becomes the script's, as `python SCRIPT` has it; with -P or
+    # PYTHONSAFEPATH Python added none, and `python SCRIPT` would add none either.
+    if not getattr(sys.flags, "safe_path", False):
+        sys.path[0] = _path0(script)
+    try:  # first: the script's SIGUSR1 is watched for before anything else is imported
+        _stacks_on_request()
+    except Exception as e:
+        sys.stderr.write(f"ddpdesk_instrument: stacks on request off ({e})\n")
     try:
         _install()
     except Exception as e:  # no torch, or an unexpected one: run the script unobserved rather than not at all
         sys.stderr.write(f"ddpdesk_instrument: progress reporting off ({e})\n")
-    try:
-        _stacks_on_request()
-    except Exception as e:
-        sys.stderr.write(f"ddpdesk_instrument: stacks on request off ({e})\n")
     try:
         _classic_client_stores()
     except Exception as e:
@@ -366,7 +437,7 @@ def main():
             leave(code)
 
     os._exit = _exit
-    runpy.run_path(script, run_name="__main__")
+    _run_as_main(script)
 
 
 if __name__ == "__main__":

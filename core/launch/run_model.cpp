@@ -61,10 +61,15 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
                      qint64 expectedSteps) {
     const int n = globalRanks.size();
     m_ranks = QVector<RankStatus>(n);
+    m_indexByRank.clear();
+    m_indexByRank.reserve(n);
     for (int i = 0; i < n; ++i) {
         m_ranks[i].rank = globalRanks[i];
         m_ranks[i].localRank = i;
+        if (!m_indexByRank.contains(globalRanks[i])) m_indexByRank.insert(globalRanks[i], i);
     }
+    m_stepCounts.clear();
+    if (n > 0) m_stepCounts[0] = n;
     m_loss = QVector<QVector<QPointF>>(n);
     m_rate = QVector<QVector<QPointF>>(n);
     m_globalLoss.clear();
@@ -96,9 +101,16 @@ void RunModel::setExpectedSteps(qint64 steps) {
 }
 
 int RunModel::indexOfRank(int globalRank) const {
-    for (int i = 0; i < m_ranks.size(); ++i)
-        if (m_ranks[i].rank == globalRank) return i;
-    return -1;
+    return m_indexByRank.value(globalRank, -1);
+}
+
+void RunModel::setStep(int index, qint64 step) {
+    RankStatus& r = m_ranks[index];
+    if (r.step == step) return;
+    const auto it = m_stepCounts.find(r.step);
+    if (it != m_stepCounts.end() && --it->second == 0) m_stepCounts.erase(it);
+    ++m_stepCounts[step];
+    r.step = step;
 }
 
 void RunModel::appendPoint(QVector<QPointF>& series, QPointF p) {
@@ -196,7 +208,7 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         const double rate = num(b, "samples_per_s");
         if (r.samplesPerSec <= 0 && rate > 0) r.samplesPerSec = rate;
         const double st = num(b, "steps", -1);
-        if (st >= 0) r.step = qint64(st);
+        if (st >= 0) setStep(index, qint64(st));
         r.paramsSha256 = str(b, "params_sha256");
         r.state = RankState::Done;
     } else if (e.type == protocol::ev::Checkpoint) {
@@ -205,7 +217,6 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
     } else if (e.type == protocol::ev::StoreNotice) {
         emit logLine(index, tr("store server [%1]: %2").arg(str(b, "code"), str(b, "text")), true);
     }
-    updateSummaryLive();
     emit rankUpdated(index);
 }
 
@@ -214,7 +225,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     const nlohmann::json& b = e.body;
     r.state = RankState::Training;
     if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
-    r.step = qint64(num(b, "step", double(r.step)));
+    setStep(index, qint64(num(b, "step", double(r.step))));
     r.epoch = int(num(b, "epoch", r.epoch));
     r.lastProgressT = e.t;
     if (m_firstStep < 0) {
@@ -257,12 +268,11 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     if (!std::isnan(r.loss) && std::isfinite(r.loss)) {
         appendPoint(m_loss[index], QPointF(x, r.loss));
         // The global curve advances when the slowest rank does, so it averages losses of the same step
-        // instead of zig-zagging between ranks that are one step apart.
-        qint64 minStep = r.step;
-        for (const RankStatus& o : m_ranks)
-            minStep = qMin(minStep, o.step);
-        const double mean = meanLoss();
-        if (minStep > m_globalStep && !std::isnan(mean)) {
+        // instead of zig-zagging between ranks that are one step apart. Only then is the mean (a pass over
+        // all ranks) taken: in lockstep training, once per step of the whole run, not once per event.
+        const qint64 minStep = m_stepCounts.begin()->first;
+        const double mean = minStep > m_globalStep ? meanLoss() : qQNaN();
+        if (!std::isnan(mean)) {
             m_globalStep = minStep;
             appendPoint(m_globalLoss, QPointF(x, mean));
         }
@@ -375,9 +385,7 @@ double RunModel::elapsedS() const {
 
 double RunModel::progress() const {
     if (m_expectedSteps <= 0 || m_ranks.isEmpty()) return -1;
-    qint64 minStep = m_ranks[0].step;
-    for (const RankStatus& r : m_ranks)
-        minStep = qMin(minStep, r.step);
+    const qint64 minStep = m_stepCounts.begin()->first;
     return qBound(0.0, double(minStep) / double(m_expectedSteps), 1.0);
 }
 
@@ -434,14 +442,15 @@ QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
 }
 
 void RunModel::updateSummaryLive() {
-    if (m_finished) return;
-    qint64 maxStep = 0;
-    for (const RankStatus& r : m_ranks)
-        maxStep = qMax(maxStep, r.step);
-    m_summary.steps = maxStep;
-    m_summary.wallS = elapsedS();
-    m_summary.samplesPerS = globalSamplesPerS();
-    m_summary.finalLoss = meanLoss();
+    if (!m_finished) fillLiveFigures(m_summary);
+}
+
+// Computed when asked for (summary(), finish()), not on every event: each is a pass over all ranks.
+void RunModel::fillLiveFigures(RunSummary& s) const {
+    s.steps = m_stepCounts.empty() ? 0 : qMax(qint64(0), m_stepCounts.rbegin()->first);
+    s.wallS = elapsedS();
+    s.samplesPerS = globalSamplesPerS();
+    s.finalLoss = meanLoss();
 }
 
 void RunModel::finish(const QString& status, int failedRank, const QString& reason) {
@@ -489,7 +498,7 @@ void RunModel::finishRecorded(const RunSummary& recorded) {
 RunSummary RunModel::summary() const {
     if (m_finished) return m_summary;
     RunSummary s = m_summary;
-    s.wallS = elapsedS();
+    fillLiveFigures(s);
     return s;
 }
 

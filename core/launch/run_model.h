@@ -4,6 +4,7 @@
 // samples, and the final summary. Built only from telemetry events (worker stdout, launcher events, monitor
 // samples), so the CLI's progress bar, summary.json and the GUI's charts are views of the same object.
 
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointF>
@@ -16,6 +17,7 @@
 #include "launch/failure_diagnosis.h"
 #include "launch/monitor_readings.h"
 
+#include <map>
 #include <optional>
 
 namespace ddpdesk::protocol {
@@ -153,13 +155,19 @@ signals:
 private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
+    void setStep(int index, qint64 step); // keeps m_stepCounts in step with the ranks
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.
     std::optional<Diagnosis> checkParamsIdentical();
     void updateSummaryLive();
-    double now() const; // the wall clock, or the replay clock while one is set
+    void fillLiveFigures(RunSummary& s) const; // steps, wall time, throughput and loss as they stand now
+    double now() const;                        // the wall clock, or the replay clock while one is set
 
     QVector<RankStatus> m_ranks;
+    // Per-event work must not grow with the rank count (a replay of 60,000 ranks went quadratic): the local
+    // index of each global rank, and how many ranks stand at each step (its ends: the slowest and fastest).
+    QHash<int, int> m_indexByRank;
+    std::map<qint64, int> m_stepCounts;
     QVector<QVector<QPointF>> m_loss;
     QVector<QVector<QPointF>> m_rate;
     QVector<QPointF> m_globalLoss;

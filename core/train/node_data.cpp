@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include <atomic>
+#include <cstring>
 #include <thread>
 
 namespace ddpdesk::train {
@@ -18,24 +19,45 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr std::size_t kHeaderBytes = 64;
+using BlockHeader = NodeDataShare::BlockHeader;
+constexpr std::size_t kHeaderBytes = NodeDataShare::kHeaderBytes;
 // How long the others wait for the first rank's block to appear at all: it creates it first thing, but its
 // process may start later than theirs.
 constexpr std::chrono::milliseconds kAppearWait{15000};
 constexpr std::chrono::milliseconds kPidWait{3000};
 
-enum State : std::uint32_t { Filling = 0, Ready = 1, Failed = 2 };
-
-struct Header {
-    std::atomic<std::uint32_t> state;
-    std::atomic<std::uint32_t> mapped; // local ranks other than the first that have mapped the block
-    std::atomic<std::uint64_t> creatorPid;
-};
-static_assert(sizeof(Header) <= kHeaderBytes, "the header fits its line");
+static_assert(sizeof(BlockHeader) <= kHeaderBytes, "the header fits its line");
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "shared counters need lock-free atomics");
 
-Header& header(SharedMemory& shm) {
-    return *reinterpret_cast<Header*>(shm.data());
+BlockHeader& header(SharedMemory& shm) {
+    return *reinterpret_cast<BlockHeader*>(shm.data());
+}
+
+constexpr std::uint64_t kPrime1 = 0x9E3779B97F4A7C15ull, kPrime2 = 0xC2B2AE3D27D4EB4Full;
+
+std::uint64_t rotl(std::uint64_t x, int r) {
+    return (x << r) | (x >> (64 - r));
+}
+
+std::uint64_t avalanche(std::uint64_t x) { // MurmurHash3's finaliser
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+// Why a block marked ready must not be used, or "" when its images are what the first rank wrote.
+std::string contentsProblem(SharedMemory& shm, const std::string& token, std::uint64_t expectBytes) {
+    const BlockHeader& hd = header(shm);
+    const std::string name = SharedMemory::osName(token);
+    if (hd.payloadBytes != expectBytes)
+        return "the block " + name + " says it holds " + std::to_string(hd.payloadBytes) +
+               " bytes of images, the file " + std::to_string(expectBytes) + ": not used";
+    if (NodeDataShare::checksum(shm.data() + kHeaderBytes, static_cast<std::size_t>(expectBytes)) !=
+        hd.checksum)
+        return "the images in the block " + name + " do not match their checksum: not used";
+    return {};
 }
 
 // A uint8 tensor over the block's data that keeps the block mapped while any view of it lives.
@@ -45,6 +67,24 @@ at::Tensor view(const std::shared_ptr<SharedMemory>& shm, const std::vector<std:
 }
 
 } // namespace
+
+std::uint64_t NodeDataShare::checksum(const unsigned char* data, std::size_t bytes) {
+    // Four independent lanes of 8-byte words (xxHash's round), so the multiplications overlap.
+    std::uint64_t lane[4] = {kPrime1, kPrime2, kPrime1 ^ kPrime2, ~kPrime1};
+    std::size_t i = 0;
+    for (; i + 32 <= bytes; i += 32)
+        for (int l = 0; l < 4; ++l) {
+            std::uint64_t w;
+            std::memcpy(&w, data + i + 8 * l, sizeof w);
+            lane[l] = rotl(lane[l] + w * kPrime2, 31) * kPrime1;
+        }
+    std::uint64_t h = static_cast<std::uint64_t>(bytes);
+    for (std::uint64_t v : lane)
+        h = rotl(h ^ avalanche(v), 27) * kPrime1;
+    for (; i < bytes; ++i)
+        h = rotl(h ^ (data[i] * kPrime2), 11) * kPrime1;
+    return avalanche(h);
+}
 
 NodeDataShare::NodeDataShare(Plan plan) : m_plan(std::move(plan)) {
     if (m_plan.runSecret.empty() || !m_plan.localWorldKnown || m_plan.localWorldSize < 2) return;
@@ -88,16 +128,19 @@ IdxArray NodeDataShare::create(const fs::path& file, const std::string& token) {
             return view(shm, h.dims);
         });
     } catch (...) {
-        if (shm) header(*shm).state.store(Failed, std::memory_order_release);
+        if (shm) header(*shm).state.store(BlockHeader::Failed, std::memory_order_release);
         throw;
     }
     if (!shm) {
-        m_note = "images not shared between this machine's ranks: " + why;
+        noteNotShared(file, why);
         return a;
     }
-    header(*shm).state.store(Ready, std::memory_order_release);
-    m_note = "images shared with this machine's other " + std::to_string(m_plan.localWorldSize - 1) +
-             " rank(s) (one copy per machine)";
+    BlockHeader& hd = header(*shm);
+    hd.payloadBytes = shm->size() - kHeaderBytes;
+    hd.checksum = checksum(shm->data() + kHeaderBytes, shm->size() - kHeaderBytes);
+    hd.state.store(BlockHeader::Ready, std::memory_order_release);
+    noteShared("images shared with this machine's other " + std::to_string(m_plan.localWorldSize - 1) +
+               " rank(s) (one copy per machine)");
     return a;
 }
 
@@ -107,22 +150,29 @@ IdxArray NodeDataShare::attach(const fs::path& file, const std::string& token) {
     const Clock::time_point start = Clock::now();
     std::shared_ptr<SharedMemory> shm;
     std::string why;
+    bool untrusted = false;
     while (!shm) {
         try {
             shm = SharedMemory::open(token, bytes);
+        } catch (const UntrustedSharedMemory& e) {
+            // Someone else holds the name: the first rank's block can never appear under it.
+            why = e.what();
+            untrusted = true;
+            break;
         } catch (const std::exception& e) {
             why = e.what();
             if (Clock::now() - start > std::min(kAppearWait, m_plan.timeout)) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
-    std::uint32_t state = Filling;
+    std::uint32_t state = BlockHeader::Filling;
+    std::string problem; // why a ready block is not used
     if (shm) {
         // The first rank writes its pid right after creating the block; none after a while means it gave the
         // block up before that (no room in /dev/shm) and reads its own copy.
         const Clock::time_point opened = Clock::now(), deadline = start + m_plan.timeout;
-        Header& hd = header(*shm);
-        while ((state = hd.state.load(std::memory_order_acquire)) == Filling) {
+        BlockHeader& hd = header(*shm);
+        while ((state = hd.state.load(std::memory_order_acquire)) == BlockHeader::Filling) {
             const std::uint64_t pid = hd.creatorPid.load();
             if (pid == 0 ? Clock::now() - opened > kPidWait
                          : !os::processAlive(static_cast<std::int64_t>(pid)))
@@ -130,22 +180,42 @@ IdxArray NodeDataShare::attach(const fs::path& file, const std::string& token) {
             if (Clock::now() > deadline) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
-        if (state == Ready && hd.mapped.fetch_add(1) + 2 == static_cast<std::uint32_t>(m_plan.localWorldSize))
+        if (state == BlockHeader::Ready)
+            problem = contentsProblem(*shm, token, static_cast<std::uint64_t>(h.bytes));
+        if (state == BlockHeader::Ready && problem.empty() &&
+            hd.mapped.fetch_add(1) + 2 == static_cast<std::uint32_t>(m_plan.localWorldSize))
             SharedMemory::removeName(token); // the last of the local ranks to map it
     }
-    if (state != Ready) {
-        m_note = "images not shared between this machine's ranks: " +
-                 (shm ? std::string(state == Failed ? "the first rank could not read them"
-                                                    : "the first rank did not finish them in time")
-                      : "no block from the first rank (" + why + ")") +
-                 "; this rank reads its own copy";
+    if (state != BlockHeader::Ready || !problem.empty()) {
+        std::string reason = problem;
+        if (reason.empty() && untrusted)
+            reason = why;
+        else if (reason.empty() && shm)
+            reason = state == BlockHeader::Failed ? "the first rank could not read them"
+                                                  : "the first rank did not finish them in time";
+        else if (reason.empty())
+            reason = "no block from the first rank (" + why + ")";
+        noteNotShared(file, reason + "; this rank reads its own copy");
         return readIdxFile(file);
     }
-    m_note = "images mapped from this machine's first rank (one copy per machine)";
+    noteShared("images mapped from this machine's first rank (one copy per machine)");
     IdxArray a;
     a.dims = h.dims;
     a.data = view(shm, h.dims);
     return a;
+}
+
+void NodeDataShare::noteShared(const std::string& text) {
+    if (m_notShared.empty()) m_note = text;
+}
+
+// Kept whatever the later files do: the log line is written once, after every file is loaded.
+void NodeDataShare::noteNotShared(const fs::path& file, const std::string& why) {
+    m_notShared.push_back("images not shared between this machine's ranks: " + why + " (" +
+                          file.filename().u8string() + ")");
+    m_note.clear();
+    for (const std::string& n : m_notShared)
+        m_note += (m_note.empty() ? "" : "; ") + n;
 }
 
 void NodeDataShare::releaseNames() {

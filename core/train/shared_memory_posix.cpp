@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -102,10 +103,6 @@ void forgetPendingName(int slot) {
     g_pendingUsed[slot].store(0, std::memory_order_release);
 }
 
-std::string osName(const std::string& token) {
-    return "/ddpdesk-" + token;
-}
-
 std::runtime_error osError(const std::string& what, const std::string& name, int err) {
     return std::runtime_error(what + " " + name + ": " + std::strerror(err));
 }
@@ -119,6 +116,10 @@ unsigned char* mapShared(int fd, std::size_t bytes, const std::string& name) {
 }
 
 } // namespace
+
+std::string SharedMemory::osName(const std::string& token) {
+    return "/ddpdesk-" + token;
+}
 
 std::unique_ptr<SharedMemory> SharedMemory::create(const std::string& token, std::size_t bytes) {
     std::unique_ptr<SharedMemory> shm(new SharedMemory);
@@ -163,7 +164,26 @@ std::unique_ptr<SharedMemory> SharedMemory::open(const std::string& token, std::
     int fd = shm_open(name.c_str(), O_RDWR, 0600);
     if (fd < 0) throw osError("cannot open shared memory", name, errno);
     struct stat st {};
-    if (fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) < bytes) {
+    if (fstat(fd, &st) != 0) {
+        const int err = errno;
+        close(fd);
+        throw osError("cannot inspect shared memory", name, err);
+    }
+    // create() makes blocks 0600: anything else was made by someone else, or opened up to others since.
+    if (st.st_uid != geteuid()) {
+        close(fd);
+        throw UntrustedSharedMemory("shared memory " + name + " belongs to another user (uid " +
+                                    std::to_string(st.st_uid) + "; this process runs as uid " +
+                                    std::to_string(geteuid()) + "): not used");
+    }
+    if ((st.st_mode & 077) != 0) {
+        close(fd);
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+        throw UntrustedSharedMemory("shared memory " + name + " is open to other users (mode " + mode +
+                                    "; this process makes its blocks 0600): not used");
+    }
+    if (static_cast<std::size_t>(st.st_size) < bytes) {
         close(fd);
         throw std::runtime_error("shared memory " + name + " is smaller than expected");
     }

@@ -7,6 +7,7 @@
 #include "protocol/telemetry.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -138,6 +139,69 @@ void appendLines(const QString& dir, const QList<QByteArray>& lines) {
     QVERIFY(f.open(QIODevice::Append));
     for (const QByteArray& l : lines)
         f.write(l + '\n');
+}
+
+// A recording of `ranks` local ranks as the supervisor writes it: each rank started, its hello and
+// rendezvous, `steps` steps in lockstep (every rank's step s before any rank's step s+1), done and exit.
+void recordManyRanks(const QString& dir, int ranks, int steps) {
+    QFile f(QDir(dir).filePath("metrics.jsonl"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    auto put = [&f](nlohmann::json e, double dt, bool launcher = false) {
+        e["t"] = kT0 + dt;
+        if (launcher) e["source"] = "launcher";
+        f.write(QByteArray::fromStdString(protocol::encodeLine(e)) + '\n');
+    };
+    for (int rank = 0; rank < ranks; ++rank) {
+        auto s = protocol::makeEvent("rank_start", rank);
+        s["local_rank"] = rank;
+        s["pid"] = 10000 + rank;
+        put(s, 0.1, true);
+    }
+    for (int rank = 0; rank < ranks; ++rank) {
+        auto h = protocol::makeEvent("hello", rank);
+        h["world_size"] = ranks;
+        h["local_rank"] = rank;
+        h["host"] = "node-a";
+        h["workload"] = "autoencoder";
+        put(h, 1);
+        auto rv = protocol::makeEvent("rendezvous", rank);
+        rv["phase"] = "done";
+        put(rv, 2);
+    }
+    for (int step = 1; step <= steps; ++step)
+        for (int rank = 0; rank < ranks; ++rank) {
+            auto s = protocol::makeEvent("step", rank);
+            s["epoch"] = 0;
+            s["step"] = step;
+            s["loss"] = 1.0 / step + 1e-6 * rank;
+            s["samples"] = 16 * step;
+            s["step_ms"] = 100.0;
+            s["total_steps"] = steps;
+            put(s, 2 + step);
+        }
+    for (int rank = 0; rank < ranks; ++rank) {
+        auto d = protocol::makeEvent("done", rank);
+        d["steps"] = steps;
+        d["final_loss"] = 1.0 / steps;
+        put(d, 3 + steps);
+        auto x = protocol::makeEvent("rank_exit", rank);
+        x["local_rank"] = rank;
+        x["exit_code"] = 0;
+        x["state"] = "done";
+        x["text"] = "exit code 0";
+        put(x, 3.5 + steps, true);
+    }
+}
+
+// Seconds one replay of `dir` takes; false in *ok when it failed.
+double replaySeconds(const QString& dir, int expectRanks, bool* ok) {
+    launch::RunModel m;
+    QString error;
+    QElapsedTimer timer;
+    timer.start();
+    *ok = launch::replayRecordedRun(dir, &m, &error) && m.rankCount() == expectRanks &&
+          m.rank(expectRanks - 1).state == launch::RankState::Done;
+    return double(timer.nsecsElapsed()) / 1e9;
 }
 
 // Peak resident memory of this process so far (Linux), in KiB; -1 where unknown.
@@ -309,6 +373,43 @@ private slots:
         QCOMPARE(m.rank(1).step, qint64(900));
         QCOMPARE(int(m.rank(0).lastStderr.size()), int(launch::RunModel::kStderrLines));
         QVERIFY2(grewKiB < 48 * 1024, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(grewKiB)));
+    }
+
+    void replayTimeGrowsLinearlyWithTheRanks() {
+        // 4x the ranks (and 4x the events) must cost about 4x the time, not 16x: per-event work that scans
+        // every rank made a 60,000-rank recording take 46 s. Machines are noisy, so no absolute time is
+        // asserted: the two sizes are timed side by side, best of three each, and their ratio must stay far
+        // below the quadratic 16.
+        const int small = 3000;
+        const int steps = 3;
+        QTemporaryDir smallDir, largeDir;
+        recordManyRanks(smallDir.path(), small, steps);
+        recordManyRanks(largeDir.path(), 4 * small, steps);
+        double best[2] = {1e9, 1e9};
+        for (int round = 0; round < 3; ++round)
+            for (int which : {0, 1}) {
+                bool ok = false;
+                const double s =
+                    replaySeconds(which ? largeDir.path() : smallDir.path(), which ? 4 * small : small, &ok);
+                QVERIFY(ok);
+                best[which] = std::min(best[which], s);
+            }
+        const double ratio = best[1] / best[0];
+        qInfo("replay of %d ranks: %.3f s, of %d ranks: %.3f s (x%.1f)", small, best[0], 4 * small, best[1],
+              ratio);
+        QVERIFY2(ratio < 8.0,
+                 qPrintable(QStringLiteral("4x the ranks took %1x the time").arg(ratio, 0, 'f', 1)));
+        // The replayed model is right at that size too: every rank done at the last step, global loss
+        // advanced once per step.
+        launch::RunModel m;
+        QString error;
+        QVERIFY2(launch::replayRecordedRun(smallDir.path(), &m, &error), qPrintable(error));
+        QCOMPARE(m.indexOfRank(small - 1), small - 1);
+        QCOMPARE(m.indexOfRank(small), -1);
+        QCOMPARE(m.rank(small / 2).step, qint64(steps));
+        QCOMPARE(m.globalLossSeries().size(), steps);
+        QCOMPARE(m.progress(), 1.0);
+        QCOMPARE(m.summary().steps, qint64(steps));
     }
 
     void replayReplacesAnEarlierRun() {

@@ -14,8 +14,8 @@ echo "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 
 info="$(dpkg-deb -I "$deb")"
 echo "$info" | grep -E '^ (Package|Version|Depends):' || true
-echo "$info" | grep -q '^ Depends:.*libtorch' || fail "Depends does not name the LibTorch runtime"
-echo "$info" | grep -q '^ Depends:.*libqt6' || fail "Depends does not name the Qt runtime"
+grep -q '^ Depends:.*libtorch' <<<"$info" || fail "Depends does not name the LibTorch runtime"
+grep -q '^ Depends:.*libqt6' <<<"$info" || fail "Depends does not name the Qt runtime"
 
 root="$work/root"
 dpkg -x "$deb" "$root"
@@ -28,9 +28,9 @@ export QT_QPA_PLATFORM=offscreen
 for exe in ddpdesk ddpdesk-cli ddpdesk-worker; do
   out="$("$root/usr/bin/$exe" --version)" || fail "$exe --version exited non-zero"
   echo "$out" | head -1
-  echo "$out" | grep -q "$version" || fail "$exe --version does not print $version"
-  echo "$out" | grep -q "LibTorch" || fail "$exe --version does not print the LibTorch version"
-  echo "$out" | grep -q "NVML" || fail "$exe --version does not say whether NVML is available"
+  grep -q "$version" <<<"$out" || fail "$exe --version does not print $version"
+  grep -q "LibTorch" <<<"$out" || fail "$exe --version does not print the LibTorch version"
+  grep -q "NVML" <<<"$out" || fail "$exe --version does not say whether NVML is available"
 done
 
 "$root/usr/bin/ddpdesk-cli" run --workload autoencoder --nproc 2 --steps 20 --out "$work/run" --json >"$work/summary.out" \

@@ -133,9 +133,9 @@ fi
 for f in bin/ddpdesk.exe bin/ddpdesk-cli.exe bin/ddpdesk-worker.exe bin/c10.dll bin/torch_cpu.dll bin/libiomp5md.dll \
          bin/zlib1.dll bin/Qt6Core.dll bin/Qt6Charts.dll bin/platforms/qwindows.dll bin/translations/qtbase_ja.qm \
          README.txt ddpdesk.ico; do
-  echo "$contents" | grep -qxF "$f" || { echo "$contents"; fail "$f is not in the installer ($src_of_list)"; }
+  grep -qxF "$f" <<<"$contents" || { echo "$contents"; fail "$f is not in the installer ($src_of_list)"; }
 done
-echo "$contents" | grep -qE '\.lib$' && fail "LibTorch import libraries (.lib) are in the installer"
-echo "$contents" | grep -qi 'vc_redist' && fail "vc_redist is in the installer although nothing runs it"
+grep -qE '\.lib$' <<<"$contents" && fail "LibTorch import libraries (.lib) are in the installer"
+grep -qi 'vc_redist' <<<"$contents" && fail "vc_redist is in the installer although nothing runs it"
 echo "installer contents checked with $src_of_list: $(echo "$contents" | wc -l) files"
 echo "ok"

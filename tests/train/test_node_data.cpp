@@ -25,32 +25,6 @@ namespace {
 
 const std::string kSecret(64, 'c'); // hex: the launcher's DDPDESK_RUN_SECRET
 
-Args rank(const TempDir& dir, int r, const Args& extra = {}, const std::string& steps = "6") {
-    return Args{"--workload",
-                "fashion-mnist",
-                "--data",
-                fashionDir(),
-                "--steps",
-                "6",
-                "--threads",
-                "1",
-                "--telemetry-ms",
-                "0",
-                "--store",
-                "file:" + dir.filePath("store"),
-                "--out",
-                dir.filePath("out" + std::to_string(r)),
-                "--rank",
-                std::to_string(r),
-                "--world-size",
-                "2",
-                "--local-rank",
-                std::to_string(r),
-                "--local-world-size",
-                "2"} +
-           extra;
-}
-
 EnvChanges withSecret(bool on) {
     EnvChanges env = withoutRankVariables();
     env.emplace_back("DDPDESK_RUN_SECRET", on ? std::optional<std::string>(kSecret) : std::nullopt);
@@ -89,8 +63,8 @@ TEST_CASE(localRanksShareOneCopyAndTrainTheSame) {
     for (bool shared : {true, false}) {
         TempDir dir;
         WorkerSet set;
-        set.start(rank(dir, 0), withSecret(shared));
-        set.start(rank(dir, 1), withSecret(shared));
+        set.start(localRankArgs(dir, 0), withSecret(shared));
+        set.start(localRankArgs(dir, 1), withSecret(shared));
         const std::vector<RankResult> r = set.waitAll(240000);
         TEST_REQUIRE_MSG(r[0].exitCode == 0, r[0].describe());
         TEST_REQUIRE_MSG(r[1].exitCode == 0, r[1].describe());
@@ -111,8 +85,8 @@ TEST_CASE(localRanksShareOneCopyAndTrainTheSame) {
     // removes them after the first broadcast at the latest).
     TempDir dir;
     WorkerSet set;
-    set.start(rank(dir, 0, {}, "100000"), withSecret(true));
-    set.start(rank(dir, 1, {}, "100000"), withSecret(true));
+    set.start(localRankArgs(dir, 0, {}, "100000"), withSecret(true));
+    set.start(localRankArgs(dir, 1, {}, "100000"), withSecret(true));
     bool mapped = false;
     const auto start = Clock::now();
     while (!mapped && Clock::now() - start < std::chrono::seconds(120) &&
@@ -139,7 +113,7 @@ TEST_CASE(aFirstRankThatEndsOrIsStoppedLeavesNoBlock) {
     {
         // Alone: its peer never comes, the rendezvous times out, the rank leaves through its error exit.
         TempDir dir;
-        const RankResult r = runWorker(rank(dir, 0, {"--timeout", "3"}), 120000, withSecret(true));
+        const RankResult r = runWorker(localRankArgs(dir, 0, {"--timeout", "3"}), 120000, withSecret(true));
         TEST_CHECK_MSG(r.exitCode == 3, r.describe());
         TEST_CHECK_EQ(r.errorCode(), std::string("RENDEZVOUS_TIMEOUT"));
         TEST_CHECK(!newBlocksLeft(before));
@@ -148,7 +122,7 @@ TEST_CASE(aFirstRankThatEndsOrIsStoppedLeavesNoBlock) {
         // Stopped with SIGTERM while its finished block waits for the peer to map it.
         TempDir dir;
         WorkerSet set;
-        set.start(rank(dir, 0, {"--timeout", "120"}), withSecret(true));
+        set.start(localRankArgs(dir, 0, {"--timeout", "120"}), withSecret(true));
         const auto start = Clock::now();
         while (dataBlocks().size() == before.size() && Clock::now() - start < std::chrono::seconds(60))
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -164,7 +138,7 @@ TEST_CASE(aFirstRankThatEndsOrIsStoppedLeavesNoBlock) {
 
 TEST_CASE(aRankWhoseFirstRankNeverComesReadsItsOwnCopy) {
     TempDir dir;
-    const RankResult r = runWorker(rank(dir, 1, {"--timeout", "3"}), 120000, withSecret(true));
+    const RankResult r = runWorker(localRankArgs(dir, 1, {"--timeout", "3"}), 120000, withSecret(true));
     TEST_CHECK_MSG(r.exitCode == 3, r.describe()); // the rendezvous still times out, naming rank 0
     TEST_CHECK_MSG(contains(r.stderrText, "no block from the first rank") &&
                        contains(r.stderrText, "this rank reads its own copy"),

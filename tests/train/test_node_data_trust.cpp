@@ -31,31 +31,6 @@ namespace {
 
 const std::string kSecret(64, 'e'); // hex: the launcher's DDPDESK_RUN_SECRET
 
-Args rank(const TempDir& dir, int r) {
-    return Args{"--workload",
-                "fashion-mnist",
-                "--data",
-                fashionDir(),
-                "--steps",
-                "6",
-                "--threads",
-                "1",
-                "--telemetry-ms",
-                "0",
-                "--store",
-                "file:" + dir.filePath("store"),
-                "--out",
-                dir.filePath("out" + std::to_string(r)),
-                "--rank",
-                std::to_string(r),
-                "--world-size",
-                "2",
-                "--local-rank",
-                std::to_string(r),
-                "--local-world-size",
-                "2"};
-}
-
 EnvChanges withSecret(bool on) {
     EnvChanges env = withoutRankVariables();
     env.emplace_back("DDPDESK_RUN_SECRET", on ? std::optional<std::string>(kSecret) : std::nullopt);
@@ -66,8 +41,8 @@ EnvChanges withSecret(bool on) {
 std::vector<RankResult> trainTwo(bool secret) {
     TempDir dir;
     WorkerSet set;
-    set.start(rank(dir, 0), withSecret(secret));
-    set.start(rank(dir, 1), withSecret(secret));
+    set.start(localRankArgs(dir, 0), withSecret(secret));
+    set.start(localRankArgs(dir, 1), withSecret(secret));
     std::vector<RankResult> r = set.waitAll(240000);
     TEST_CHECK_MSG(r[0].exitCode == 0, r[0].describe());
     TEST_CHECK_MSG(r[1].exitCode == 0, r[1].describe());

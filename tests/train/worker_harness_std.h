@@ -187,6 +187,36 @@ private:
     std::vector<std::unique_ptr<testsupport::Subprocess>> m_procs;
 };
 
+// Rank r of a two-rank fashion-mnist job on this machine (local rank r of 2) on a FileStore in `dir`, each
+// rank writing into dir/out<r>: the shape of the node-data tests.
+inline Args localRankArgs(const testsupport::TempDir& dir, int r, const Args& extra = {},
+                          const std::string& steps = "6") {
+    const std::string rs = std::to_string(r);
+    return Args{"--workload",
+                "fashion-mnist",
+                "--data",
+                fashionDir(),
+                "--steps",
+                steps,
+                "--threads",
+                "1",
+                "--telemetry-ms",
+                "0",
+                "--store",
+                "file:" + dir.filePath("store"),
+                "--out",
+                dir.filePath("out" + rs),
+                "--rank",
+                rs,
+                "--world-size",
+                "2",
+                "--local-rank",
+                rs,
+                "--local-world-size",
+                "2"} +
+           extra;
+}
+
 // Runs one worker to completion.
 inline RankResult runWorker(const Args& args, int timeoutMs = 120000, const EnvChanges& env = {}) {
     WorkerSet set;

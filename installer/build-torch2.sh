@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the Qt-free configuration (core/protocol, core/train, ddpdesk-worker) against LibTorch 2.6 inside the
-# PyTorch 2.x root (installer/torch2-root.sh) into build-torch2/. The torch2 tests use both printed paths.
+# Builds the Qt-free configuration (core/protocol, core/train, ddpdesk-worker) against the LibTorch of a PyTorch 2.x
+# root (installer/torch2-root.sh; by default Debian unstable's 2.14, C++20) into build-torch2-SUITE/. The torch2
+# tests use both printed paths. DDPDESK_TORCH2_SUITE (read by torch2-root.sh only) picks the root, and so the LibTorch.
 #
-# Standard output: exactly two lines, the root's python3 wrapper and a wrapper that runs build-torch2's
+# Standard output: exactly two lines, the root's python3 wrapper and a wrapper that runs that build's
 # ddpdesk-worker inside the root (installer/test.sh reads them). Progress, build output and errors go to stderr.
 set -euo pipefail
 # Only the result lines may reach the caller's standard output (fd 3); whatever else anything here prints goes to stderr.
@@ -17,16 +18,24 @@ if [ "${#printed[@]}" -ne 1 ] || [ ! -x "$python" ]; then
   exit 1
 fi
 run="$(dirname "$python")/torch2-run"
-if [ ! -f build-torch2/CMakeCache.txt ]; then
-  "$run" cmake -S "$here" -B "$here/build-torch2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDDPDESK_WITH_QT=OFF
+# One build folder per suite (the root's stamp names it; torch2-root.sh alone holds the default): switching PyTorch
+# releases never reuses a tree configured for another LibTorch.
+root="$(dirname "$python")"
+suite=$(cut -d' ' -f1 "${root%.bin}/.ddpdesk-torch2-ready" 2>/dev/null || true)
+case "$suite" in sid | trixie) ;; *) suite=trixie ;; esac # a stamp of only packages: a trixie root of before
+build="$here/build-torch2-$suite"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  "$run" cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDDPDESK_WITH_QT=OFF
 fi
 start=$(date +%s)
-"$run" cmake --build "$here/build-torch2" --parallel "$(nproc)"
-echo "build-torch2: built against LibTorch 2.x in $(($(date +%s) - start)) s"
-worker="$here/build-torch2/ddpdesk-worker-in-torch2-root"
+"$run" cmake --build "$build" --parallel "$(nproc)"
+echo "build-torch2: built in $(($(date +%s) - start)) s"
+worker="$build/ddpdesk-worker-in-torch2-root"
 cat >"$worker" <<WRAP
 #!/usr/bin/env bash
-exec "$run" "$here/build-torch2/bin/ddpdesk-worker" "\$@"
+exec "$run" "$build/bin/ddpdesk-worker" "\$@"
 WRAP
 chmod 0755 "$worker"
+# What it was built against, as the worker itself says (the same versions its hello event carries).
+echo "build-torch2: $("$worker" --version 2>&1 | tr '\n' ' ')"
 printf '%s\n%s\n' "$python" "$worker" >&3

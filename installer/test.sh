@@ -1,28 +1,76 @@
 #!/usr/bin/env bash
 # Quick start (2): install what is missing, build, and run the whole test suite. CI runs exactly this.
-# The suite includes the PyTorch 2.x leg (ctest label torch2): a Debian 13 root with PyTorch/LibTorch 2.6
-# (installer/torch2-root.sh, cached in /var/cache/ddpdesk) and ddpdesk-worker built against it in build-torch2/.
-# DDPDESK_SKIP_TORCH2=1 leaves that leg out (the torch2 tests are then not registered).
+# The suite includes two PyTorch 2.x legs (installer/torch2-root.sh; both roots cached in /var/cache/ddpdesk):
+#  - ctest label torch2: a Debian unstable root with PyTorch/LibTorch 2.14 and ddpdesk-worker built against it in
+#    build-torch2-sid/ (installer/build-torch2.sh);
+#  - ctest label torch2_6: a Python-only Debian 13 root with PyTorch 2.6 (DDPDESK_TORCH2_6_ROOT, default
+#    /var/cache/ddpdesk/torch2-root): the store server's wire dialect, the doctor's layouts, an instrumented script.
+# The roots are downloads and unpacking: they are made in the background while the main build compiles.
+# DDPDESK_SKIP_TORCH2=1 leaves both legs out (their tests are then not registered); DDPDESK_SKIP_TORCH2_6=1 the second.
 #
 # Standard output: ctest's report (CI reads its closing lines). Installing, building and progress go to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "test: $*" >&2; }
 bash installer/install-deps.sh >&2
-torch2_args=(-DDDPDESK_TORCH2_PYTHON= -DDDPDESK_TORCH2_WORKER=)
-if [ "${DDPDESK_SKIP_TORCH2:-0}" != 1 ]; then
+torch2=0
+[ "${DDPDESK_SKIP_TORCH2:-0}" != 1 ] && torch2=1
+torch2_6=$torch2
+[ "${DDPDESK_SKIP_TORCH2_6:-0}" = 1 ] && torch2_6=0
+if [ "$torch2" = 1 ]; then
+  roots=$(mktemp -d /tmp/ddpdesk-torch2-roots.XXXXXX)
+  # One after the other (each may install mmdebstrap first); their output is shown once the build is done.
+  (
+    rc=0
+    bash installer/torch2-root.sh >"$roots/torch2.out" 2>"$roots/torch2.err" || rc=$?
+    echo "$rc" >"$roots/torch2.rc"
+    if [ "$torch2_6" = 1 ]; then
+      rc=0
+      DDPDESK_TORCH2_SUITE=trixie DDPDESK_TORCH2_PYTHON_ONLY=1 \
+        DDPDESK_TORCH2_ROOT="${DDPDESK_TORCH2_6_ROOT:-/var/cache/ddpdesk/torch2-root}" \
+        bash installer/torch2-root.sh >"$roots/torch2_6.out" 2>"$roots/torch2_6.err" || rc=$?
+      echo "$rc" >"$roots/torch2_6.rc"
+    fi
+  ) &
+  roots_pid=$!
   start=$(date +%s)
-  mapfile -t torch2 < <(bash installer/build-torch2.sh)
-  if [ "${#torch2[@]}" -ne 2 ] || [ ! -x "${torch2[0]}" ] || [ ! -x "${torch2[1]}" ]; then
+  bash installer/build.sh >&2
+else
+  start=$(date +%s)
+  bash installer/build.sh -DDDPDESK_TORCH2_PYTHON= -DDDPDESK_TORCH2_WORKER= -DDDPDESK_TORCH2_6_PYTHON= >&2
+fi
+say "built in $(($(date +%s) - start)) s"
+
+if [ "$torch2" = 1 ]; then
+  start=$(date +%s)
+  wait "$roots_pid" || true
+  say "PyTorch roots: waited $(($(date +%s) - start)) s for them after the build"
+  sed 's/^/[torch2 root] /' "$roots/torch2.err" >&2
+  # A failed root is tried once more by build-torch2.sh, which then says why it failed.
+  start=$(date +%s)
+  mapfile -t peer < <(bash installer/build-torch2.sh)
+  if [ "${#peer[@]}" -ne 2 ] || [ ! -x "${peer[0]}" ] || [ ! -x "${peer[1]}" ]; then
     say "the PyTorch 2.x peer could not be made: installer/build-torch2.sh should print two executable paths;" \
-      "it printed ${#torch2[@]} line(s): $(printf '[%s] ' "${torch2[@]}")"
+      "it printed ${#peer[@]} line(s): $(printf '[%s] ' "${peer[@]}")"
     exit 1
   fi
-  torch2_args=(-DDDPDESK_TORCH2_PYTHON="${torch2[0]}" -DDDPDESK_TORCH2_WORKER="${torch2[1]}")
-  say "PyTorch 2.x peer (root + worker build) ready in $(($(date +%s) - start)) s"
+  say "PyTorch 2.x peer (worker build) ready in $(($(date +%s) - start)) s"
+  python2_6=""
+  if [ "$torch2_6" = 1 ]; then
+    sed 's/^/[torch2_6 root] /' "$roots/torch2_6.err" >&2
+    mapfile -t peer2_6 <"$roots/torch2_6.out"
+    if [ "$(cat "$roots/torch2_6.rc" 2>/dev/null)" != 0 ] || [ "${#peer2_6[@]}" -ne 1 ] || [ ! -x "${peer2_6[0]}" ]; then
+      say "the PyTorch 2.6 peer could not be made: installer/torch2-root.sh (trixie, Python only) exited" \
+        "$(cat "$roots/torch2_6.rc" 2>/dev/null || echo '?') and printed ${#peer2_6[@]} line(s):" \
+        "$(printf '[%s] ' "${peer2_6[@]}")"
+      exit 1
+    fi
+    python2_6="${peer2_6[0]}"
+  fi
+  rm -rf "$roots"
+  # Only the tests' registration changes: a configure, nothing to compile.
+  bash installer/build.sh -DDDPDESK_TORCH2_PYTHON="${peer[0]}" -DDDPDESK_TORCH2_WORKER="${peer[1]}" \
+    -DDDPDESK_TORCH2_6_PYTHON="$python2_6" >&2
 fi
-start=$(date +%s)
-bash installer/build.sh "${torch2_args[@]}" >&2
-say "built in $(($(date +%s) - start)) s"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure --timeout 1200 -j "$(nproc)"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# The PyTorch 2.x peer: a Debian 13 (trixie) root with python3-torch / libtorch-dev 2.6 beside this Debian 12 machine.
-# Users bring PyTorch 2.x; every test labelled `torch2` runs against it. Idempotent and cached: a finished root is
-# stamped with its package list and reused; only the mounts are (re)made.
+# The PyTorch 2.x peers: a Debian root with python3-torch beside this Debian 12 machine. Users bring PyTorch 2.x; every
+# test labelled `torch2` runs against the newest one Debian carries, `torch2_6` against Debian 13's 2.6. Idempotent
+# and cached: a finished root is stamped with its suite and package list and reused (a root holding more packages than
+# asked for serves too); only the mounts are (re)made.
 #
 # Standard output: exactly one line, the path of the root's python3 wrapper (installer/build-torch2.sh reads it).
 # Everything else (progress, mmdebstrap's and apt's output, errors) goes to standard error; tests/installer checks it.
 #
 #   bash installer/torch2-root.sh            make (or reuse) the root, print the path of its python3 wrapper
-#   DDPDESK_TORCH2_ROOT=/some/dir ...         root location (default /var/cache/ddpdesk/torch2-root)
+#   DDPDESK_TORCH2_SUITE=sid|trixie ...       which PyTorch: sid (unstable, PyTorch/LibTorch 2.14; the default, the
+#                                             torch2 leg) or trixie (Debian 13, PyTorch 2.6)
+#   DDPDESK_TORCH2_PYTHON_ONLY=1 ...          python3-torch only, no LibTorch headers nor compiler (the 2.6 leg)
+#   DDPDESK_TORCH2_ROOT=/some/dir ...         root location (default /var/cache/ddpdesk/torch2-sid-root for sid,
+#                                             /var/cache/ddpdesk/torch2-root for trixie)
 #
 # Wrappers (outside the root, beside it): ROOT.bin/torch2-run CMD... runs CMD inside the root in the current folder;
 # ROOT.bin/python3 is `torch2-run /usr/bin/python3`. Shared folders (/tmp, the folder above this checkout and the
@@ -18,21 +23,64 @@ set -euo pipefail
 exec 3>&1 1>&2
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
-ROOT="${DDPDESK_TORCH2_ROOT:-/var/cache/ddpdesk/torch2-root}"
-BIN="${ROOT}.bin"
+# The one switch between PyTorch releases: the suite whose python3-torch / libtorch-dev the torch2 leg runs.
+SUITE="${DDPDESK_TORCH2_SUITE:-sid}"
 MIRROR="${DDPDESK_TORCH2_MIRROR:-http://deb.debian.org/debian}"
-PACKAGES="python3-torch,libtorch-dev,libgloo-dev,cmake,g++,ninja-build,nlohmann-json3-dev,libcli11-dev,procps,iproute2"
+APTOPTS=()
+case "$SUITE" in
+  sid)
+    ROOT="${DDPDESK_TORCH2_ROOT:-/var/cache/ddpdesk/torch2-sid-root}"
+    WHAT="Debian unstable (sid) root with PyTorch 2.14"
+    # Unstable's Release file in the mirror here is past its Valid-Until date; this root alone accepts that (the
+    # option lands in the root's /etc/apt/apt.conf.d, so later apt calls inside it accept it too).
+    APTOPTS=(--aptopt='Acquire::Check-Valid-Until "false"')
+    ;;
+  trixie)
+    ROOT="${DDPDESK_TORCH2_ROOT:-/var/cache/ddpdesk/torch2-root}"
+    WHAT="Debian 13 (trixie) root with PyTorch 2.6"
+    ;;
+  *)
+    echo "torch2-root: DDPDESK_TORCH2_SUITE must be sid or trixie, not '$SUITE'" >&2
+    exit 2
+    ;;
+esac
+BIN="${ROOT}.bin"
+if [ "${DDPDESK_TORCH2_PYTHON_ONLY:-0}" = 1 ]; then
+  PACKAGES="python3-torch,procps,iproute2"
+else
+  # openmpi-bin: train.mpirun starts the worker through mpirun inside the root.
+  PACKAGES="python3-torch,libtorch-dev,libgloo-dev,cmake,g++,ninja-build,nlohmann-json3-dev,libcli11-dev,procps,iproute2"
+  PACKAGES+=",openmpi-bin"
+fi
 SHARED=("/tmp" "$(dirname "$here")")
 # Fashion-MNIST (Debian 12's dataset-fashion-mnist) for the engine tests' workers inside the root.
 [ -d /usr/share/datasets ] && SHARED+=("/usr/share/datasets")
 STAMP="$ROOT/.ddpdesk-torch2-ready"
+
+# The stamp says "SUITE PACKAGES" (a stamp of only PACKAGES is a trixie root from before there was a choice).
+stamp_suite() { local s; s=$(cat "$STAMP"); case "$s" in *" "*) echo "${s%% *}" ;; *) echo trixie ;; esac; }
+stamp_packages() { local s; s=$(cat "$STAMP"); echo "${s##* }"; }
+# Whether the stamped root has every package asked for.
+serves() {
+  [ -f "$STAMP" ] && [ "$(stamp_suite)" = "$SUITE" ] || return 1
+  local have p
+  have=",$(stamp_packages),"
+  for p in ${PACKAGES//,/ }; do
+    case "$have" in *",$p,"*) ;; *) return 1 ;; esac
+  done
+}
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "torch2-root: needs root (mmdebstrap, chroot and bind mounts)" >&2
   exit 2
 fi
 
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
+if [ -f "$STAMP" ] && [ "$(stamp_suite)" != "$SUITE" ]; then
+  # Another PyTorch: not a root to throw away because a variable pointed here.
+  echo "torch2-root: $ROOT holds a $(stamp_suite) root, not $SUITE; set DDPDESK_TORCH2_ROOT elsewhere" >&2
+  exit 2
+fi
+if ! serves; then
   command -v mmdebstrap >/dev/null || {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap
   }
@@ -54,10 +102,10 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$PACKAGES" ]; then
   mkdir -p "$(dirname "$ROOT")"
   touch "$ROOT.partial"
   start=$(date +%s)
-  echo "torch2-root: making Debian 13 root with PyTorch 2.6 at $ROOT (2 to 4 minutes, 1.2 GB)" >&2
-  mmdebstrap --quiet --variant=apt --include="$PACKAGES" \
-    trixie "$ROOT" "deb $MIRROR trixie main"
-  printf '%s' "$PACKAGES" >"$STAMP"
+  echo "torch2-root: making $WHAT at $ROOT (2 to 5 minutes, about 2 GB)" >&2
+  mmdebstrap --quiet --variant=apt "${APTOPTS[@]}" --include="$PACKAGES" \
+    "$SUITE" "$ROOT" "deb $MIRROR $SUITE main"
+  printf '%s %s' "$SUITE" "$PACKAGES" >"$STAMP"
   rm -f "$ROOT.partial"
   echo "torch2-root: made in $(($(date +%s) - start)) s" >&2
 fi
@@ -65,7 +113,7 @@ fi
 mkdir -p "$BIN"
 cat >"$BIN/torch2-run" <<EOF
 #!/usr/bin/env bash
-# Runs a command inside the PyTorch 2.6 root (made by installer/torch2-root.sh), in the current folder.
+# Runs a command inside the $WHAT (made by installer/torch2-root.sh), in the current folder.
 set -euo pipefail
 ROOT="$ROOT"
 SHARED=(${SHARED[*]})

@@ -1,15 +1,21 @@
 #include "train/c10d_compat.h"
 
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
+#include <torch/csrc/distributed/c10d/HashStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/csrc/distributed/c10d/Types.hpp>
 #include <torch/version.h>
 
+#include <ddpdesk/build_info.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
@@ -17,6 +23,7 @@
 #else
 #define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 0
 #endif
+// What a release's Gloo sums when the probe in GlooGroup::cannotSum cannot run: bfloat16 from 2.x.
 #if TORCH_VERSION_MAJOR >= 2
 #define DDPDESK_GLOO_HAS_BFLOAT16 1
 #else
@@ -224,8 +231,54 @@ struct GlooGroup::Impl {
 
 GlooGroup::~GlooGroup() = default;
 
-bool GlooGroup::allreducesBfloat16() {
-    return DDPDESK_GLOO_HAS_BFLOAT16 != 0;
+namespace {
+
+// Whether a ProcessGroupGloo of this LibTorch sums `type`: a one-rank group on loopback over an in-memory
+// store (no peer, no file, no port of anyone's), one tiny allreduce. The type check is the same code path
+// a real group takes (ProcessGroupGloo's GENERATE_ALL_TYPES). Empty optional when the probe itself fails.
+std::optional<bool> probeGlooSums(c10::ScalarType type) {
+    try {
+        auto options = c10d::ProcessGroupGloo::Options::create(std::chrono::milliseconds(10000));
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+        auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::HashStore>(), 0, 1,
+                                                              options);
+        std::vector<at::Tensor> tensors{at::ones({2}, at::TensorOptions().dtype(type))};
+        c10d::AllreduceOptions opts;
+        opts.reduceOp = c10d::ReduceOp::SUM;
+        pg->allreduce(tensors, opts)->wait(std::chrono::milliseconds(10000));
+        return true;
+    } catch (const std::exception& e) {
+        if (std::string(e.what()).find("Invalid scalar type") != std::string::npos) return false;
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::string GlooGroup::cannotSum(c10::ScalarType type) {
+    static std::mutex mutex;
+    static std::map<c10::ScalarType, bool> known;
+    bool sums = true;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = known.find(type);
+        if (it == known.end()) {
+            const bool fallback = type != c10::kBFloat16 || DDPDESK_GLOO_HAS_BFLOAT16;
+            it = known.emplace(type, probeGlooSums(type).value_or(fallback)).first;
+        }
+        sums = it->second;
+    }
+    if (sums) return {};
+    const std::string what = std::string("Gloo in LibTorch " DDPDESK_TORCH_VERSION " cannot sum ") +
+                             (type == c10::kBFloat16 ? "bfloat16"
+                              : type == c10::kHalf   ? "float16"
+                                                     : std::string(c10::toString(type)));
+#if TORCH_VERSION_MAJOR >= 2
+    return what + " (this build's Gloo lacks PyTorch's 16-bit types, as Debian's 2.14 does; PyTorch's own "
+                  "builds sum them)";
+#else
+    return what + " (LibTorch 2.x can, where its Gloo has PyTorch's 16-bit types)";
+#endif
 }
 
 std::unique_ptr<GlooGroup> GlooGroup::create(const std::shared_ptr<KvStore>& store, const std::string& prefix,

@@ -2,7 +2,9 @@
 
 // The only place that touches c10d (stores, ProcessGroupGloo, Work). c10d's C++ API is not stable across
 // LibTorch releases (1.13 -> 2.x moved ProcessGroupGloo under Backend, TCPStore grew libuv), so every call
-// sits here behind version guards and the rest of the engine sees these small types only.
+// sits here behind version guards and the rest of the engine sees these small types only. Built and tested
+// against 1.13, 2.6 and 2.14 (whose headers need C++20: the top-level CMakeLists follows TorchConfig's
+// standard); what Gloo sums is found out at run time (GlooGroup::cannotSum), not from the version.
 
 #include <ATen/Tensor.h>
 
@@ -81,8 +83,12 @@ struct GlooDeviceSpec {
 // rendezvous.cpp).
 class GlooGroup {
 public:
-    // Whether this LibTorch's ProcessGroupGloo sums bfloat16 tensors (2.x; 1.13 says "Invalid scalar type").
-    static bool allreducesBfloat16();
+    // Empty when this LibTorch's ProcessGroupGloo sums tensors of `type`; otherwise why it cannot. Gloo's
+    // type list is a property of the build, not only of the release: 1.13 refuses bfloat16, 2.x sums float16
+    // and bfloat16 where its Gloo carries PyTorch's 16-bit types (PyTorch's own builds, Debian's 2.6) and
+    // refuses both where it does not (Debian's 2.14: GLOO_USE_TORCH_DTYPES 0), each with "Invalid scalar
+    // type". Found out once per type with a one-rank group on loopback.
+    static std::string cannotSum(c10::ScalarType type);
 
     static std::unique_ptr<GlooGroup> create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
                                              int rank, int worldSize, const GlooDeviceSpec& device,

@@ -118,13 +118,17 @@ struct Trainer::State {
         const bool glooSums = !setup.exchange || !setup.exchange->spansJob();
         std::unique_ptr<GradientTransport> transport = makeTransport(std::move(setup), plan);
         if (wire) {
-            if (glooSums && *wire == c10::kBFloat16 && !GlooGroup::allreducesBfloat16())
-                throw TrainError(
-                    error_code::BadInput,
-                    "--grad-compression bf16: Gloo in LibTorch " DDPDESK_TORCH_VERSION
-                    " cannot sum bfloat16 (LibTorch 2.x can); use --grad-compression fp16, or keep "
-                    "all ranks on one machine so gradients travel through shared memory",
-                    exit_code::BadInput);
+            if (const std::string why = glooSums ? GlooGroup::cannotSum(*wire) : std::string();
+                !why.empty()) {
+                const bool fp16Sums = *wire != c10::kHalf && GlooGroup::cannotSum(c10::kHalf).empty();
+                throw TrainError(error_code::BadInput,
+                                 "--grad-compression " + cfg.settings.gradCompression + ": " + why +
+                                     "; use " +
+                                     (fp16Sums ? "--grad-compression fp16" : "--grad-compression none") +
+                                     ", or keep all ranks on one machine so gradients travel through shared "
+                                     "memory",
+                                 exit_code::BadInput);
+            }
             transport = makeCompressedTransport(std::move(transport), *wire);
             plan["grad_compression"] = cfg.settings.gradCompression;
         }

@@ -391,8 +391,10 @@ def _run_as_main(script):
 
     path = os.path.abspath(script) if sys.version_info >= (3, 9) else script
     main = types.ModuleType("__main__")
-    main.__dict__.update(__file__=path, __cached__=None, __builtins__=builtins, __annotations__={},
+    main.__dict__.update(__file__=path, __cached__=None, __builtins__=builtins,
                          __loader__=importlib.machinery.SourceFileLoader("__main__", path))
+    if sys.version_info < (3, 14):  # from 3.14 (PEP 649) a module's annotations are made lazily, not a dict
+        main.__dict__["__annotations__"] = {}
     with open(path, "rb") as f:  # bytes: the script's own coding cookie decides
         source = f.read()
     code = compile(source, path, "exec", dont_inherit=True)

@@ -51,8 +51,9 @@ def libuv():
 
 
 def gloo_device():
-    # Linux Gloo registers only the TCP transport; asking for UV fails as Windows torch 2.8/2.9 fails for everyone.
-    os.environ["GLOO_DEVICE_TRANSPORT"] = "UV"
+    # A transport this Gloo has not registered fails as Windows torch 2.8/2.9 fails for everyone. Not UV: Debian's
+    # 2.14 registers it (its Gloo is built with libuv), 1.13 and 2.6 do not; a name no Gloo knows fails everywhere.
+    os.environ["GLOO_DEVICE_TRANSPORT"] = "NO_SUCH_TRANSPORT"
     dist.init_process_group("gloo", init_method=file_init("gloo-store"), rank=0, world_size=1)
 
 

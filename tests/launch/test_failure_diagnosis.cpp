@@ -49,8 +49,8 @@ struct Case {
 const Case kCases[] = {
     {"nccl", "NCCL_UNAVAILABLE", "NCCL_UNAVAILABLE", "doesn't have NCCL built in",
      "doesn't have NCCL built in"},
-    {"libuv", "", "LIBUV_UNAVAILABLE", "",
-     "use_libuv was requested but PyTorch was build without libuv support"},
+    // 2.6 says "build without", 2.14 "built without ... run with USE_LIBUV=0 to disable it".
+    {"libuv", "", "LIBUV_UNAVAILABLE", "", "use_libuv was requested but PyTorch was buil"},
     {"gloo_device", "GLOO_DEVICE_UNSUPPORTED", "GLOO_DEVICE_UNSUPPORTED", "unsupported gloo device",
      "unsupported gloo device"},
     {"gloo_unresolved", "GLOO_ADDRESS_UNRESOLVED", "GLOO_ADDRESS_UNRESOLVED", "Cannot resolve 203.0.113.7",

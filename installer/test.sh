@@ -8,11 +8,14 @@
 # The roots are downloads and unpacking: they are made in the background while the main build compiles.
 # DDPDESK_SKIP_TORCH2=1 leaves both legs out (their tests are then not registered); DDPDESK_SKIP_TORCH2_6=1 the second.
 #
-# Standard output: ctest's report (CI reads its closing lines). Installing, building and progress go to stderr.
+# Standard output: ctest's report (CI reads its closing lines; a copy stays in build/ctest-report.txt). Installing,
+# building, progress and the closing time table (phases and labels) go to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "test: $*" >&2; }
-bash installer/install-deps.sh >&2
+t0=$(date +%s)
+bash installer/install-deps.sh --tests >&2
+t_packages=$(($(date +%s) - t0))
 torch2=0
 [ "${DDPDESK_SKIP_TORCH2:-0}" != 1 ] && torch2=1
 torch2_6=$torch2
@@ -39,7 +42,8 @@ else
   start=$(date +%s)
   bash installer/build.sh -DDDPDESK_TORCH2_PYTHON= -DDDPDESK_TORCH2_WORKER= -DDDPDESK_TORCH2_6_PYTHON= >&2
 fi
-say "built in $(($(date +%s) - start)) s"
+t_build=$(($(date +%s) - start))
+say "built in $t_build s"
 
 if [ "$torch2" = 1 ]; then
   start=$(date +%s)
@@ -54,7 +58,8 @@ if [ "$torch2" = 1 ]; then
       "it printed ${#peer[@]} line(s): $(printf '[%s] ' "${peer[@]}")"
     exit 1
   fi
-  say "PyTorch 2.x peer (worker build) ready in $(($(date +%s) - start)) s"
+  t_peer=$(($(date +%s) - start))
+  say "PyTorch 2.x peer (worker build) ready in $t_peer s"
   python2_6=""
   if [ "$torch2_6" = 1 ]; then
     sed 's/^/[torch2_6 root] /' "$roots/torch2_6.err" >&2
@@ -73,4 +78,16 @@ if [ "$torch2" = 1 ]; then
     -DDDPDESK_TORCH2_6_PYTHON="$python2_6" >&2
 fi
 export QT_QPA_PLATFORM=offscreen
-ctest --test-dir build --output-on-failure --timeout 1200 -j "$(nproc)"
+start=$(date +%s)
+rc=0
+ctest --test-dir build --output-on-failure --timeout 1200 -j "$(nproc)" | tee build/ctest-report.txt || rc=$?
+t_tests=$(($(date +%s) - start))
+# Where the time went: the phases, then each label's test time (ctest's sum over its tests, run two at a time).
+{
+  echo "test: time table (s)"
+  printf '  %-28s %6s\n' packages "$t_packages" build "$t_build" "PyTorch 2.x peer" "${t_peer:-0}" "tests (wall)" "$t_tests" \
+    total "$(($(date +%s) - t0))"
+  sed -n '/^Label Time Summary:/,/^$/p' build/ctest-report.txt | sed '1d;/^$/d' |
+    awk '{printf "  label %-22s %6.0f\n", $1, $3}'
+} >&2
+exit "$rc"

@@ -1,7 +1,7 @@
 #include "compare_panel.h"
 
 #include "icons.h"
-#include "launch/supervisor.h"
+#include "launch/run/supervisor.h"
 #include "plot/sweep_plot.h"
 
 #include <QComboBox>

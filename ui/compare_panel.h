@@ -5,8 +5,8 @@
 // setting can be compared at every size too (precision fp32 vs bf16, gradient compression): one row each.
 
 #include "charts/line_chart.h"
-#include "launch/run_config.h"
-#include "launch/sweep.h"
+#include "launch/config/run_config.h"
+#include "launch/run/sweep.h"
 
 #include <QWidget>
 

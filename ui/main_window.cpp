@@ -1,79 +1,72 @@
-// MainWindow itself: the navigation, the stacked pages, the status bar and the GPU poll (menus, settings and
-// run control are in main_window_menus.cpp, main_window_settings.cpp and main_window_runs.cpp).
+// MainWindow: builds the navigation, the pages and the status bar, wires the pages, WindowMenus, RunControl
+// and GpuPoller to each other, and restores and saves WindowSettings.
 #include "main_window.h"
 
 #include "compare_panel.h"
 #include "doctor_panel.h"
+#include "gpu_poller.h"
 #include "history_panel.h"
 #include "icons.h"
-#include "launch/run_model.h"
-#include "launch/supervisor.h"
-#include "monitor/gpu_reader.h"
-#include "run_loader.h"
+#include "language.h"
+#include "run_control.h"
 #include "run_panel.h"
 #include "setup_panel.h"
+#include "window_menus.h"
+#include "window_settings.h"
 
-#include <QAction>
-#include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
+#include <QCloseEvent>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTimer>
 
 namespace ddpdesk::ui {
-
-namespace {
-constexpr int kGpuPollMs = 2000;
-constexpr int kWarmDelayMs = 1500;
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(icon(IconId::App));
     setObjectName(QStringLiteral("MainWindow"));
-    m_loader = new RunLoader(this);
-    m_warm = new launch::WarmWorkers(this);
-    buildUi();
-    buildMenus();
+    buildPages();
+    m_menus = new WindowMenus(*this, *m_setup);
+    m_runs = new RunControl(*m_setup, *m_run, *m_doctor, *m_compare, this);
+    m_gpus = new GpuPoller(this);
+    connectParts();
     retranslate();
     restoreSettings();
-    // Once the window is up, workers for the next Start load beside the user's first look at it.
-    QTimer::singleShot(kWarmDelayMs, this, [this] {
-        m_warmArmed = true;
-        refillWarmWorkers();
-        connect(m_setup, &SetupPanel::configChanged, this, &MainWindow::refillWarmWorkers);
-    });
-
-    m_gpus = std::make_unique<monitor::GpuReader>();
-    m_gpuTimer = new QTimer(this);
-    m_gpuTimer->setInterval(kGpuPollMs);
-    connect(m_gpuTimer, &QTimer::timeout, this, &MainWindow::pollGpus);
-    pollGpus();
-    if (m_gpus->deviceCount() > 0) m_gpuTimer->start(); // without a driver there is nothing to refresh
+    m_gpus->start();
 }
 
 MainWindow::~MainWindow() {
-    if (m_supervisor) m_supervisor->stop(tr("the application closed"));
-    // m_replay goes before the child widgets do; the Run page must not be left pointing at it.
-    if (m_replay && m_run->model() == m_replay.get()) m_run->showModel(nullptr, QString());
+    m_runs->shutdown();
 }
 
 QString MainWindow::defaultRunsFolder() {
-    // Qt appends organization and application name; DDP Desk uses the same name for both, and
-    // ".../DDP Desk/DDP Desk/runs" reads like a mistake: one level is enough.
-    QDir base(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
-    const QString org = QCoreApplication::organizationName();
-    if (!org.isEmpty() && org == QCoreApplication::applicationName() && base.dirName() == org)
-        base.setPath(QFileInfo(base.path()).path());
-    return base.filePath(QStringLiteral("runs"));
+    return WindowSettings::defaultRunsFolder();
 }
 
-void MainWindow::buildUi() {
+launch::Supervisor* MainWindow::supervisor() const {
+    return m_runs->supervisor();
+}
+
+launch::RunConfig MainWindow::demoConfig() const {
+    return RunControl::demoConfig(m_gpus->deviceCount(), m_setup->runsFolder());
+}
+
+void MainWindow::setPreflightEnabled(bool on) {
+    m_runs->setPreflightEnabled(on);
+}
+
+launch::WarmWorkers* MainWindow::warmWorkers() const {
+    return m_runs->warmWorkers();
+}
+
+void MainWindow::setWarmWorkersEnabled(bool on) {
+    m_runs->setWarmWorkersEnabled(on);
+}
+
+void MainWindow::buildPages() {
     m_nav = new QListWidget;
     m_nav->setObjectName(QStringLiteral("navigation"));
     m_nav->setIconSize(QSize(24, 24));
@@ -112,50 +105,57 @@ void MainWindow::buildUi() {
     m_statusGpu = new QLabel;
     statusBar()->addPermanentWidget(m_statusRun);
     statusBar()->addPermanentWidget(m_statusGpu);
-
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+}
+
+void MainWindow::connectParts() {
+    const auto status = [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); };
+    // The pages.
     connect(m_setup, &SetupPanel::startRequested, this, &MainWindow::startRun);
     connect(m_setup, &SetupPanel::demoRequested, this, &MainWindow::startDemo);
-    connect(m_setup, &SetupPanel::message, this,
-            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_setup, &SetupPanel::message, this, status);
     connect(m_setup, &SetupPanel::configChanged, this,
             [this] { m_run->setStartEnabled(m_setup->canStart(), m_setup->problemText()); });
-    connect(m_run, &RunPanel::startRequested, this, [this] {
-        m_setup->revalidate();
-        if (m_setup->canStart())
-            startRun(m_setup->config());
-        else
-            showPage(SetupPage);
-    });
+    connect(m_run, &RunPanel::startRequested, this, [this] { startFromSetup(false); });
     connect(m_run, &RunPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_run, &RunPanel::diagnoseRequested, this, &MainWindow::diagnose);
     connect(m_doctor, &DoctorPanel::portChosen, m_setup, &SetupPanel::setTcpPort);
-    connect(m_doctor, &DoctorPanel::message, this,
-            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
-    connect(m_doctor, &DoctorPanel::diagnosed, this, [this](int errors, int) {
-        if (!m_preflightPending) return;
-        m_preflightPending = false;
-        if (errors > 0) {
-            showPage(DoctorPage);
-            statusBar()->showMessage(tr("The run was not started: the doctor found a problem."), kStatusMs);
-            return;
-        }
-        launchNow(m_pendingConfig);
-    });
+    connect(m_doctor, &DoctorPanel::message, this, status);
     m_compare->setConfigProvider([this] { return m_setup->config(); });
-    m_compare->setWarmWorkersProvider([this] { return m_warmAct->isChecked() ? m_warm : nullptr; });
-    connect(m_compare, &ComparePanel::sweepStarted, this, &MainWindow::followRun);
+    m_compare->setWarmWorkersProvider([this] { return m_runs->enabledWarmWorkers(); });
+    connect(m_compare, &ComparePanel::sweepStarted, m_runs, &RunControl::follow);
     connect(m_compare, &ComparePanel::sweepFinished, this, [this] { m_history->refresh(); });
-    connect(m_history, &HistoryPanel::showRunRequested, this, &MainWindow::showRecordedRun);
-    connect(m_loader, &RunLoader::loaded, this, &MainWindow::showReplay);
-    connect(m_loader, &RunLoader::notice, this,
-            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
-    connect(m_loader, &RunLoader::failed, this, [this](const QString&, const QString& error) {
-        statusBar()->clearMessage();
-        QMessageBox::warning(this, tr("Cannot reopen run"), error);
-    });
-    connect(m_compare, &ComparePanel::message, this,
-            [this](const QString& t) { statusBar()->showMessage(t, kStatusMs); });
+    connect(m_compare, &ComparePanel::message, this, status);
+    connect(m_history, &HistoryPanel::showRunRequested, m_runs, &RunControl::showRecordedRun);
+
+    // Runs.
+    connect(m_runs, &RunControl::runningChanged, m_setup, &SetupPanel::setRunning);
+    connect(m_runs, &RunControl::runningChanged, m_menus, &WindowMenus::setRunning);
+    connect(m_runs, &RunControl::stateTextChanged, m_statusRun, &QLabel::setText);
+    connect(m_runs, &RunControl::message, this,
+            [this](const QString& t, bool timed) { statusBar()->showMessage(t, timed ? kStatusMs : 0); });
+    connect(m_runs, &RunControl::messageCleared, statusBar(), &QStatusBar::clearMessage);
+    connect(m_runs, &RunControl::pageRequested, this, &MainWindow::showPage);
+    connect(m_runs, &RunControl::reopenFailed, this,
+            [this](const QString& error) { QMessageBox::warning(this, tr("Cannot reopen run"), error); });
+    connect(m_runs, &RunControl::runStarted, this, &MainWindow::runStarted);
+    connect(m_runs, &RunControl::runFinished, this, [this] { m_history->refresh(); });
+    connect(m_runs, &RunControl::runFinished, this, &MainWindow::runFinished);
+    connect(m_runs, &RunControl::warmWorkersEnabledChanged, m_menus, &WindowMenus::setWarmWorkersChecked);
+
+    // Menus.
+    connect(m_menus, &WindowMenus::startRequested, this, [this] { startFromSetup(true); });
+    connect(m_menus, &WindowMenus::stopRequested, this, &MainWindow::stopRun);
+    connect(m_menus, &WindowMenus::demoRequested, this, &MainWindow::startDemo);
+    connect(m_menus, &WindowMenus::diagnoseRequested, this, &MainWindow::diagnose);
+    connect(m_menus, &WindowMenus::pageRequested, this, &MainWindow::showPage);
+    connect(m_menus, &WindowMenus::languageRequested, this, &MainWindow::setLanguage);
+    connect(m_menus, &WindowMenus::runsFolderChosen, this, &MainWindow::setRunsFolder);
+    connect(m_menus, &WindowMenus::warmWorkersToggled, m_runs, &RunControl::setWarmWorkersEnabled);
+
+    // GPUs.
+    connect(m_gpus, &GpuPoller::polled, m_setup, &SetupPanel::setGpus);
+    connect(m_gpus, &GpuPoller::polled, this, &MainWindow::showGpuStatus);
     m_nav->setCurrentRow(SetupPage);
 }
 
@@ -163,53 +163,108 @@ MainWindow::Page MainWindow::currentPage() const {
     return Page(m_stack->currentIndex());
 }
 
-void MainWindow::showRecordedRun(const QString& folder, const QString& name) {
-    // The Run page belongs to a live run while one is going; reopening must not hide it.
-    if (m_supervisor && m_supervisor->isRunning()) {
-        statusBar()->showMessage(tr("A run is in progress; reopen %1 when it has finished.").arg(name),
-                                 kStatusMs);
-        return;
-    }
-    if (m_loader->isLoading()) {
-        statusBar()->showMessage(tr("Still opening the previous run; try %1 again in a moment.").arg(name),
-                                 kStatusMs);
-        return;
-    }
-    statusBar()->showMessage(tr("Opening %1...").arg(name));
-    m_loader->load(folder, name);
-}
-
-void MainWindow::showReplay(std::shared_ptr<launch::RunModel> model, const QString& name) {
-    statusBar()->clearMessage();
-    if (m_supervisor && m_supervisor->isRunning())
-        return; // a run started while the recording was read: its page wins
-    m_run->showModel(model.get(), name);
-    m_replay = std::move(model); // after showModel, so the panel never holds the old model once it is freed
-    showPage(RunPage);
-}
-
 void MainWindow::showPage(int page) {
     if (page >= 0 && page < PageCount) m_nav->setCurrentRow(page);
 }
 
-void MainWindow::pollGpus() {
-    QVector<GpuChoice> gpus;
-    for (const monitor::GpuSample& s : m_gpus->sample()) {
-        if (s.lost) continue;
-        GpuChoice g;
-        g.index = s.index;
-        g.name = QString::fromStdString(s.name);
-        g.utilPercent = s.gpuUtilPercent ? double(*s.gpuUtilPercent) : -1.0;
-        g.memUsedMiB = s.memUsedBytes ? double(*s.memUsedBytes) / (1024.0 * 1024.0) : -1.0;
-        g.memTotalMiB = s.memTotalBytes ? double(*s.memTotalBytes) / (1024.0 * 1024.0) : -1.0;
-        gpus << g;
+bool MainWindow::startRun(const launch::RunConfig& config) {
+    return m_runs->start(config);
+}
+
+void MainWindow::startFromSetup(bool explain) {
+    m_setup->revalidate();
+    if (m_setup->canStart()) {
+        startRun(m_setup->config());
+        return;
     }
-    m_setup->setGpus(gpus);
-    const auto& st = m_gpus->status();
+    showPage(SetupPage);
+    if (explain) statusBar()->showMessage(m_setup->problemText(), kStatusMs);
+}
+
+void MainWindow::startDemo() {
+    const launch::RunConfig c = demoConfig();
+    m_setup->setConfig(c); // the user sees (and can reuse) what the demo runs
+    startRun(c);
+}
+
+void MainWindow::stopRun() {
+    m_runs->stop();
+}
+
+void MainWindow::diagnose() {
+    m_runs->diagnose();
+}
+
+void MainWindow::setRunsFolder(const QString& folder) {
+    m_setup->setRunsFolder(folder);
+    m_history->setRunsFolder(folder);
+}
+
+void MainWindow::showGpuStatus() {
+    const monitor::NvmlStatus& st = m_gpus->status();
     m_statusGpu->setText(st.available ? tr("%n GPU(s), driver %1", nullptr, st.deviceCount)
                                             .arg(QString::fromStdString(st.driverVersion))
                                       : tr("No GPU: CPU workers"));
     m_statusGpu->setToolTip(QString::fromStdString(st.reason));
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    if (!applyLanguage(code))
+        statusBar()->showMessage(tr("The %1 translation is missing; staying in English.").arg(code),
+                                 kStatusMs);
+    WindowSettings::saveLanguage(currentLanguage());
+    m_menus->syncLanguage();
+}
+
+void MainWindow::retranslate() {
+    setWindowTitle(tr("DDP Desk"));
+    const QStringList pages = {tr("Setup"), tr("Run"), tr("Doctor"), tr("Compare"), tr("History")};
+    for (int i = 0; i < PageCount; ++i)
+        m_nav->item(i)->setText(pages[i]);
+    m_menus->setPageNames(pages);
+    m_menus->retranslate();
+    m_runs->retranslate();
+    showGpuStatus();
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(e);
+}
+
+void MainWindow::restoreSettings() {
+    const WindowSettings s = WindowSettings::load();
+    setRunsFolder(s.runsFolder);
+    if (s.lastConfig) m_setup->setConfig(*s.lastConfig);
+    if (!restoreGeometry(s.geometry)) resize(1280, 820);
+    restoreState(s.dockState);
+    showPage(s.page);
+    m_runs->setWarmWorkersEnabled(s.warmWorkers);
+}
+
+void MainWindow::saveSettings() const {
+    WindowSettings s;
+    s.geometry = saveGeometry();
+    s.dockState = saveState();
+    s.page = m_stack->currentIndex();
+    s.runsFolder = m_setup->runsFolder();
+    s.warmWorkers = m_runs->warmWorkersEnabled();
+    s.lastConfig = m_setup->config();
+    s.save();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (m_runs->isRunning()) {
+        const auto answer = QMessageBox::question(this, tr("Stop the run?"),
+                                                  tr("A run is in progress. Stop every worker and exit?"));
+        if (answer != QMessageBox::Yes) {
+            e->ignore();
+            return;
+        }
+        m_runs->stopForExit();
+    }
+    saveSettings();
+    QMainWindow::closeEvent(e);
 }
 
 } // namespace ddpdesk::ui

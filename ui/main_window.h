@@ -1,28 +1,19 @@
 #pragma once
 
-// The application window: a left navigation (Setup, Run, Doctor, Compare, History) over stacked pages, menus
-// with Windows-style shortcuts, a status bar, and everything that must survive a restart (geometry, dock
-// state, language, runs folder, the last configuration) kept in QSettings.
+// The application window: owns the left navigation (Setup, Run, Doctor, Compare, History) over the stacked
+// pages and the status bar, and composes the parts that do the rest: WindowMenus (menus and actions),
+// RunControl (starting, following and stopping runs, the pre-flight doctor, warm workers, reopened runs),
+// GpuPoller (the GPUs for Setup and the status bar) and WindowSettings (what survives a restart).
 
-#include "launch/run_config.h"
-#include "launch/supervisor.h"
-#include "launch/warm_workers.h"
+#include "launch/config/run_config.h"
+#include "launch/run/supervisor.h"
+#include "launch/run/warm_workers.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
-#include <memory>
-
-class QActionGroup;
 class QLabel;
 class QListWidget;
-class QMenu;
 class QStackedWidget;
-class QTimer;
-
-namespace ddpdesk::monitor {
-class GpuReader;
-}
 
 namespace ddpdesk::ui {
 
@@ -31,7 +22,9 @@ class RunPanel;
 class DoctorPanel;
 class ComparePanel;
 class HistoryPanel;
-class RunLoader;
+class GpuPoller;
+class RunControl;
+class WindowMenus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,14 +39,14 @@ public:
     DoctorPanel* doctorPanel() const { return m_doctor; }
     ComparePanel* comparePanel() const { return m_compare; }
     HistoryPanel* historyPanel() const { return m_history; }
-    launch::Supervisor* supervisor() const { return m_supervisor; }
+    launch::Supervisor* supervisor() const;
     Page currentPage() const;
 
     static QString defaultRunsFolder(); // <AppDataLocation>/runs, without a doubled "DDP Desk/DDP Desk"
     launch::RunConfig demoConfig() const;
-    void setPreflightEnabled(bool on) { m_preflight = on; } // the doctor before every Start (on by default)
+    void setPreflightEnabled(bool on); // the doctor before every Start (on by default)
     // Worker processes for the next Start wait with LibTorch loaded (Settings menu; on by default).
-    launch::WarmWorkers* warmWorkers() const { return m_warm; }
+    launch::WarmWorkers* warmWorkers() const;
     void setWarmWorkersEnabled(bool on);
 
 public slots:
@@ -76,21 +69,14 @@ protected:
 private:
     static constexpr int kStatusMs = 6000; // how long a status-bar message stays
 
-    // main_window.cpp: pages and status bar; main_window_menus.cpp: menus, actions, texts;
-    // main_window_settings.cpp: what survives a restart; main_window_runs.cpp: start, stop, diagnose.
-    void buildUi();
-    void buildMenus();
+    void buildPages();
+    void connectParts();
     void retranslate();
     void restoreSettings();
     void saveSettings() const;
-    void pollGpus();
-    bool launchNow(const launch::RunConfig& config);
-    void followRun(launch::Supervisor* run);
-    void setRunning(bool running);
-    void chooseRunsFolder();
-    void showRecordedRun(const QString& folder, const QString& name);
-    void showReplay(std::shared_ptr<launch::RunModel> model, const QString& name);
-    void refillWarmWorkers();
+    void startFromSetup(bool explain); // Start as pressed: the Setup form's configuration, or why not
+    void setRunsFolder(const QString& folder);
+    void showGpuStatus();
 
     QListWidget* m_nav;
     QStackedWidget* m_stack;
@@ -102,22 +88,9 @@ private:
     QLabel* m_statusRun;
     QLabel* m_statusGpu;
 
-    QMenu *m_fileMenu, *m_runMenu, *m_viewMenu, *m_settingsMenu, *m_languageMenu, *m_helpMenu;
-    QAction *m_openProfile, *m_saveProfile, *m_quit, *m_startAct, *m_stopAct, *m_demoAct, *m_diagnoseAct,
-        *m_runsFolderAct, *m_warmAct, *m_aboutAct, *m_aboutQtAct;
-    QList<QAction*> m_pageActs;
-    QActionGroup* m_languageGroup;
-
-    QPointer<launch::Supervisor> m_supervisor;
-    launch::WarmWorkers* m_warm;
-    std::unique_ptr<monitor::GpuReader> m_gpus;
-    std::shared_ptr<launch::RunModel> m_replay; // a finished run from History, shown on the Run page
-    RunLoader* m_loader;
-    QTimer* m_gpuTimer;
-    launch::RunConfig m_pendingConfig; // waiting for the pre-flight doctor
-    bool m_preflightPending = false;
-    bool m_preflight = true;
-    bool m_warmArmed = false; // the window is up: waiting workers may start
+    WindowMenus* m_menus;
+    RunControl* m_runs; // created after the pages, so it goes after them
+    GpuPoller* m_gpus;
 };
 
 } // namespace ddpdesk::ui

@@ -1,7 +1,7 @@
 #include "run_failure_banner.h"
 
 #include "icons.h"
-#include "launch/run_model.h"
+#include "launch/model/run_model.h"
 #include "run_panel.h"
 
 #include <QCoreApplication>
@@ -54,8 +54,8 @@ QString RunFailureBanner::text() const {
     return m_text->text();
 }
 
-// A known failure, explained (core/launch/failure_diagnosis.h), in the user's language. The table's own texts
-// are looked up by code; the context is spelled out where lupdate has to read it.
+// A known failure, explained (core/launch/diagnose/failure_diagnosis.h), in the user's language. The table's
+// own texts are looked up by code; the context is spelled out where lupdate has to read it.
 QString RunFailureBanner::diagnosisHtml(const std::optional<launch::Diagnosis>& d) {
     if (!d) return QString();
     const launch::FailureKind* kind = launch::findFailureKind(d->code);

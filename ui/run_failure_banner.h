@@ -3,7 +3,7 @@
 // The Run page's failure banner: which rank failed, why, and its last error, with "Show log" and "Diagnose".
 // A run that completed on a diagnosed problem (a loss that became NaN) gets the same banner as a warning.
 
-#include "launch/failure_diagnosis.h"
+#include "launch/diagnose/failure_diagnosis.h"
 
 #include <QFrame>
 

@@ -1,7 +1,7 @@
 #include "run_history.h"
 
 #include "charts/series_buffer.h"
-#include "launch/run_model.h"
+#include "launch/model/run_model.h"
 
 #include <QThread>
 

@@ -4,7 +4,7 @@
 // (launch/run_replay.h): a run is replayed into a RunModel, and this only turns the model's series into
 // curves.
 
-#include "launch/run_replay.h"
+#include "launch/model/run_replay.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "run_loader.h"
 
-#include "launch/run_model.h"
-#include "launch/run_replay.h"
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
 
 #include <QThread>
 

@@ -1,7 +1,8 @@
+// RunPanel: wires the Run page's widgets and renders a RunModel into them at each refresh tick.
 #include "run_panel.h"
 
-#include "launch/run_model.h"
-#include "launch/supervisor.h"
+#include "launch/model/run_model.h"
+#include "launch/run/supervisor.h"
 #include "run_chart_feed.h"
 #include "run_failure_banner.h"
 #include "run_rank_table.h"
@@ -16,6 +17,7 @@
 #include <QSlider>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 
 #include <cmath>
 
@@ -37,25 +39,63 @@ QString formatDuration(double s) {
 } // namespace
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
-    build();
+    m_table = std::make_unique<RunRankTable>();
+    m_charts = std::make_unique<RunChartFeed>(this);
+    m_ui = layOutRunPanel(*this, m_table->widget(), *m_charts, kMaxLogLines);
+    connectWidgets();
     retranslate();
 }
 
 RunPanel::~RunPanel() = default;
 
+void RunPanel::connectWidgets() {
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kRefreshMs);
+    connect(m_timer, &QTimer::timeout, this, &RunPanel::refresh);
+    m_timer->start();
+
+    connect(m_ui.start, &QPushButton::clicked, this, &RunPanel::startRequested);
+    connect(m_ui.stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
+    connect(m_ui.stacks, &QPushButton::clicked, this, &RunPanel::showStacks);
+    connect(m_ui.banner, &RunFailureBanner::diagnoseClicked, this, &RunPanel::diagnoseRequested);
+    connect(m_ui.banner, &RunFailureBanner::showLogClicked, this, [this](int failedRank) {
+        if (m_model) {
+            const int idx = m_model->indexOfRank(failedRank);
+            if (idx >= 0) selectLogRank(idx);
+        }
+        m_ui.tabs->setCurrentIndex(1);
+    });
+    connect(m_ui.smoothing, &QSlider::valueChanged, this, [this] {
+        m_charts->markDirty(RunChartFeed::Loss);
+        m_ui.smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
+    });
+    connect(m_ui.logRank, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_ui.log->clear();
+        if (i >= 0 && i < m_logs.slotCount()) {
+            m_ui.log->setPlainText(m_logs.text(i));
+            m_logs.clearPending(i);
+            m_ui.log->verticalScrollBar()->setValue(m_ui.log->verticalScrollBar()->maximum());
+        }
+    });
+    connect(m_table->widget(), &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        selectLogRank(row);
+        m_ui.tabs->setCurrentIndex(1);
+    });
+}
+
 void RunPanel::retranslate() {
-    m_start->setText(tr("&Start"));
-    m_stop->setText(tr("S&top"));
-    m_stop->setToolTip(tr("Stop every worker; checkpoints are kept (Shift+F5)"));
-    m_stacks->setText(tr("Show stac&ks"));
-    m_stacks->setToolTip(
+    m_ui.start->setText(tr("&Start"));
+    m_ui.stop->setText(tr("S&top"));
+    m_ui.stop->setToolTip(tr("Stop every worker; checkpoints are kept (Shift+F5)"));
+    m_ui.stacks->setText(tr("Show stac&ks"));
+    m_ui.stacks->setToolTip(
         tr("Where does it hang? Every script rank writes the Python stacks of all its threads into the "
            "log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)"));
-    m_banner->retranslate();
+    m_ui.banner->retranslate();
     m_table->retranslate();
-    m_tabs->setTabText(0, tr("Charts"));
-    m_tabs->setTabText(1, tr("Logs"));
-    m_smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
+    m_ui.tabs->setTabText(0, tr("Charts"));
+    m_ui.tabs->setTabText(1, tr("Logs"));
+    m_ui.smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
     m_charts->retranslate();
     if (m_model) resetViews();
     refreshStatus();
@@ -67,13 +107,13 @@ void RunPanel::changeEvent(QEvent* e) {
 }
 
 double RunPanel::smoothing() const {
-    return m_smoothing->value() / 100.0;
+    return m_ui.smoothing->value() / 100.0;
 }
 
 void RunPanel::setStartEnabled(bool enabled, const QString& reason) {
     const bool running = m_supervisor && m_supervisor->isRunning();
-    m_start->setEnabled(enabled && !running);
-    m_start->setToolTip(enabled ? tr("Start the run (F5)") : reason);
+    m_ui.start->setEnabled(enabled && !running);
+    m_ui.start->setToolTip(enabled ? tr("Start the run (F5)") : reason);
 }
 
 void RunPanel::attach(launch::Supervisor* supervisor) {
@@ -82,7 +122,7 @@ void RunPanel::attach(launch::Supervisor* supervisor) {
     m_supervisor = supervisor;
     m_model = supervisor ? supervisor->model() : nullptr;
     m_title.clear();
-    m_banner->clear();
+    m_ui.banner->clear();
     m_charts->clearMonitor();
     if (!m_model) return;
     connectModel(m_model);
@@ -93,14 +133,14 @@ void RunPanel::attach(launch::Supervisor* supervisor) {
             [this](const QString& report) { onLog(-1, report, true); });
     connect(supervisor, &launch::Supervisor::started, this, [this] {
         resetViews();
-        m_stop->setEnabled(true);
-        m_stacks->setEnabled(m_supervisor && m_supervisor->canShowStacks());
-        m_start->setEnabled(false);
+        m_ui.stop->setEnabled(true);
+        m_ui.stacks->setEnabled(m_supervisor && m_supervisor->canShowStacks());
+        m_ui.start->setEnabled(false);
     });
     connect(supervisor, &launch::Supervisor::finished, this, [this] {
-        m_stop->setEnabled(false);
-        m_stacks->setEnabled(false);
-        m_start->setEnabled(true);
+        m_ui.stop->setEnabled(false);
+        m_ui.stacks->setEnabled(false);
+        m_ui.start->setEnabled(true);
         refreshNow();
     });
     resetViews();
@@ -140,7 +180,7 @@ void RunPanel::connectModel(const launch::RunModel* model) {
         if (s.status == QLatin1String("failed"))
             showFailure(s.failedRank, s.failureReason);
         else if (s.status == QLatin1String("ok") && s.diagnosis)
-            m_banner->showCompletedWarning(m_model);
+            m_ui.banner->showCompletedWarning(m_model);
         refresh();
     });
 }
@@ -153,7 +193,7 @@ void RunPanel::showModel(const launch::RunModel* model, const QString& title) {
     if (model && model->summary().status == QLatin1String("failed"))
         showFailure(model->summary().failedRank, model->summary().failureReason);
     else if (model && model->summary().status == QLatin1String("ok") && model->summary().diagnosis)
-        m_banner->showCompletedWarning(model);
+        m_ui.banner->showCompletedWarning(model);
     refreshNow();
 }
 
@@ -162,14 +202,14 @@ void RunPanel::resetViews() {
     m_table->setRowCount(n);
     m_charts->reset(m_model);
 
-    const int oldSel = m_logRank->currentIndex();
-    const QSignalBlocker block(m_logRank);
-    m_logRank->clear();
+    const int oldSel = m_ui.logRank->currentIndex();
+    const QSignalBlocker block(m_ui.logRank);
+    m_ui.logRank->clear();
     m_logs.resize(n + 1);
     for (int i = 0; i < n; ++i)
-        m_logRank->addItem(tr("Rank %1").arg(m_model->rank(i).rank));
-    m_logRank->addItem(tr("Launcher"));
-    m_logRank->setCurrentIndex(oldSel >= 0 && oldSel <= n ? oldSel : 0);
+        m_ui.logRank->addItem(tr("Rank %1").arg(m_model->rank(i).rank));
+    m_ui.logRank->addItem(tr("Launcher"));
+    m_ui.logRank->setCurrentIndex(oldSel >= 0 && oldSel <= n ? oldSel : 0);
     m_dirtyTable = m_dirtyStatus = true;
 }
 
@@ -188,7 +228,7 @@ void RunPanel::onMonitorSample() {
 }
 
 void RunPanel::showFailure(int rank, const QString& reason) {
-    m_banner->showFailure(m_model, rank, reason);
+    m_ui.banner->showFailure(m_model, rank, reason);
     m_dirtyTable = true;
 }
 
@@ -197,31 +237,31 @@ QTableWidget* RunPanel::rankTable() const {
 }
 
 bool RunPanel::failureVisible() const {
-    return !m_banner->isHidden();
+    return !m_ui.banner->isHidden();
 }
 
 QString RunPanel::failureText() const {
-    return m_banner->text();
+    return m_ui.banner->text();
 }
 
 QString RunPanel::statusText() const {
-    return m_status->text();
+    return m_ui.status->text();
 }
 
 QString RunPanel::logText() const {
-    return m_log->toPlainText();
+    return m_ui.log->toPlainText();
 }
 
 void RunPanel::showStacks() {
     if (!m_supervisor) return;
     // The answers arrive in the launcher's log, every rank's together.
-    m_tabs->setCurrentIndex(1);
-    selectLogRank(m_logRank->count() - 1);
+    m_ui.tabs->setCurrentIndex(1);
+    selectLogRank(m_ui.logRank->count() - 1);
     m_supervisor->requestStacks(tr("asked from the Run page"));
 }
 
 void RunPanel::selectLogRank(int index) {
-    m_logRank->setCurrentIndex(index);
+    m_ui.logRank->setCurrentIndex(index);
 }
 
 void RunPanel::refreshNow() {
@@ -243,7 +283,7 @@ void RunPanel::refresh() {
     flushLogs();
     // Redrawing a Qt Charts chart costs milliseconds per thousand points; one chart per tick keeps every
     // UI-thread stall short, and charts off screen cost nothing.
-    if (isVisible() && m_tabs->currentIndex() == 0) m_charts->refreshNext(*m_model, smoothing());
+    if (isVisible() && m_ui.tabs->currentIndex() == 0) m_charts->refreshNext(*m_model, smoothing());
 }
 
 void RunPanel::refreshStatus() {
@@ -251,24 +291,25 @@ void RunPanel::refreshStatus() {
     if (!m_model && m_table->widget()->rowCount() > 0)
         return; // the run's Supervisor is gone (a sweep moved on): keep its last status line
     if (!m_model) {
-        m_status->setText(tr("No run yet. Configure one on the Setup page, or press Run demo."));
-        m_progress->setValue(0);
-        m_progress->setFormat(QString());
+        m_ui.status->setText(tr("No run yet. Configure one on the Setup page, or press Run demo."));
+        m_ui.progress->setValue(0);
+        m_ui.progress->setFormat(QString());
         return;
     }
     const double p = m_model->progress();
-    m_progress->setValue(p < 0 ? 0 : int(p * 1000));
+    m_ui.progress->setValue(p < 0 ? 0 : int(p * 1000));
     const launch::RunSummary s = m_model->summary();
     if (m_model->isFinished()) {
         const QString ended = s.status == QLatin1String("failed")    ? tr("failed")
                               : s.status == QLatin1String("stopped") ? tr("stopped")
                                                                      : s.status;
-        m_progress->setFormat(s.status == QLatin1String("ok") ? tr("Finished") : tr("Ended: %1").arg(ended));
+        m_ui.progress->setFormat(s.status == QLatin1String("ok") ? tr("Finished")
+                                                                 : tr("Ended: %1").arg(ended));
     } else if (p < 0) {
         // A script's length is its own: once steps come, it is running, with no percentage to show.
-        m_progress->setFormat(s.steps > 0 ? tr("Running") : tr("Starting..."));
+        m_ui.progress->setFormat(s.steps > 0 ? tr("Running") : tr("Starting..."));
     } else {
-        m_progress->setFormat(
+        m_ui.progress->setFormat(
             tr("%1% \u2014 ETA %2").arg(p * 100.0, 0, 'f', 1).arg(formatDuration(m_model->etaS())));
     }
     QString text = m_title.isEmpty() ? QString() : m_title + QStringLiteral(" \u2014 ");
@@ -286,15 +327,15 @@ void RunPanel::refreshStatus() {
                 .arg(std::isfinite(m_model->meanLoss()) ? QString::number(m_model->meanLoss(), 'g', 4)
                                                         : QStringLiteral("\u2013"))
                 .arg(formatDuration(m_model->isFinished() ? s.wallS : m_model->elapsedS()));
-    m_status->setText(text);
+    m_ui.status->setText(text);
 }
 
 void RunPanel::flushLogs() {
     QString text;
-    if (!m_logs.takePending(m_logRank->currentIndex(), &text)) return;
-    QScrollBar* bar = m_log->verticalScrollBar();
+    if (!m_logs.takePending(m_ui.logRank->currentIndex(), &text)) return;
+    QScrollBar* bar = m_ui.log->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 2;
-    m_log->appendPlainText(text);
+    m_ui.log->appendPlainText(text);
     if (atEnd) bar->setValue(bar->maximum());
 }
 

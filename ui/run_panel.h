@@ -3,23 +3,18 @@
 // The Run page: renders a RunModel (live from a Supervisor, or a finished run reopened from History). Model
 // signals only mark what changed; a 4 Hz timer redraws, one chart per tick, so 10,000 telemetry events/s cost
 // the UI thread little beyond RunModel's own bookkeeping. The pieces: RunRankTable (per-rank table),
-// RunFailureBanner, RunChartFeed (the four charts), RunLogBuffer (per-rank logs); run_panel_layout.cpp puts
-// them together.
+// RunFailureBanner, RunChartFeed (the four charts), RunLogBuffer (per-rank logs); layOutRunPanel()
+// (run_panel_layout.cpp) makes the widgets and puts them together.
 
-#include "launch/supervisor.h"
+#include "launch/run/supervisor.h"
 #include "run_log_buffer.h"
+#include "run_panel_layout.h"
 
 #include <QPointer>
 #include <QWidget>
 
 #include <memory>
 
-class QComboBox;
-class QLabel;
-class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
-class QSlider;
 class QTableWidget;
 class QTabWidget;
 class QTimer;
@@ -27,7 +22,6 @@ class QTimer;
 namespace ddpdesk::ui {
 
 class RunChartFeed;
-class RunFailureBanner;
 class RunRankTable;
 
 class RunPanel : public QWidget {
@@ -54,7 +48,7 @@ public:
     void selectLogRank(int index);
     void showStacks(); // "Show stacks": asks every rank where it hangs; the answers go to the launcher's log
     void refreshNow(); // everything, charts drawn before it returns
-    QTabWidget* tabs() const { return m_tabs; }
+    QTabWidget* tabs() const { return m_ui.tabs; }
 
 signals:
     void startRequested();
@@ -65,7 +59,7 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    void build();
+    void connectWidgets();
     void retranslate();
     void connectModel(const launch::RunModel* model);
     void resetViews();
@@ -81,19 +75,9 @@ private:
     const launch::RunModel* m_model = nullptr;
     QString m_title;
 
-    QPushButton* m_start;
-    QPushButton* m_stop;
-    QPushButton* m_stacks; // Where does it hang? (script ranks' Python stacks into the log)
-    QLabel* m_status;
-    QProgressBar* m_progress;
-    RunFailureBanner* m_banner;
+    RunPanelWidgets m_ui; // made by layOutRunPanel()
     std::unique_ptr<RunRankTable> m_table;
     std::unique_ptr<RunChartFeed> m_charts;
-    QTabWidget* m_tabs;
-    QSlider* m_smoothing;
-    QLabel* m_smoothingLabel;
-    QComboBox* m_logRank;
-    QPlainTextEdit* m_log;
     QTimer* m_timer;
 
     RunLogBuffer m_logs{kMaxLogLines}; // per index; index rankCount: launcher messages

@@ -1,7 +1,7 @@
 #include "run_rank_table.h"
 
 #include "icons.h"
-#include "launch/run_model.h"
+#include "launch/model/run_model.h"
 #include "run_panel.h"
 
 #include <QHeaderView>

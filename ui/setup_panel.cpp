@@ -1,7 +1,7 @@
 #include "setup_panel.h"
 
 #include "icons.h"
-#include "launch/command_format.h"
+#include "launch/config/command_format.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -3,7 +3,7 @@
 // The Setup page: every RunConfig field as a widget, validated as it is edited (RunConfig::validate is the
 // one rule book), with Start disabled and the reason shown until the configuration can start.
 
-#include "launch/run_config.h"
+#include "launch/config/run_config.h"
 
 #include <QHash>
 #include <QVector>

@@ -2,7 +2,7 @@
 #include "commands.h"
 #include "run_cmd.h"
 
-#include "launch/command_format.h"
+#include "launch/config/command_format.h"
 
 #include <iostream>
 #include <memory>

@@ -16,6 +16,6 @@ struct CliContext {
 void addRunCommands(CLI::App& app, CliContext& ctx);   // run, sweep, command (core/launch)
 void addDoctorCommand(CLI::App& app, CliContext& ctx); // doctor (core/doctor)
 void addGpusCommand(CLI::App& app, CliContext& ctx);   // gpus (core/monitor)
-void addStacksCommand(CLI::App& app, CliContext& ctx); // stacks (core/launch/stack_dump.h)
+void addStacksCommand(CLI::App& app, CliContext& ctx); // stacks (core/launch/diagnose/stack_dump.h)
 
 } // namespace ddpdesk::cli

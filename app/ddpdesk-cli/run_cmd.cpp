@@ -2,10 +2,10 @@
 #include "run_cmd.h"
 
 #include "commands.h"
-#include "launch/console_view.h"
-#include "launch/process_control.h"
-#include "launch/supervisor.h"
-#include "launch/tensorboard_log.h"
+#include "launch/model/console_view.h"
+#include "launch/process/process_control.h"
+#include "launch/record/tensorboard_log.h"
+#include "launch/run/supervisor.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/worker_settings_cli.h"
@@ -81,7 +81,7 @@ void printSummaryText(const launch::Supervisor& run) {
         for (const QString& line : s.failedRankStderr)
             std::cout << "  | " << line.toStdString() << "\n";
     }
-    if (const auto& d = s.diagnosis) // a known failure, explained (core/launch/failure_diagnosis.h)
+    if (const auto& d = s.diagnosis) // a known failure, explained (core/launch/diagnose/failure_diagnosis.h)
         std::cout << "Diagnosis [" << d->code << "]: " << d->message << "\n  Fix: " << d->fix
                   << "\n  Seen in rank " << d->rank << ": " << d->matched << "\n";
     std::cout << "metrics: " << run.metricsPath().toStdString()

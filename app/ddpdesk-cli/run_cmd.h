@@ -4,7 +4,7 @@
 // and `command` accept exactly the same configuration) and the conversion into a launch::RunConfig.
 
 #include "commands.h"
-#include "launch/run_config.h"
+#include "launch/config/run_config.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,13 +1,13 @@
 // `ddpdesk-cli stacks RUN_DIR`: "where does it hang?" for a script run that is still going, started by this
 // CLI or the GUI. Every live rank that DDP Desk's instrumentation module announced dumps the Python stacks of
-// all its threads (core/launch/stack_dump.h); they are printed per rank. Exit 0 when at least one rank
-// answered, 1 when no rank could be asked (the run ended, or it is not an instrumented script run), 2 for a
-// folder that is not a run.
+// all its threads (core/launch/diagnose/stack_dump.h); they are printed per rank. Exit 0 when at least one
+// rank answered, 1 when no rank could be asked (the run ended, or it is not an instrumented script run), 2
+// for a folder that is not a run.
 
 #include "commands.h"
 
-#include "launch/script_instrument.h"
-#include "launch/stack_dump.h"
+#include "launch/diagnose/stack_dump.h"
+#include "launch/run/script_instrument.h"
 
 #include <QDir>
 #include <QFileInfo>

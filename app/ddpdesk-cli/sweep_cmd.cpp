@@ -3,10 +3,10 @@
 #include "commands.h"
 #include "run_cmd.h"
 
-#include "launch/console_view.h"
-#include "launch/process_control.h"
-#include "launch/supervisor.h"
-#include "launch/sweep.h"
+#include "launch/model/console_view.h"
+#include "launch/process/process_control.h"
+#include "launch/run/supervisor.h"
+#include "launch/run/sweep.h"
 #include "plot/sweep_plot.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 // ddpdesk-worker: one process = one rank of a DDP job. The program lives in core/train (worker.cpp); this
 // file only adds --version, which reports what the shared version text reports for every DDP Desk executable.
 
-#include "train/worker.h"
+#include "train/worker/worker.h"
 
 #include <cstdio>
 #include <cstring>

@@ -2,7 +2,7 @@
 
 #include "doctor/checks.h"
 #include "doctor/finding_texts.h"
-#include "net/bounded_call.h"
+#include "os/bounded_call.h"
 #include "protocol/store_spec.h"
 #include "protocol/utf8.h"
 
@@ -136,7 +136,7 @@ constexpr auto kGrace = std::chrono::milliseconds(400);
 
 // A store on a network share that went away blocks stat/open for minutes: ask in a helper thread first.
 bool storePathAnswers(const fs::path& path, net::Millis timeout) {
-    return net::detail::callBounded<bool>(
+    return ddpdesk::os::callBounded<bool>(
                [path] {
                    std::error_code ec;
                    const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();

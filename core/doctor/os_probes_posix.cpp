@@ -1,12 +1,11 @@
-// Linux side of os_probes.h, read from /proc: /proc/net/tcp{,6} maps a port to socket inodes, /proc/<pid>/fd
-// maps inodes and files to processes, /proc/locks lists flock/fcntl locks (FileStore takes flock for each
-// operation).
+// Linux side of os_probes.h, read from /proc: core/os's TCP table maps a port to socket inodes,
+// /proc/<pid>/fd maps inodes and files to processes, /proc/locks lists flock/fcntl locks (FileStore takes
+// flock for each operation).
 
 #include "doctor/os_probes.h"
+#include "os/sockets.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -68,24 +67,11 @@ void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, const std::string
 } // namespace
 
 std::vector<ProcessRef> portHolders(int port) {
-    std::map<std::string, std::string> inodes; // socket inode -> "listening"/"bound"
-    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::ifstream in(table);
-        std::string line;
-        std::getline(in, line); // header
-        while (std::getline(in, line)) {
-            std::istringstream fields(line);
-            std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
-            fields >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >> inode;
-            auto colon = local.rfind(':');
-            if (colon == std::string::npos || inode.empty() || inode == "0") continue;
-            int localPort = static_cast<int>(std::strtol(local.substr(colon + 1).c_str(), nullptr, 16));
-            // Only sockets that own the local port: LISTEN (0A) or bound-but-idle (07 CLOSE); an outgoing
-            // connection that happens to use the number as its ephemeral port does not block a listener.
-            if (localPort == port && (state == "0A" || state == "07"))
-                inodes["socket:[" + inode + "]"] = state == "0A" ? "listening" : "bound";
-        }
-    }
+    std::map<std::string, std::string> inodes; // "socket:[inode]", as /proc/<pid>/fd links name it -> how
+    for (const auto& socket : ddpdesk::os::tcpPortSockets(port))
+        if (socket.inode != 0)
+            inodes["socket:[" + std::to_string(socket.inode) + "]"] =
+                socket.listening ? "listening" : "bound";
     std::vector<ProcessRef> out;
     if (inodes.empty()) return out;
     const auto self = currentPid();
@@ -100,46 +86,6 @@ std::vector<ProcessRef> portHolders(int port) {
         });
         if (!how.empty()) addUnique(out, pid, how);
     });
-    return out;
-}
-
-namespace {
-
-// /proc/net/tcp prints an address as the 32-bit words of its network-order bytes, each with %08X of the
-// machine's own word: copy the words back as they were.
-std::string procAddress(const std::string& hex) {
-    if (hex.size() != 8 && hex.size() != 32) return {};
-    unsigned char bytes[16] = {0};
-    for (std::size_t word = 0; word < hex.size() / 8; ++word) {
-        const auto value =
-            static_cast<std::uint32_t>(std::strtoul(hex.substr(word * 8, 8).c_str(), nullptr, 16));
-        std::memcpy(bytes + word * 4, &value, 4);
-    }
-    char text[INET6_ADDRSTRLEN] = {0};
-    if (!::inet_ntop(hex.size() == 8 ? AF_INET : AF_INET6, bytes, text, sizeof text)) return {};
-    return text;
-}
-
-} // namespace
-
-std::vector<std::string> listenAddresses(int port) {
-    std::vector<std::string> out;
-    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::ifstream in(table);
-        std::string line;
-        std::getline(in, line); // header
-        while (std::getline(in, line)) {
-            std::istringstream fields(line);
-            std::string sl, local, remote, state;
-            fields >> sl >> local >> remote >> state;
-            const auto colon = local.rfind(':');
-            if (colon == std::string::npos || state != "0A") continue;
-            if (std::strtol(local.substr(colon + 1).c_str(), nullptr, 16) != port) continue;
-            const std::string address = procAddress(local.substr(0, colon));
-            if (!address.empty() && std::find(out.begin(), out.end(), address) == out.end())
-                out.push_back(address);
-        }
-    }
     return out;
 }
 

@@ -1,20 +1,14 @@
-// Windows side of os_probes.h: GetExtendedTcpTable (IP Helper) names the process that owns a port, the
+// Windows side of os_probes.h: core/os's TCP table (IP Helper) names the process that owns a port, the
 // Restart Manager (RmGetList) names the processes that hold a file open - the same API Explorer uses for
 // "file in use".
 
 #include "doctor/os_probes.h"
-
-// Winsock first: windows.h would otherwise pull in the old winsock.h.
-#include <winsock2.h>
-#include <ws2tcpip.h>
+#include "os/sockets.h"
 
 #include <windows.h>
 
-#include <iphlpapi.h>
 #include <restartmanager.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <vector>
 
 namespace ddpdesk::doctor::os {
@@ -35,102 +29,12 @@ void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, std::string name,
     out.push_back({pid, name.empty() ? processName(pid) : std::move(name), how});
 }
 
-template <typename Table, typename Row> void scanTable(ULONG family, int port, std::vector<ProcessRef>& out) {
-    DWORD size = 0;
-    GetExtendedTcpTable(nullptr, &size, FALSE, family, TCP_TABLE_OWNER_PID_ALL, 0);
-    std::vector<unsigned char> buffer(size + 4096);
-    size = static_cast<DWORD>(buffer.size());
-    if (GetExtendedTcpTable(buffer.data(), &size, FALSE, family, TCP_TABLE_OWNER_PID_ALL, 0) != NO_ERROR)
-        return;
-    auto table = reinterpret_cast<const Table*>(buffer.data());
-    for (DWORD i = 0; i < table->dwNumEntries; ++i) {
-        const Row& row = table->table[i];
-        if (ntohs(static_cast<u_short>(row.dwLocalPort)) != port) continue;
-        if (row.dwState == MIB_TCP_STATE_LISTEN)
-            addUnique(out, row.dwOwningPid, {}, "listening");
-        else if (row.dwState == MIB_TCP_STATE_CLOSED)
-            addUnique(out, row.dwOwningPid, {}, "bound");
-    }
-}
-
 } // namespace
 
 std::vector<ProcessRef> portHolders(int port) {
     std::vector<ProcessRef> out;
-    scanTable<MIB_TCPTABLE_OWNER_PID, MIB_TCPROW_OWNER_PID>(AF_INET, port, out);
-    scanTable<MIB_TCP6TABLE_OWNER_PID, MIB_TCP6ROW_OWNER_PID>(AF_INET6, port, out);
-    return out;
-}
-
-namespace {
-
-std::string ipv4Text(DWORD networkOrder) {
-    const auto* b = reinterpret_cast<const unsigned char*>(&networkOrder);
-    return std::to_string(b[0]) + "." + std::to_string(b[1]) + "." + std::to_string(b[2]) + "." +
-           std::to_string(b[3]);
-}
-
-// RFC 5952 text (longest run of zero groups as "::"), without needing InetNtop's minimum Windows version.
-std::string ipv6Text(const UCHAR* b) {
-    unsigned groups[8];
-    for (int i = 0; i < 8; ++i)
-        groups[i] = (unsigned(b[2 * i]) << 8) | b[2 * i + 1];
-    int bestAt = -1, bestLength = 1;
-    for (int i = 0; i < 8;) {
-        int j = i;
-        while (j < 8 && groups[j] == 0)
-            ++j;
-        if (j - i > bestLength) {
-            bestAt = i;
-            bestLength = j - i;
-        }
-        i = j == i ? i + 1 : j;
-    }
-    std::string text;
-    for (int i = 0; i < 8; ++i) {
-        if (i == bestAt) {
-            text += "::";
-            i += bestLength - 1;
-            continue;
-        }
-        if (!text.empty() && text.back() != ':') text += ':';
-        char group[8];
-        std::snprintf(group, sizeof group, "%x", groups[i]);
-        text += group;
-    }
-    return text;
-}
-
-void addAddress(std::vector<std::string>& out, std::string address) {
-    if (std::find(out.begin(), out.end(), address) == out.end()) out.push_back(std::move(address));
-}
-
-template <typename Table> bool listenerTable(ULONG family, std::vector<unsigned char>& buffer) {
-    DWORD size = 0;
-    GetExtendedTcpTable(nullptr, &size, FALSE, family, TCP_TABLE_OWNER_PID_LISTENER, 0);
-    buffer.assign(size + 4096, 0);
-    size = static_cast<DWORD>(buffer.size());
-    return GetExtendedTcpTable(buffer.data(), &size, FALSE, family, TCP_TABLE_OWNER_PID_LISTENER, 0) ==
-           NO_ERROR;
-}
-
-} // namespace
-
-std::vector<std::string> listenAddresses(int port) {
-    std::vector<std::string> out;
-    std::vector<unsigned char> buffer;
-    if (listenerTable<MIB_TCPTABLE_OWNER_PID>(AF_INET, buffer)) {
-        auto table = reinterpret_cast<const MIB_TCPTABLE_OWNER_PID*>(buffer.data());
-        for (DWORD i = 0; i < table->dwNumEntries; ++i)
-            if (ntohs(static_cast<u_short>(table->table[i].dwLocalPort)) == port)
-                addAddress(out, ipv4Text(table->table[i].dwLocalAddr));
-    }
-    if (listenerTable<MIB_TCP6TABLE_OWNER_PID>(AF_INET6, buffer)) {
-        auto table = reinterpret_cast<const MIB_TCP6TABLE_OWNER_PID*>(buffer.data());
-        for (DWORD i = 0; i < table->dwNumEntries; ++i)
-            if (ntohs(static_cast<u_short>(table->table[i].dwLocalPort)) == port)
-                addAddress(out, ipv6Text(table->table[i].ucLocalAddr));
-    }
+    for (const auto& socket : ddpdesk::os::tcpPortSockets(port))
+        addUnique(out, socket.ownerPid, {}, socket.listening ? "listening" : "bound");
     return out;
 }
 

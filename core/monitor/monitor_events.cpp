@@ -18,83 +18,87 @@ nlohmann::json orNull(const std::string& value) {
 
 nlohmann::json gpuJson(const GpuSample& gpu) {
     nlohmann::json g;
-    g["index"] = gpu.index;
-    g["name"] = orNull(gpu.name);
-    g["uuid"] = orNull(gpu.uuid);
-    g["pci_bus_id"] = orNull(gpu.pciBusId);
-    g["lost"] = gpu.lost;
-    g["gpu_util_percent"] = orNull(gpu.gpuUtilPercent);
-    g["mem_util_percent"] = orNull(gpu.memUtilPercent);
-    g["mem_used_bytes"] = orNull(gpu.memUsedBytes);
-    g["mem_total_bytes"] = orNull(gpu.memTotalBytes);
-    g["temperature_c"] = orNull(gpu.temperatureC);
-    g["power_w"] = orNull(gpu.powerDrawW);
-    g["power_limit_w"] = orNull(gpu.powerLimitW);
-    g["sm_clock_mhz"] = orNull(gpu.smClockMHz);
-    g["mem_clock_mhz"] = orNull(gpu.memClockMHz);
-    g["fan_percent"] = orNull(gpu.fanPercent);
-    g["pcie_tx_bytes_per_s"] = orNull(gpu.pcieTxBytesPerSecond);
-    g["pcie_rx_bytes_per_s"] = orNull(gpu.pcieRxBytesPerSecond);
+    g[protocol::field::Index] = gpu.index;
+    g[protocol::field::Name] = orNull(gpu.name);
+    g[protocol::field::Uuid] = orNull(gpu.uuid);
+    g[protocol::field::PciBusId] = orNull(gpu.pciBusId);
+    g[protocol::field::Lost] = gpu.lost;
+    g[protocol::field::GpuUtilPercent] = orNull(gpu.gpuUtilPercent);
+    g[protocol::field::MemUtilPercent] = orNull(gpu.memUtilPercent);
+    g[protocol::field::MemUsedBytes] = orNull(gpu.memUsedBytes);
+    g[protocol::field::MemTotalBytes] = orNull(gpu.memTotalBytes);
+    g[protocol::field::TemperatureC] = orNull(gpu.temperatureC);
+    g[protocol::field::PowerW] = orNull(gpu.powerDrawW);
+    g[protocol::field::PowerLimitW] = orNull(gpu.powerLimitW);
+    g[protocol::field::SmClockMhz] = orNull(gpu.smClockMHz);
+    g[protocol::field::MemClockMhz] = orNull(gpu.memClockMHz);
+    g[protocol::field::FanPercent] = orNull(gpu.fanPercent);
+    g[protocol::field::PcieTxBytesPerS] = orNull(gpu.pcieTxBytesPerSecond);
+    g[protocol::field::PcieRxBytesPerS] = orNull(gpu.pcieRxBytesPerSecond);
     if (gpu.processes) {
         nlohmann::json list = nlohmann::json::array();
         for (const GpuProcess& p : *gpu.processes)
-            list.push_back({{"pid", p.pid}, {"used_mem_bytes", orNull(p.usedMemoryBytes)}});
-        g["processes"] = std::move(list);
+            list.push_back(
+                {{protocol::field::Pid, p.pid}, {protocol::field::UsedMemBytes, orNull(p.usedMemoryBytes)}});
+        g[protocol::field::Processes] = std::move(list);
     } else {
-        g["processes"] = nullptr;
+        g[protocol::field::Processes] = nullptr;
     }
     return g;
 }
 
 nlohmann::json processJson(const ProcessSample& process, const std::vector<GpuSample>& gpus) {
     nlohmann::json p;
-    p["pid"] = process.pid;
-    p["rank"] = process.rank;
-    p["alive"] = process.alive;
-    p["cpu_percent"] = orNull(process.cpuPercent);
-    p["cpu_seconds"] = process.alive ? nlohmann::json(process.cpuSeconds) : nlohmann::json(nullptr);
-    p["rss_bytes"] = process.alive ? nlohmann::json(process.residentBytes) : nlohmann::json(nullptr);
-    p["threads"] = process.alive ? nlohmann::json(process.threads) : nlohmann::json(nullptr);
+    p[protocol::field::Pid] = process.pid;
+    p[protocol::field::Rank] = process.rank;
+    p[protocol::field::Alive] = process.alive;
+    p[protocol::field::CpuPercent] = orNull(process.cpuPercent);
+    p[protocol::field::CpuSeconds] =
+        process.alive ? nlohmann::json(process.cpuSeconds) : nlohmann::json(nullptr);
+    p[protocol::field::RssBytes] =
+        process.alive ? nlohmann::json(process.residentBytes) : nlohmann::json(nullptr);
+    p[protocol::field::Threads] = process.alive ? nlohmann::json(process.threads) : nlohmann::json(nullptr);
     // The pid -> GPU mapping: NVML lists a process on every GPU it has a context on.
     nlohmann::json onGpus = nlohmann::json::array();
     for (const GpuSample& gpu : gpus) {
         if (!gpu.processes) continue;
         for (const GpuProcess& gp : *gpu.processes)
             if (std::int64_t(gp.pid) == process.pid)
-                onGpus.push_back({{"index", gpu.index}, {"used_mem_bytes", orNull(gp.usedMemoryBytes)}});
+                onGpus.push_back({{protocol::field::Index, gpu.index},
+                                  {protocol::field::UsedMemBytes, orNull(gp.usedMemoryBytes)}});
     }
-    p["gpus"] = std::move(onGpus);
-    if (!process.error.empty()) p["error"] = process.error;
+    p[protocol::field::Gpus] = std::move(onGpus);
+    if (!process.error.empty()) p[protocol::field::Error] = process.error;
     return p;
 }
 
 nlohmann::json gpuEvent(const std::vector<GpuSample>& gpus, const NvmlStatus& nvml, double t) {
     nlohmann::json e = protocol::makeEvent(protocol::ev::Gpu, -1);
-    e["t"] = t;
-    e["driver"] = orNull(nvml.driverVersion);
+    e[protocol::field::T] = t;
+    e[protocol::field::Driver] = orNull(nvml.driverVersion);
     nlohmann::json list = nlohmann::json::array();
     for (const GpuSample& gpu : gpus)
         list.push_back(gpuJson(gpu));
-    e["gpus"] = std::move(list);
+    e[protocol::field::Gpus] = std::move(list);
     return e;
 }
 
 nlohmann::json procEvent(const std::vector<ProcessSample>& processes, const std::vector<GpuSample>& gpus,
                          double t) {
     nlohmann::json e = protocol::makeEvent(protocol::ev::Proc, -1);
-    e["t"] = t;
+    e[protocol::field::T] = t;
     nlohmann::json list = nlohmann::json::array();
     for (const ProcessSample& process : processes)
         list.push_back(processJson(process, gpus));
-    e["processes"] = std::move(list);
+    e[protocol::field::Processes] = std::move(list);
     return e;
 }
 
 nlohmann::json noticeEvent(const std::string& text, double t) {
     nlohmann::json e = protocol::makeEvent(protocol::ev::Log, -1);
-    e["t"] = t;
-    e["source"] = "monitor";
-    e["text"] = text;
+    e[protocol::field::T] = t;
+    e[protocol::field::Source] = "monitor";
+    e[protocol::field::Text] = text;
     return e;
 }
 
@@ -114,11 +118,11 @@ nlohmann::json gpuReport(const NvmlStatus& nvml, const std::vector<GpuSample>& g
                       {"reason", orNull(nvml.reason)},
                       {"driver", orNull(nvml.driverVersion)},
                       {"device_count", nvml.deviceCount}};
-    report["t"] = t;
+    report[protocol::field::T] = t;
     nlohmann::json list = nlohmann::json::array();
     for (const GpuSample& gpu : gpus)
         list.push_back(gpuJson(gpu));
-    report["gpus"] = std::move(list);
+    report[protocol::field::Gpus] = std::move(list);
     return report;
 }
 

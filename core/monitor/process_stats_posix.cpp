@@ -1,11 +1,10 @@
 #include "monitor/process_stats.h"
+#include "os/process.h"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
-#include <vector>
 
 namespace ddpdesk::monitor {
 
@@ -13,7 +12,8 @@ std::int64_t currentProcessId() {
     return std::int64_t(getpid());
 }
 
-// Linux /proc: CPU times and state from /proc/<pid>/stat, memory and threads from /proc/<pid>/status.
+// Linux /proc: CPU times and state from /proc/<pid>/stat (core/os reads it), memory and threads from
+// /proc/<pid>/status.
 RawProcessStats readProcessStats(std::int64_t pid) {
     RawProcessStats raw;
     if (pid <= 0) {
@@ -21,35 +21,22 @@ RawProcessStats readProcessStats(std::int64_t pid) {
         return raw;
     }
     const std::string dir = "/proc/" + std::to_string(pid);
-    std::ifstream statFile(dir + "/stat");
-    std::string stat;
-    if (!statFile || !std::getline(statFile, stat)) {
+    const os::ProcStat stat = os::readProcStat(pid);
+    if (!stat.found) {
         raw.error = "process " + std::to_string(pid) + " does not exist (no " + dir + "/stat)";
         return raw;
     }
-    // The command name (field 2) is in parentheses and may itself contain spaces and ')'.
-    size_t close = stat.rfind(')');
-    if (close == std::string::npos) {
+    if (!stat.valid) {
         raw.error = "unreadable " + dir + "/stat";
         return raw;
     }
-    std::istringstream in(stat.substr(close + 1));
-    std::vector<std::string> fields; // fields[0] is field 3 of proc(5)
-    for (std::string token; in >> token;)
-        fields.push_back(token);
-    if (fields.size() < 20) {
-        raw.error = "unreadable " + dir + "/stat";
-        return raw;
-    }
-    if (fields[0] == "Z" || fields[0] == "X") {
+    if (stat.exited()) {
         raw.error = "process " + std::to_string(pid) + " has exited (zombie, not yet reaped)";
         return raw;
     }
-    auto field = [&](int number) { return std::strtoull(fields[size_t(number - 3)].c_str(), nullptr, 10); };
-    unsigned long long utime = field(14), stime = field(15), starttime = field(22); // clock ticks
     long ticks = sysconf(_SC_CLK_TCK);
-    raw.cpuSeconds = double(utime + stime) / double(ticks > 0 ? ticks : 100);
-    raw.startStamp = starttime;
+    raw.cpuSeconds = double(stat.userTicks + stat.systemTicks) / double(ticks > 0 ? ticks : 100);
+    raw.startStamp = stat.startTicks;
 
     std::ifstream status(dir + "/status");
     std::string line;

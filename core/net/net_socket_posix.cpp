@@ -1,7 +1,7 @@
 // POSIX side of net_socket.h: non-blocking sockets driven by poll() so every wait is bounded.
 
-#include "net/bounded_call.h"
 #include "net/net_socket.h"
+#include "net/net_socket_os.h"
 #include "net/stream_connection.h"
 
 #include <arpa/inet.h>
@@ -65,29 +65,6 @@ private:
     int m_waitError = 0;
 };
 
-} // namespace
-
-namespace {
-
-Resolved resolveBlocking(const std::string& host) {
-    Resolved r;
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* res = nullptr;
-    int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &res);
-    if (rc != 0) {
-        r.error = gai_strerror(rc);
-        return r;
-    }
-    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-        detail::addUnique(r.addresses, numericAddress(ai->ai_addr, ai->ai_addrlen));
-    }
-    ::freeaddrinfo(res);
-    r.ok = !r.addresses.empty();
-    return r;
-}
-
 // A numeric address as a socket address, without asking any resolver.
 addrinfo* numericAddrinfo(const std::string& numeric, int port) {
     addrinfo hints{};
@@ -100,17 +77,6 @@ addrinfo* numericAddrinfo(const std::string& numeric, int port) {
 }
 
 } // namespace
-
-Resolved resolveHost(const std::string& host, Millis timeout) {
-    if (addrinfo* numeric = numericAddrinfo(host, 0)) {
-        ::freeaddrinfo(numeric);
-        return resolveBlocking(host);
-    }
-    if (auto r = detail::callBounded<Resolved>([host] { return resolveBlocking(host); }, timeout)) return *r;
-    Resolved r;
-    r.error = "no answer from name resolution within " + std::to_string(timeout.count()) + " ms";
-    return r;
-}
 
 bool isLocalAddress(const std::string& numeric) {
     addrinfo* ai = numericAddrinfo(numeric, 0);
@@ -182,30 +148,43 @@ int connectOne(const addrinfo* ai, TimePoint deadline, ConnectResult& result) {
 
 } // namespace
 
-ConnectResult connectTcp(const std::string& host, int port, Millis timeout) {
-    ConnectResult result;
-    const TimePoint deadline = Clock::now() + timeout;
-    const Resolved resolved = resolveHost(host, timeout);
-    if (!resolved.ok) {
-        result.status = ConnectStatus::Unresolved;
-        result.error = resolved.error;
-        return result;
-    }
-    result.status = ConnectStatus::Unreachable;
-    for (const std::string& numeric : resolved.addresses) {
-        addrinfo* ai = numericAddrinfo(numeric, port);
-        if (!ai) continue;
-        const int err = connectOne(ai, deadline, result);
-        ::freeaddrinfo(ai);
-        if (err == 0) break;
-    }
-    return result;
+namespace detail {
+
+bool isNumericHost(const std::string& host) {
+    addrinfo* numeric = numericAddrinfo(host, 0);
+    if (numeric) ::freeaddrinfo(numeric);
+    return numeric != nullptr;
 }
 
-namespace {
+Resolved resolveBlocking(const std::string& host) {
+    Resolved r;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &res);
+    if (rc != 0) {
+        r.error = gai_strerror(rc);
+        return r;
+    }
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        detail::addUnique(r.addresses, numericAddress(ai->ai_addr, ai->ai_addrlen));
+    }
+    ::freeaddrinfo(res);
+    r.ok = !r.addresses.empty();
+    return r;
+}
 
-// Binds one wildcard family; returns 0 on success or the errno.
-int bindWildcard(int family, int port) {
+bool connectNumeric(const std::string& numeric, int port, TimePoint deadline, ConnectResult& result) {
+    addrinfo* ai = numericAddrinfo(numeric, port);
+    if (!ai) return false;
+    const int err = connectOne(ai, deadline, result);
+    ::freeaddrinfo(ai);
+    return err == 0;
+}
+
+int bindWildcard(bool ipv6, int port) {
+    const int family = ipv6 ? AF_INET6 : AF_INET;
     int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return errno == EAFNOSUPPORT ? 0 : errno; // no IPv6 here: nothing to conflict with
     int one = 1;
@@ -232,22 +211,17 @@ int bindWildcard(int family, int port) {
     return err;
 }
 
-} // namespace
-
-BindResult tryBind(int port) {
-    BindResult r;
-    for (int family : {AF_INET, AF_INET6}) {
-        int err = bindWildcard(family, port);
-        if (err == 0) continue;
-        r.error = errnoText(err);
-        r.status = err == EADDRINUSE                 ? BindStatus::InUse
-                   : (err == EACCES || err == EPERM) ? BindStatus::AccessDenied
-                                                     : BindStatus::Error;
-        return r;
-    }
-    r.status = BindStatus::Free;
-    return r;
+BindStatus bindStatusOf(int error) {
+    return error == EADDRINUSE                   ? BindStatus::InUse
+           : (error == EACCES || error == EPERM) ? BindStatus::AccessDenied
+                                                 : BindStatus::Error;
 }
+
+std::string socketErrorText(int error) {
+    return errnoText(error);
+}
+
+} // namespace detail
 
 int pickFreePort() {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -20,4 +20,23 @@ std::int64_t currentPid();
 // names to 15 bytes.
 std::string processName(std::int64_t pid);
 
+// One process's line of /proc/<pid>/stat (Linux), the one parser of it: the launcher's process groups, the
+// monitor's CPU times and processAlive's zombie check all read the same fields. Elsewhere (no /proc) found
+// stays false.
+struct ProcStat {
+    bool found = false; // the file could be read
+    bool valid = false; // it held every field below; a short or odd line leaves them zero
+    char state = 0;     // 'R', 'S', 'D', ...; 'Z' and 'X' have exited (see exited())
+    std::int64_t parentPid = 0;
+    std::int64_t processGroup = 0;
+    std::int64_t session = 0;
+    std::uint64_t userTicks = 0; // CPU time, in clock ticks (sysconf(_SC_CLK_TCK))
+    std::uint64_t systemTicks = 0;
+    std::uint64_t startTicks = 0; // since boot: tells a reused pid from the process seen before
+
+    // A zombie or dead process: it holds nothing and will never run again.
+    bool exited() const { return state == 'Z' || state == 'X'; }
+};
+ProcStat readProcStat(std::int64_t pid);
+
 } // namespace ddpdesk::os

@@ -4,7 +4,7 @@
 // size. Apart from the launcher so that only this needs QtGui (QPainter on a QImage); the CLI and the GUI
 // hand it to their SweepRunner.
 
-#include "launch/sweep.h"
+#include "launch/run/sweep.h"
 
 #include <QString>
 #include <QVector>

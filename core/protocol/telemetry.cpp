@@ -12,10 +12,10 @@ double nowSeconds() {
 
 nlohmann::json makeEvent(std::string_view type, int rank) {
     nlohmann::json e;
-    e["v"] = kVersion;
-    e["event"] = std::string(type);
-    e["rank"] = rank;
-    e["t"] = nowSeconds();
+    e[field::V] = kVersion;
+    e[field::Event] = std::string(type);
+    e[field::Rank] = rank;
+    e[field::T] = nowSeconds();
     return e;
 }
 
@@ -54,15 +54,15 @@ std::optional<Event> parseLine(std::string_view line) {
     if (first == std::string_view::npos || line[first] != '{') return std::nullopt;
     nlohmann::json j = nlohmann::json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) return std::nullopt;
-    auto type = j.find("event");
+    auto type = j.find(field::Event);
     if (type == j.end() || !type->is_string()) return std::nullopt;
-    auto v = j.find("v");
+    auto v = j.find(field::V);
     if (v != j.end() && (!v->is_number_integer() || v->get<int>() != kVersion)) return std::nullopt;
     Event e;
     e.type = type->get<std::string>();
-    auto r = j.find("rank");
+    auto r = j.find(field::Rank);
     e.rank = (r != j.end() && r->is_number_integer()) ? r->get<int>() : -1;
-    auto t = j.find("t");
+    auto t = j.find(field::T);
     e.t = (t != j.end() && t->is_number()) ? t->get<double>() : nowSeconds();
     e.body = std::move(j);
     return e;

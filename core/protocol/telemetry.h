@@ -7,6 +7,8 @@
 // The README's "Telemetry protocol" section documents every event's fields; this file parses them in one
 // place.
 
+#include "protocol/telemetry_fields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -18,31 +20,38 @@ namespace ddpdesk::protocol {
 
 constexpr int kVersion = 1;
 
-// Event type names; keep in sync with the README.
+// Event type names; keep in sync with the README. Each event's fields: telemetry_fields.h (namespace field).
 namespace ev {
-constexpr const char* Hello = "hello"; // rank, world_size, local_rank, device, pid, host, versions
-constexpr const char* Rendezvous =
-    "rendezvous";                      // phase: store_connect|store_ready|pg_create|pg_ready|broadcast|done
-constexpr const char* Step = "step";   // epoch, step, loss, samples, step_ms, compute_ms, comm_wait_ms,
-                                       // bytes_allreduced, allreduce_calls, loss_nonfinite
-constexpr const char* Epoch = "epoch"; // epoch, train_loss, test_accuracy (null when none)
-constexpr const char* Checkpoint = "checkpoint"; // path, step, epoch
-constexpr const char* Error = "error";           // code (stable), message, waiting_for (optional object)
-constexpr const char* Done = "done";             // steps, wall_s, final_loss, samples_per_s
-constexpr const char* Gpu = "gpu";               // launcher-side GPU sample (see core/monitor)
-constexpr const char* Proc = "proc";             // launcher-side per-process CPU/RAM sample
-constexpr const char* Log = "log";               // launcher-side: a line a rank printed that is not telemetry
+constexpr const char* Hello = "hello";
+constexpr const char* Rendezvous = "rendezvous"; // phase: store_connect|store_ready|pg_create|pg_ready|done
+constexpr const char* Step = "step";
+constexpr const char* Epoch = "epoch";
+constexpr const char* Checkpoint = "checkpoint";
+constexpr const char* Error = "error";
+constexpr const char* Done = "done";
+constexpr const char* Gpu = "gpu";   // launcher-side GPU sample (see core/monitor)
+constexpr const char* Proc = "proc"; // launcher-side per-process CPU/RAM sample
+constexpr const char* Log = "log";   // launcher-side: a line a rank printed that is not telemetry
 // The TCPStore server this process hosts (core/net) refused or dropped a client: code (STORE_*, from
 // net/tcp_store_session.h), text. From a worker hosting rank 0's loopback store, or the launcher (source
 // launcher).
 constexpr const char* StoreNotice = "store_notice";
+// The worker's --inspect-store answer (train/rendezvous/store_inspect.h).
+constexpr const char* StoreInspect = "store_inspect";
+// Launcher events in metrics.jsonl (source launcher; docs/launcher.md).
+constexpr const char* Launch = "launch";
+constexpr const char* RankStart = "rank_start";
+constexpr const char* RankExit = "rank_exit";
+constexpr const char* Restart = "restart";
+constexpr const char* Stall = "stall";
+constexpr const char* Stacks = "stacks";
+constexpr const char* RunEnd = "run_end";
 } // namespace ev
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",
-// "inf" or
-// "-inf" (written by the script instrumentation and the script-output parser; the launcher diagnoses
+// "inf" or "-inf" (written by the script instrumentation and the script-output parser; the launcher diagnoses
 // NAN_LOSS).
-constexpr const char* kLossNonFinite = "loss_nonfinite";
+constexpr const char* kLossNonFinite = field::LossNonFinite;
 
 struct Event {
     std::string type;

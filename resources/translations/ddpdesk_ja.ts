@@ -1319,30 +1319,6 @@ New runs can then use the store path again; the old run's keys stay in the renam
 <context>
     <name>ddpdesk::ui::MainWindow</name>
     <message>
-        <source>The run was not started: the doctor found a problem.</source>
-        <translation>実行は開始されませんでした: 診断で問題が見つかりました。</translation>
-    </message>
-    <message>
-        <source>Load profile</source>
-        <translation>プロファイルを読み込む</translation>
-    </message>
-    <message>
-        <source>DDP Desk profiles (*.json)</source>
-        <translation>DDP Desk プロファイル (*.json)</translation>
-    </message>
-    <message>
-        <source>Save profile</source>
-        <translation>プロファイルを保存</translation>
-    </message>
-    <message>
-        <source>About DDP Desk</source>
-        <translation>DDP Desk について</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;DDP Desk %1&lt;/h3&gt;&lt;p&gt;Point-and-click Distributed Data Parallel training: pick workers or GPUs, press Start, watch every rank train, and let the doctor explain rendezvous problems.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;DDP Desk %1&lt;/h3&gt;&lt;p&gt;クリック操作で分散データ並列 (DDP) 学習: ワーカーまたは GPU を選んで開始を押すと、すべてのランクの学習を見守れます。ランデブーの問題は診断が説明します。&lt;/p&gt;&lt;p&gt;Qt %2 でビルド。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>DDP Desk</source>
         <translation>DDP Desk</translation>
     </message>
@@ -1365,6 +1341,53 @@ New runs can then use the store path again; the old run's keys stay in the renam
     <message>
         <source>History</source>
         <translation>履歴</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s), driver %1</source>
+        <translation><numerusform>GPU %n 基、ドライバー %1</numerusform></translation>
+    </message>
+    <message>
+        <source>No GPU: CPU workers</source>
+        <translation>GPU なし: CPU ワーカー</translation>
+    </message>
+    <message>
+        <source>The %1 translation is missing; staying in English.</source>
+        <translation>%1 の翻訳がないため、英語のままにします。</translation>
+    </message>
+    <message>
+        <source>Stop the run?</source>
+        <translation>実行を停止しますか?</translation>
+    </message>
+    <message>
+        <source>A run is in progress. Stop every worker and exit?</source>
+        <translation>実行中です。すべてのワーカーを停止して終了しますか?</translation>
+    </message>
+    <message>
+        <source>Cannot reopen run</source>
+        <translation>実行を開き直せません</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::ui::WindowMenus</name>
+    <message>
+        <source>Load profile</source>
+        <translation>プロファイルを読み込む</translation>
+    </message>
+    <message>
+        <source>DDP Desk profiles (*.json)</source>
+        <translation>DDP Desk プロファイル (*.json)</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>プロファイルを保存</translation>
+    </message>
+    <message>
+        <source>About DDP Desk</source>
+        <translation>DDP Desk について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;DDP Desk %1&lt;/h3&gt;&lt;p&gt;Point-and-click Distributed Data Parallel training: pick workers or GPUs, press Start, watch every rank train, and let the doctor explain rendezvous problems.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;DDP Desk %1&lt;/h3&gt;&lt;p&gt;クリック操作で分散データ並列 (DDP) 学習: ワーカーまたは GPU を選んで開始を押すと、すべてのランクの学習を見守れます。ランデブーの問題は診断が説明します。&lt;/p&gt;&lt;p&gt;Qt %2 でビルド。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1438,29 +1461,16 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>About &amp;Qt</source>
         <translation>Qt について(&amp;Q)</translation>
     </message>
-    <message numerus="yes">
-        <source>%n GPU(s), driver %1</source>
-        <translation><numerusform>GPU %n 基、ドライバー %1</numerusform></translation>
-    </message>
-    <message>
-        <source>No GPU: CPU workers</source>
-        <translation>GPU なし: CPU ワーカー</translation>
-    </message>
-    <message>
-        <source>The %1 translation is missing; staying in English.</source>
-        <translation>%1 の翻訳がないため、英語のままにします。</translation>
-    </message>
-    <message>
-        <source>Stop the run?</source>
-        <translation>実行を停止しますか?</translation>
-    </message>
-    <message>
-        <source>A run is in progress. Stop every worker and exit?</source>
-        <translation>実行中です。すべてのワーカーを停止して終了しますか?</translation>
-    </message>
     <message>
         <source>Runs folder</source>
         <translation>実行結果フォルダー</translation>
+    </message>
+</context>
+<context>
+    <name>ddpdesk::ui::RunControl</name>
+    <message>
+        <source>The run was not started: the doctor found a problem.</source>
+        <translation>実行は開始されませんでした: 診断で問題が見つかりました。</translation>
     </message>
     <message>
         <source>Checking the store...</source>
@@ -1497,10 +1507,6 @@ New runs can then use the store path again; the old run's keys stay in the renam
     <message>
         <source>A run is in progress; reopen %1 when it has finished.</source>
         <translation>実行中です。完了してから %1 を開き直してください。</translation>
-    </message>
-    <message>
-        <source>Cannot reopen run</source>
-        <translation>実行を開き直せません</translation>
     </message>
     <message>
         <source>the application closed</source>

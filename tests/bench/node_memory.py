@@ -1,7 +1,7 @@
 """Memory of a whole machine's ranks: the peak of the sum of their proportional set sizes (PSS: a shared page
 counts 1/N for each of the N processes mapping it, so the sum is what the machine really holds for them), sampled
 every 50 ms from /proc/PID/smaps_rollup. ddpdesk-worker with one copy of the images per machine (the launcher's run
-secret names the shared block, core/train/node_data.h), the same without it (no secret: a copy per rank), and
+secret names the shared block, core/train/data/node_data.h), the same without it (no secret: a copy per rank), and
 PyTorch's own Python DDP, 2 ranks each, 1 thread, Fashion-MNIST CNN, one after the other in the same minutes.
 Linux only (smaps_rollup); prints one table.
 

@@ -72,10 +72,19 @@ grep -q "torch2-root: making" "$work/cached.err" && fail "cached root: it was ma
 grep -Eq '^[0-9]+\.[0-9]+' "$work/torch.out" 2>/dev/null ||
   fail "the printed python3 wrapper did not import torch inside the root: $(cat "$work/torch.err" 2>/dev/null)"
 
-# install-deps.sh as test.sh and demo.sh run it: with everything present it says so, on stderr only.
-bash "$src/installer/install-deps.sh" >"$work/deps.out" 2>"$work/deps.err" || fail "install-deps.sh failed"
-[ -s "$work/deps.out" ] && { fail "install-deps.sh wrote to standard output:"; sed 's/^/  stdout: /' "$work/deps.out"; }
-grep -q "install-deps:" "$work/deps.err" || fail "install-deps.sh said nothing on stderr"
+# install-deps.sh as demo.sh (no argument) and test.sh (--tests) run it: with everything present it says so, on stderr
+# only; the demo's set is the smaller one, and a word it does not know is refused.
+for args in "" --tests; do
+  bash "$src/installer/install-deps.sh" $args >"$work/deps.out" 2>"$work/deps.err" || fail "install-deps.sh $args failed"
+  [ -s "$work/deps.out" ] && { fail "install-deps.sh $args wrote to standard output:"; sed 's/^/  stdout: /' "$work/deps.out"; }
+  grep -q "install-deps:" "$work/deps.err" || fail "install-deps.sh $args said nothing on stderr"
+  sed -n 's/^install-deps: all \([0-9]*\) packages present$/\1/p' "$work/deps.err" >"$work/deps${args}.count"
+done
+[ "$(cat "$work/deps.count")" -lt "$(cat "$work/deps--tests.count")" ] ||
+  fail "install-deps.sh (the demo's) should install fewer packages than --tests (the suite's):" \
+    "$(cat "$work/deps.count") vs $(cat "$work/deps--tests.count")"
+bash "$src/installer/install-deps.sh" --bogus >/dev/null 2>"$work/deps.err" && fail "install-deps.sh --bogus succeeded"
+grep -q "unknown argument '--bogus'" "$work/deps.err" || fail "install-deps.sh --bogus did not name the argument"
 
 if [ "$failures" -ne 0 ]; then
   echo "installer.stdout_contract: $failures failure(s)"

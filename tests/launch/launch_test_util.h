@@ -3,7 +3,7 @@
 // Helpers shared by the launcher tests: running ddpdesk-cli as a real process, reading its output files, and
 // checking that no worker outlived its run.
 
-#include "launch/process_control.h"
+#include "launch/process/process_control.h"
 #include "os/process.h"
 
 #include <QDir>

@@ -2,8 +2,8 @@
 // not UTF-8 on stdout and stderr, some of them with its loss. Every line of metrics.jsonl and summary.json
 // must stay strict JSON (nlohmann's parser rejects invalid UTF-8), the loss must still be read, and the run
 // replays.
-#include "launch/run_model.h"
-#include "launch/run_replay.h"
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
 #include "launch_test_util.h"
 
 #include <QFile>

@@ -6,8 +6,8 @@
 // runtime's argument rules. Host names and GPU lists that are not well formed are refused, naming the flag
 // (exit 2).
 
-#include "launch/command_format.h"
-#include "launch/run_config.h"
+#include "launch/config/command_format.h"
+#include "launch/config/run_config.h"
 #include "launch_test_util.h"
 
 #include <QDir>

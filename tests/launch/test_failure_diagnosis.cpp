@@ -1,11 +1,11 @@
-// Known failures explained (core/launch/failure_diagnosis.h). Every text that a real PyTorch on this machine
-// can produce is produced by one (tests/launch/failure_producers.py, with torch 1.13 and, where its root is
-// installed, torch 2.6), and the table must recognise what came out; texts only a GPU or Windows can produce
-// are quoted in tests/launch/failure_texts with their source. RunModel records a diagnosis that points at the
-// rank that died first; ddpdesk-cli writes it to summary.json and its end report, for ddpdesk-worker's NaN
-// loss and for Python scripts that fail.
-#include "launch/failure_diagnosis.h"
-#include "launch/run_model.h"
+// Known failures explained (core/launch/diagnose/failure_diagnosis.h). Every text that a real PyTorch on this
+// machine can produce is produced by one (tests/launch/failure_producers.py, with torch 1.13 and, where its
+// root is installed, torch 2.6), and the table must recognise what came out; texts only a GPU or Windows can
+// produce are quoted in tests/launch/failure_texts with their source. RunModel records a diagnosis that
+// points at the rank that died first; ddpdesk-cli writes it to summary.json and its end report, for
+// ddpdesk-worker's NaN loss and for Python scripts that fail.
+#include "launch/diagnose/failure_diagnosis.h"
+#include "launch/model/run_model.h"
 #include "launch_test_util.h"
 
 #include <QDirIterator>

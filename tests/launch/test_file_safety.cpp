@@ -3,7 +3,7 @@
 // refuse them by path with exit 2 and leave every byte in place, the worker must refuse a linked
 // checkpoint.pt itself, and runs (also restarted ones) must remove only the store file they created - not a
 // file that took its place.
-#include "launch/supervisor.h"
+#include "launch/run/supervisor.h"
 #include "launch_test_util.h"
 
 #include <QDirIterator>

@@ -2,9 +2,9 @@
 // occasional one-off event between them; past the thinning threshold step events are thinned (every k-th per
 // rank, k doubling per chunk), every one-off event is kept, and a replay of the file still draws each rank's
 // whole curve.
-#include "launch/metrics_log.h"
-#include "launch/run_model.h"
-#include "launch/run_replay.h"
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
+#include "launch/record/metrics_log.h"
 #include "protocol/telemetry.h"
 
 #include <QDir>

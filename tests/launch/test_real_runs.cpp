@@ -2,8 +2,8 @@
 // with SIGKILL mid-run (fails fast, names the rank, leaves nothing), and a restart from the last checkpoint.
 #include "launch_test_util.h"
 
-#include "launch/run_model.h"
-#include "launch/run_replay.h"
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

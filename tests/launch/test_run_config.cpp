@@ -1,10 +1,10 @@
 // RunConfig validation (every refusal names its flag), the per-rank worker flags and torchrun environment,
 // JSON profiles, the script loss parser, the cluster command formats and the RunModel fed with recorded
 // events.
-#include "launch/command_format.h"
-#include "launch/run_config.h"
-#include "launch/run_model.h"
-#include "launch/script_output.h"
+#include "launch/config/command_format.h"
+#include "launch/config/run_config.h"
+#include "launch/model/run_model.h"
+#include "launch/run/script_output.h"
 #include "protocol/telemetry.h"
 
 #include <QTemporaryDir>

@@ -2,8 +2,8 @@
 // series on the recording's own time axis, stderr tails, restarts and the recorded summary. The recording is
 // written event by event with the telemetry protocol's own encoder, in the supervisor's launcher-event
 // format.
-#include "launch/run_model.h"
-#include "launch/run_replay.h"
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
 #include "protocol/telemetry.h"
 
 #include <QDir>

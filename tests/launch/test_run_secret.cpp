@@ -9,8 +9,8 @@
 
 #include "../train/listening_sockets.h"
 
-#include "launch/run_config.h"
-#include "launch/supervisor.h"
+#include "launch/config/run_config.h"
+#include "launch/run/supervisor.h"
 #include "protocol/run_auth.h"
 
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
 // Supervision against real misbehaving processes (fake_worker.cpp): a crash stops the others fast and names
 // the rank, a hang is reported by the stall watch and a SIGTERM-ignoring worker is killed, garbage output is
 // kept as log text, and no process outlives its run.
-#include "launch/process_control.h"
-#include "launch/supervisor.h"
+#include "launch/process/process_control.h"
+#include "launch/run/supervisor.h"
 #include "launch_test_util.h"
 #include "os/process.h"
 

@@ -6,8 +6,8 @@
 // completes.
 #include "launch_test_util.h"
 
-#include "launch/tensorboard_log.h"
-#include "launch/tensorboard_writer.h"
+#include "launch/record/tensorboard_log.h"
+#include "launch/record/tensorboard_writer.h"
 #include "protocol/telemetry.h"
 
 #include <QDir>
@@ -182,7 +182,7 @@ private slots:
         step(0, 2, 0.25, 32, 20);
         step(0, 3, nullptr, 48, 10);
         step(1, 3, 0.5, 48, 10);
-        // --precision fp16's loss scaling (core/train/precision.h), as a CUDA rank reports it.
+        // --precision fp16's loss scaling (core/train/engine/precision.h), as a CUDA rank reports it.
         QVERIFY(log.write(
             telemetry(protocol::ev::Step, 0, t0 + 3.5,
                       {{"step", 4}, {"loss", 0.5}, {"loss_scale", 32768.0}, {"skipped_steps", 1}})));

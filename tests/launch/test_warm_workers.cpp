@@ -5,9 +5,9 @@
 // one.
 #include "launch_test_util.h"
 
-#include "launch/supervisor.h"
-#include "launch/sweep.h"
-#include "launch/warm_workers.h"
+#include "launch/run/supervisor.h"
+#include "launch/run/sweep.h"
+#include "launch/run/warm_workers.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,44 +1,40 @@
 #pragma once
 
 // Compares models the worker wrote: shared by the Qt-free harness (worker_harness_std.h) and the Qt one
-// (worker_harness.h), plain LibTorch.
+// (worker_harness.h). No LibTorch header here: most engine tests only compare, and LibTorch's headers cost
+// each test file about 20 s to compile (more with LibTorch 2.x's C++20 ones); model_compare.cpp holds the
+// tensors. A test that looks at the tensors themselves includes model_tensors.h.
 
-#include "train/models.h"
-
-#include <torch/torch.h>
-
-#include <algorithm>
-#include <fstream>
-#include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ddpdesk::traintest {
 
 // Parameters of a model.pt the worker wrote, by name.
-inline std::map<std::string, at::Tensor> loadModelFile(const std::string& workload, const std::string& path) {
-    std::map<std::string, at::Tensor> out;
-    auto model = train::makeModel(workload, "");
-    std::ifstream in(path, std::ios::binary);
-    model->load(in);
-    for (auto& [name, t] : model->namedParameters())
-        out[name] = t.detach().clone();
-    return out;
-}
+class ModelParams {
+public:
+    struct Tensors;
+    ModelParams();
+    explicit ModelParams(std::shared_ptr<const Tensors> tensors);
+
+    bool empty() const;
+    std::size_t size() const;
+    std::vector<std::string> names() const;
+    // The sum of one parameter's values; empty when the model has no parameter of that name.
+    std::optional<double> sumOf(const std::string& name) const;
+    const Tensors& tensors() const { return *m_tensors; }
+
+private:
+    std::shared_ptr<const Tensors> m_tensors;
+};
+
+// Throws what LibTorch throws when the file is not a model of `workload`.
+ModelParams loadModelFile(const std::string& workload, const std::string& path);
 
 // Largest relative difference ||a-b|| / ||b|| over all parameters (missing names count as infinite).
-inline double maxRelativeDifference(const std::map<std::string, at::Tensor>& a,
-                                    const std::map<std::string, at::Tensor>& b) {
-    if (a.size() != b.size() || a.empty()) return std::numeric_limits<double>::infinity();
-    double worst = 0;
-    for (const auto& [name, t] : a) {
-        auto it = b.find(name);
-        if (it == b.end() || it->second.sizes() != t.sizes()) return std::numeric_limits<double>::infinity();
-        double denom = it->second.norm().item<double>();
-        double diff = (t - it->second).norm().item<double>();
-        worst = std::max(worst, denom > 0 ? diff / denom : diff);
-    }
-    return worst;
-}
+double maxRelativeDifference(const ModelParams& a, const ModelParams& b);
 
 } // namespace ddpdesk::traintest

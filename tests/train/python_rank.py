@@ -1,7 +1,7 @@
 """One rank of a ddpdesk-worker job, written with PyTorch's own torch.distributed instead of DDP Desk's engine: proof
 that the worker's wire protocol is plain c10d and Gloo, spoken by any PyTorch (1.13 and 2.x) in the same job.
 
-It follows the worker's sequence exactly (core/train/rendezvous.cpp, trainer.cpp, ddp_reducer.cpp,
+It follows the worker's sequence exactly (core/train/rendezvous/rendezvous.cpp, trainer.cpp, ddp_reducer.cpp,
 local_exchange.cpp): the rank proof (HMAC, when DDPDESK_RUN_SECRET is set) and the arrival record in the store,
 every arrival's proof checked, a ProcessGroupGloo on the store prefixed "ddpdesk/pg", rank 0's parameters in one flat
 broadcast per dtype, the shared-memory offer declined (one float64 allreduce), per step the gradient buckets in the
@@ -139,7 +139,7 @@ def reduce_gradients(group, params, buckets):
 
 
 def shard(size, rank, world, seed, epoch):
-    """The worker's DistributedSampler (core/train/sampler.cpp): a seeded permutation padded with its head."""
+    """The worker's DistributedSampler (core/train/data/sampler.cpp): a seeded permutation padded with its head."""
     gen = torch.Generator()
     gen.manual_seed(seed + epoch)
     order = torch.randperm(size, generator=gen)

@@ -2,14 +2,15 @@
 // the IDX reader on the real Fashion-MNIST files and on damaged copies, and the linspace dataset against
 // numpy's.
 
-#include "train/datasets.h"
-#include "train/errors.h"
-#include "train/idx_reader.h"
-#include "train/sampler.h"
+#include "train/data/datasets.h"
+#include "train/data/idx_reader.h"
+#include "train/data/sampler.h"
+#include "train/worker/errors.h"
 
 #include "worker_harness_std.h"
 
 #include <nlohmann/json.hpp>
+#include <torch/torch.h>
 
 #include <cstdio>
 #include <cstring>

@@ -13,8 +13,7 @@ using ddpdesk::testsupport::testRow;
 namespace {
 
 // Trains `world` ranks and returns the final parameters (model.pt written by rank 0).
-std::map<std::string, at::Tensor> trainRanks(const std::string& workload, int world, int batch,
-                                             const Args& extra, bool* ok) {
+ModelParams trainRanks(const std::string& workload, int world, int batch, const Args& extra, bool* ok) {
     *ok = false;
     TempDir dir;
     WorkerSet set;

@@ -7,7 +7,7 @@
 #include "worker_harness_std.h"
 
 #include "os/process.h"
-#include "train/shared_memory.h"
+#include "os/shared_memory.h"
 
 #include <cstring>
 #include <regex>

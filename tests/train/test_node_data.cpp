@@ -1,8 +1,8 @@
-// One copy of the images per machine (core/train/node_data.h), with real worker processes: two local ranks of
-// a run with a secret share the first rank's block (the second maps it: its /proc/PID/maps shows the block),
-// train to the same parameters as with a copy each, and leave no name in /dev/shm; a first rank that ends
-// early, or is stopped with SIGTERM while its block waits for a peer, leaves none either; a rank whose first
-// rank never comes reads its own copy and says so. Plain C++ (the Qt-free harness): registered in both
+// One copy of the images per machine (core/train/data/node_data.h), with real worker processes: two local
+// ranks of a run with a secret share the first rank's block (the second maps it: its /proc/PID/maps shows the
+// block), train to the same parameters as with a copy each, and leave no name in /dev/shm; a first rank that
+// ends early, or is stopped with SIGTERM while its block waits for a peer, leaves none either; a rank whose
+// first rank never comes reads its own copy and says so. Plain C++ (the Qt-free harness): registered in both
 // configurations, so the torch2 leg runs it against LibTorch 2.6.
 
 #include "worker_harness_std.h"

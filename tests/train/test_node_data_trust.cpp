@@ -1,17 +1,17 @@
-// A data block someone else put under the name a run's ranks will look for (core/train/node_data.h), with
-// real worker processes. The name derives from the run secret, so whoever learns the secret can create the
-// block before the first rank does, fill it with anything and mark it ready. The ranks must then train on the
-// real files, exactly as a run without sharing does (same params_sha256), and say in their log why the block
-// was not used: open to other users (mode 0666), owned by another user (as root only: it can give a block
-// away), or this user's own but with images that do not match the checksum beside them. Plain C++ (the
+// A data block someone else put under the name a run's ranks will look for (core/train/data/node_data.h),
+// with real worker processes. The name derives from the run secret, so whoever learns the secret can create
+// the block before the first rank does, fill it with anything and mark it ready. The ranks must then train on
+// the real files, exactly as a run without sharing does (same params_sha256), and say in their log why the
+// block was not used: open to other users (mode 0666), owned by another user (as root only: it can give a
+// block away), or this user's own but with images that do not match the checksum beside them. Plain C++ (the
 // Qt-free harness), POSIX only: it sets modes and owners.
 
 #include "worker_harness_std.h"
 
+#include "os/shared_memory.h"
 #include "protocol/run_auth.h"
-#include "train/idx_reader.h"
-#include "train/node_data.h"
-#include "train/shared_memory.h"
+#include "train/data/idx_reader.h"
+#include "train/data/node_data.h"
 
 #include <cstring>
 #include <filesystem>

@@ -8,7 +8,10 @@
 
 #include "worker_harness_std.h"
 
-#include "train/precision.h"
+#include "model_tensors.h"
+#include "train/engine/precision.h"
+
+#include <torch/torch.h>
 
 using namespace ddpdesk;
 using namespace ddpdesk::traintest;
@@ -110,7 +113,7 @@ TEST_CASE(bf16AutocastTrainsWithRanksIdentical) {
             }
             TEST_REQUIRE_EQ(bf16.ranks[0].paramsDigest().size(), std::size_t(64));
             TEST_REQUIRE_EQ(bf16.ranks[0].paramsDigest(), bf16.ranks[1].paramsDigest());
-            for (const auto& [name, t] : bf16.params)
+            for (const auto& [name, t] : bf16.params.tensors().byName)
                 TEST_REQUIRE_MSG(t.scalar_type() == at::kFloat, name + " is not fp32 (master weights)");
             const double diff = maxRelativeDifference(bf16.params, plain.params);
             std::cout << workload << " bf16 autocast: relative difference to fp32 after 6 steps " << diff

@@ -7,7 +7,7 @@
 #include "worker_harness.h"
 
 #include "protocol/run_auth.h"
-#include "train/c10d_compat.h"
+#include "train/rendezvous/c10d_compat.h"
 
 #include <QTemporaryDir>
 

@@ -5,9 +5,6 @@
 // DDPDESK_TEST_DATA.
 
 #include "protocol/telemetry.h"
-#include "train/models.h"
-
-#include <torch/torch.h>
 
 #include <QDir>
 #include <QElapsedTimer>

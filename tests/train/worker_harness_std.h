@@ -6,14 +6,11 @@
 // DDPDESK_PYTHON, DDPDESK_FASHION_DIR.
 
 #include "protocol/telemetry.h"
-#include "train/models.h"
 
 #include "mini_test.h"
 #include "model_compare.h"
 #include "subprocess.h"
 #include "temp_dir.h"
-
-#include <torch/torch.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -252,7 +249,7 @@ inline bool writeFileBytes(const std::string& path, const std::string& bytes) {
 // (a failed rank's output is printed).
 struct TwoRanks {
     std::vector<RankResult> ranks;
-    std::map<std::string, at::Tensor> params;
+    ModelParams params;
     bool ok = false;
 };
 

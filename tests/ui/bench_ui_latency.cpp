@@ -13,7 +13,7 @@
 // Target: max latency under 50 ms at 10,000 events/s. The numbers are wall-clock: other processes add to
 // them.
 
-#include "launch/run_model.h"
+#include "launch/model/run_model.h"
 #include "protocol/telemetry.h"
 #include "run_panel.h"
 

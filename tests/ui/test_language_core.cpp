@@ -12,7 +12,7 @@
 #include "ui_test_util.h"
 
 #include "doctor/checks.h"
-#include "launch/supervisor.h"
+#include "launch/run/supervisor.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -5,8 +5,8 @@
 
 #include "doctor_panel.h"
 #include "history_panel.h"
-#include "launch/run_model.h"
-#include "launch/supervisor.h"
+#include "launch/model/run_model.h"
+#include "launch/run/supervisor.h"
 #include "main_window.h"
 #include "protocol/telemetry.h"
 #include "run_panel.h"

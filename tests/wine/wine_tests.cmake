@@ -6,9 +6,9 @@ set(DDPDESK_WINE_TESTS
     "run_auth|tests/protocol/test_run_auth.cpp|win_protocol"
     "worker_settings|tests/protocol/test_worker_settings.cpp|win_protocol"
     "warm_start|tests/protocol/test_warm_start.cpp|win_protocol"
-    "process_job|tests/launch/test_process_job.cpp|win_launch_os"
-    "owned_file|tests/launch/test_owned_file.cpp|win_launch_os"
+    "process_job|tests/os/test_process_job.cpp|win_os"
+    "owned_file|tests/os/test_owned_file.cpp|win_os"
     "os_probes|tests/doctor/test_os_probes.cpp|win_doctor"
-    "shared_memory|tests/train/test_shared_memory.cpp|win_train_os"
+    "shared_memory|tests/os/test_shared_memory.cpp|win_os"
     "nvml_planting|tests/monitor/win_nvml_planting.cpp|win_monitor"
     "nvml_fake|tests/monitor/test_nvml_fake.cpp|win_monitor")

@@ -1,0 +1,70 @@
+#pragma once
+
+// Known failures explained: a table of error texts that PyTorch, Gloo, NCCL and CUDA print when a DDP run
+// fails for a well-known reason, each with a stable code, a plain explanation and a fix. The supervisor runs
+// it over the failed ranks' last output lines, so the failure banner, the CLI's end report and summary.json
+// can say what went wrong instead of leaving the user with a traceback.
+//
+// Plain C++ on purpose: the table is data, testable without Qt. The GUI translates `message` and `fix`
+// through QCoreApplication::translate with context kFailureTranslationContext (the table's texts are marked
+// for lupdate).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddpdesk::launch {
+
+inline constexpr const char* kFailureTranslationContext = "ddpdesk::launch::FailureDiagnosis";
+
+// Codes of kinds the launcher looks up by name (findFailureKind); the rest are rows of the table only.
+// NAN_LOSS and RENDEZVOUS_TIMEOUT are the worker's error codes (protocol::error_code) too.
+namespace failure_code {
+constexpr const char* RanksDiverged = "RANKS_DIVERGED";
+} // namespace failure_code
+
+// One recognised kind of failure.
+struct FailureKind {
+    const char* code;    // stable, e.g. "NCCL_UNAVAILABLE" (summary.json, docs, scripts rely on it)
+    const char* message; // what happened, in plain English
+    const char* fix;     // what to do about it
+    // A symptom of some other rank's failure (a timeout, a reset connection): the rank that failed first is
+    // the one to look at, and a root cause found in any rank's output wins over it.
+    bool consequence;
+};
+
+// The whole table, in priority order (root causes first), for docs and tests.
+const std::vector<FailureKind>& failureKinds();
+const FailureKind* findFailureKind(const std::string& code);
+
+// The first kind of the table (highest priority) that one rank's output matches, with the line it matched.
+struct LineMatch {
+    const FailureKind* kind = nullptr;
+    std::string line; // trimmed, at most kMaxMatchedChars characters
+};
+inline constexpr std::size_t kMaxMatchedChars = 400;
+std::optional<LineMatch> diagnoseLines(const std::vector<std::string>& lines);
+
+// What one rank left behind: its last output lines (oldest first) and how it ended.
+struct RankOutput {
+    int rank = -1;
+    std::vector<std::string> lines;
+    std::string exitText; // "exit code 3", "killed by signal 9 (SIGKILL)"; may be empty
+};
+
+struct Diagnosis {
+    std::string code;
+    std::string message; // the kind's message, plus which rank failed first for a consequence seen elsewhere
+    std::string fix;
+    std::string matched; // the line of output that was recognised
+    int rank = -1;       // the rank whose output it is
+    // For a consequence: the rank that failed first when it is another one (-1 otherwise), and how it ended.
+    int firstFailedRank = -1;
+    std::string firstFailedExit;
+};
+
+// Looks at the rank that failed first (firstFailedRank, -1 when unknown) before the others. A root cause in
+// any rank's output is preferred to a consequence; a consequence points at the rank that failed first.
+std::optional<Diagnosis> diagnoseRun(const std::vector<RankOutput>& ranks, int firstFailedRank);
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,513 @@
+#include "launch/model/run_model.h"
+
+#include "launch/model/monitor_readings.h"
+#include "protocol/telemetry.h"
+#include "protocol/worker_codes.h"
+
+#include <QJsonDocument>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+double num(const nlohmann::json& j, const char* key, double fallback = qQNaN()) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_number()) ? it->get<double>() : fallback;
+}
+
+QString str(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+// The expected total of optimizer steps when an event announces it.
+qint64 announcedSteps(const nlohmann::json& j) {
+    for (const char* k : {protocol::field::TotalSteps, "steps_total", "planned_steps"}) {
+        const double v = num(j, k, -1);
+        if (v > 0) return qint64(v);
+    }
+    return 0;
+}
+
+} // namespace
+
+QString rankStateName(RankState s) {
+    switch (s) {
+    case RankState::Pending:
+        return QStringLiteral("pending");
+    case RankState::Starting:
+        return QStringLiteral("starting");
+    case RankState::Rendezvous:
+        return QStringLiteral("rendezvous");
+    case RankState::Training:
+        return QStringLiteral("training");
+    case RankState::Done:
+        return QStringLiteral("done");
+    case RankState::Failed:
+        return QStringLiteral("failed");
+    case RankState::Stopped:
+        return QStringLiteral("stopped");
+    }
+    return QStringLiteral("unknown");
+}
+
+RunModel::RunModel(QObject* parent) : QObject(parent) {}
+
+void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QString& workload,
+                     qint64 expectedSteps) {
+    const int n = globalRanks.size();
+    m_ranks = QVector<RankStatus>(n);
+    m_indexByRank.clear();
+    m_indexByRank.reserve(n);
+    for (int i = 0; i < n; ++i) {
+        m_ranks[i].rank = globalRanks[i];
+        m_ranks[i].localRank = i;
+        if (!m_indexByRank.contains(globalRanks[i])) m_indexByRank.insert(globalRanks[i], i);
+    }
+    m_stepCounts.clear();
+    if (n > 0) m_stepCounts[0] = n;
+    m_loss = QVector<QVector<QPointF>>(n);
+    m_rate = QVector<QVector<QPointF>>(n);
+    m_globalLoss.clear();
+    m_warmSamples = QVector<qint64>(n, -1);
+    m_warmT = QVector<double>(n, 0);
+    m_commMs = QVector<double>(n, 0);
+    m_stepMs = QVector<double>(n, 0);
+    m_perStepSamples = QVector<qint64>(n, -1);
+    m_stepEvents = QVector<int>(n, 0);
+    m_startT = now();
+    m_endT = 0;
+    m_firstStepT = 0;
+    m_firstStep = -1;
+    m_globalStep = 0;
+    m_expectedSteps = expectedSteps;
+    m_gpuReadings.clear();
+    m_procReadings.clear();
+    m_summary = RunSummary();
+    m_nonFiniteLoss.reset();
+    m_summary.worldSize = worldSize;
+    m_summary.workload = workload;
+    m_finished = false;
+    emit progressChanged();
+}
+
+void RunModel::setExpectedSteps(qint64 steps) {
+    m_expectedSteps = steps;
+    emit progressChanged();
+}
+
+int RunModel::indexOfRank(int globalRank) const {
+    return m_indexByRank.value(globalRank, -1);
+}
+
+void RunModel::setStep(int index, qint64 step) {
+    RankStatus& r = m_ranks[index];
+    if (r.step == step) return;
+    const auto it = m_stepCounts.find(r.step);
+    if (it != m_stepCounts.end() && --it->second == 0) m_stepCounts.erase(it);
+    ++m_stepCounts[step];
+    r.step = step;
+}
+
+void RunModel::appendPoint(QVector<QPointF>& series, QPointF p) {
+    series.push_back(p);
+    if (series.size() <= kMaxSeriesPoints) return;
+    // Thin 2:1 but keep the newest point, so long runs stay cheap to draw and still end where the run is.
+    QVector<QPointF> thinned;
+    thinned.reserve(series.size() / 2 + 1);
+    for (int i = 0; i < series.size() - 1; i += 2)
+        thinned.push_back(series[i]);
+    thinned.push_back(series.back());
+    series.swap(thinned);
+}
+
+void RunModel::applyLine(int index, const QByteArray& line) {
+    if (auto e = protocol::parseLine(std::string_view(line.constData(), size_t(line.size())))) {
+        applyEvent(index, *e);
+        return;
+    }
+    emit logLine(index, QString::fromUtf8(line), false);
+}
+
+void RunModel::appendStderr(int index, const QString& line) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    QStringList& tail = m_ranks[index].lastStderr;
+    tail.push_back(line);
+    while (tail.size() > kStderrLines)
+        tail.pop_front();
+    emit logLine(index, line, true);
+}
+
+void RunModel::appendNote(int index, const QString& text) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    emit logLine(index, text, false);
+}
+
+void RunModel::setPid(int index, qint64 pid) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    m_ranks[index].pid = pid;
+    m_ranks[index].startup = RankStartup(); // a restart starts the time line again
+    m_ranks[index].startup.startedT = now();
+    if (m_ranks[index].state == RankState::Pending) m_ranks[index].state = RankState::Starting;
+    emit rankUpdated(index);
+}
+
+void RunModel::setRankState(int index, RankState s, const QString& exitText, int exitCode) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    RankStatus& r = m_ranks[index];
+    r.state = s;
+    if (!exitText.isEmpty()) r.exitText = exitText;
+    if (s == RankState::Done || s == RankState::Failed || s == RankState::Stopped) r.exitCode = exitCode;
+    emit rankUpdated(index);
+}
+
+void RunModel::applyEvent(int index, const protocol::Event& e) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    RankStatus& r = m_ranks[index];
+    const nlohmann::json& b = e.body;
+    if (const qint64 planned = announcedSteps(b); planned > 0 && planned != m_expectedSteps)
+        setExpectedSteps(planned);
+
+    if (e.type == protocol::ev::Hello) {
+        r.host = str(b, protocol::field::Host);
+        const double pid = num(b, protocol::field::Pid, 0);
+        if (pid > 0) r.pid = qint64(pid);
+        if (r.state == RankState::Pending || r.state == RankState::Starting) r.state = RankState::Rendezvous;
+        if (r.startup.helloT <= 0) r.startup.helloT = e.t;
+    } else if (e.type == protocol::ev::Rendezvous) {
+        r.rendezvousPhase = str(b, protocol::field::Phase);
+        r.state = r.rendezvousPhase == QLatin1String("done") ? RankState::Training : RankState::Rendezvous;
+        if (r.state == RankState::Training && r.startup.readyT <= 0) {
+            r.startup.readyT = e.t;
+            r.startup.prepareS = num(b, protocol::field::PrepareMs, -1000) / 1000.0;
+            r.startup.peerWaitS = num(b, protocol::field::PeerWaitMs, -1000) / 1000.0;
+        }
+    } else if (e.type == protocol::ev::Step) {
+        applyStep(index, e);
+    } else if (e.type == protocol::ev::Epoch) {
+        r.epoch = int(num(b, protocol::field::Epoch, r.epoch));
+        const double acc = num(b, protocol::field::TestAccuracy);
+        if (!std::isnan(acc)) {
+            r.testAccuracy = acc;
+            m_summary.testAccuracy = acc;
+        }
+        const double tl = num(b, protocol::field::TrainLoss);
+        if (!std::isnan(tl)) r.loss = tl;
+        r.lastProgressT = e.t;
+    } else if (e.type == protocol::ev::Error) {
+        r.errorCode = str(b, protocol::field::Code);
+        r.errorMessage = str(b, protocol::field::Message);
+        emit logLine(index, QStringLiteral("error %1: %2").arg(r.errorCode, r.errorMessage), true);
+    } else if (e.type == protocol::ev::Done) {
+        const double fl = num(b, protocol::field::FinalLoss);
+        if (!std::isnan(fl)) r.loss = fl;
+        const double rate = num(b, protocol::field::SamplesPerS);
+        if (r.samplesPerSec <= 0 && rate > 0) r.samplesPerSec = rate;
+        const double st = num(b, protocol::field::Steps, -1);
+        if (st >= 0) setStep(index, qint64(st));
+        r.paramsSha256 = str(b, protocol::field::ParamsSha256);
+        r.state = RankState::Done;
+    } else if (e.type == protocol::ev::Checkpoint) {
+        emit logLine(index,
+                     tr("checkpoint at step %1: %2")
+                         .arg(qint64(num(b, protocol::field::Step, 0)))
+                         .arg(str(b, protocol::field::Path)),
+                     false);
+    } else if (e.type == protocol::ev::StoreNotice) {
+        emit logLine(
+            index,
+            tr("store server [%1]: %2").arg(str(b, protocol::field::Code), str(b, protocol::field::Text)),
+            true);
+    }
+    emit rankUpdated(index);
+}
+
+void RunModel::applyStep(int index, const protocol::Event& e) {
+    RankStatus& r = m_ranks[index];
+    const nlohmann::json& b = e.body;
+    r.state = RankState::Training;
+    if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
+    setStep(index, qint64(num(b, protocol::field::Step, double(r.step))));
+    r.epoch = int(num(b, protocol::field::Epoch, r.epoch));
+    r.lastProgressT = e.t;
+    if (m_firstStep < 0) {
+        m_firstStep = r.step;
+        m_firstStepT = e.t;
+    }
+    const double loss = num(b, protocol::field::Loss);
+    if (!std::isnan(loss) || b.contains(protocol::field::Loss)) r.loss = loss;
+    if (!m_nonFiniteLoss) noteNonFiniteLoss(r, b);
+
+    // `samples` is this rank's cumulative sample count; per-step counts (a constant value) are turned into
+    // one.
+    const double s = num(b, "samples_total", num(b, protocol::field::Samples, -1));
+    if (s >= 0) {
+        const qint64 v = qint64(s);
+        if (m_perStepSamples[index] < 0 && r.samples > 0 && v == r.samples && r.step > 1)
+            m_perStepSamples[index] = v;
+        r.samples = m_perStepSamples[index] > 0 ? m_perStepSamples[index] * r.step : v;
+    }
+    // Throughput after warm-up: measured from this rank's second step event on, so the first step's
+    // one-time costs (allocation, first allreduce) do not count.
+    const int seen = ++m_stepEvents[index];
+    if (seen == 2) {
+        m_warmT[index] = e.t;
+        m_warmSamples[index] = r.samples;
+    } else if (seen > 2 && e.t > m_warmT[index]) {
+        r.samplesPerSec = double(r.samples - m_warmSamples[index]) / (e.t - m_warmT[index]);
+    }
+    const double direct = num(b, protocol::field::SamplesPerS, -1);
+    if (direct > 0) r.samplesPerSec = direct;
+    const double bytes = num(b, protocol::field::BytesAllreduced, -1);
+    if (bytes >= 0) r.bytesPerStep = qint64(bytes);
+    const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
+    if (stepMs > 0) {
+        m_stepMs[index] += stepMs;
+        m_commMs[index] += qMax(0.0, commMs);
+        r.commWaitShare = qBound(0.0, m_commMs[index] / m_stepMs[index], 1.0);
+    }
+    const double x = e.t - m_startT;
+    if (!std::isnan(r.loss) && std::isfinite(r.loss)) {
+        appendPoint(m_loss[index], QPointF(x, r.loss));
+        // The global curve advances when the slowest rank does, so it averages losses of the same step
+        // instead of zig-zagging between ranks that are one step apart. Only then is the mean (a pass over
+        // all ranks) taken: in lockstep training, once per step of the whole run, not once per event.
+        const qint64 minStep = m_stepCounts.begin()->first;
+        const double mean = minStep > m_globalStep ? meanLoss() : qQNaN();
+        if (!std::isnan(mean)) {
+            m_globalStep = minStep;
+            appendPoint(m_globalLoss, QPointF(x, mean));
+        }
+    }
+    if (r.samplesPerSec > 0) appendPoint(m_rate[index], QPointF(x, r.samplesPerSec));
+    emit seriesAppended(index);
+    emit progressChanged();
+}
+
+void RunModel::noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& b) {
+    const auto it = b.find(protocol::kLossNonFinite);
+    const FailureKind* kind = findFailureKind(protocol::error_code::NanLoss);
+    if (it == b.end() || !it->is_string() || !kind) return;
+    const std::string value = it->get<std::string>();
+    const auto line =
+        b.find(protocol::field::Line); // the script's own output line, when the loss came from one
+    Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
+    d.matched = line != b.end() && line->is_string() ? line->get<std::string>()
+                                                     : "step " + std::to_string(r.step) + ": loss " + value +
+                                                           " (the scalar backward() ran on)";
+    m_nonFiniteLoss = d;
+    emit logLine(-1,
+                 tr("Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].")
+                     .arg(r.rank)
+                     .arg(QString::fromStdString(value))
+                     .arg(r.step),
+                 true);
+}
+
+std::optional<Diagnosis> RunModel::checkParamsIdentical() {
+    m_summary.paramsIdentical = -1;
+    const RankStatus* first = nullptr;
+    int reported = 0;
+    for (const RankStatus& r : m_ranks) {
+        if (r.paramsSha256.isEmpty()) continue;
+        ++reported;
+        if (!first) first = &r;
+        if (r.paramsSha256 == first->paramsSha256) continue;
+        m_summary.paramsIdentical = 0;
+        const FailureKind* kind = findFailureKind(failure_code::RanksDiverged);
+        if (!kind) return std::nullopt;
+        Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
+        d.matched = QStringLiteral("params_sha256 of rank %1: %2..., of rank %3: %4...")
+                        .arg(first->rank)
+                        .arg(first->paramsSha256.left(12))
+                        .arg(r.rank)
+                        .arg(r.paramsSha256.left(12))
+                        .toStdString();
+        return d;
+    }
+    if (reported >= 2 && reported == m_ranks.size()) m_summary.paramsIdentical = 1;
+    return std::nullopt;
+}
+
+void RunModel::applyMonitorEvent(const nlohmann::json& e) {
+    const QString type = str(e, protocol::field::Event);
+    if (type == QLatin1String(protocol::ev::Gpu))
+        m_gpuReadings = gpuReadings(e);
+    else if (type == QLatin1String(protocol::ev::Proc))
+        m_procReadings = procReadings(e);
+    else
+        return;
+    emit monitorSampled();
+}
+
+void RunModel::noteRestart() {
+    ++m_summary.restarts;
+    for (int i = 0; i < m_ranks.size(); ++i) {
+        RankStatus& r = m_ranks[i];
+        r.state = RankState::Pending;
+        r.pid = 0;
+        r.exitCode = -1;
+        r.exitText.clear();
+        r.errorCode.clear();
+        r.errorMessage.clear();
+        m_warmSamples[i] = -1;
+        m_warmT[i] = 0;
+        m_perStepSamples[i] = -1;
+        m_stepEvents[i] = 0;
+        r.samples = 0;
+        emit rankUpdated(i);
+    }
+    m_firstStep = -1;
+    m_globalStep = 0;
+    emit restarted(m_summary.restarts);
+}
+
+QString RunModel::startupText(const RankStartup& s) {
+    if (s.startedT <= 0) return QString();
+    auto after = [&](double t) { return QString::number(std::max(0.0, t - s.startedT), 'f', 2); };
+    QStringList parts;
+    if (s.helloT > 0) parts << tr("running after %1 s").arg(after(s.helloT));
+    if (s.readyT > 0) {
+        QString ready = tr("ready to train at %1 s").arg(after(s.readyT));
+        if (s.prepareS >= 0)
+            ready += QLatin1Char(' ') +
+                     tr("(data and model: %1 s beside the rendezvous)").arg(s.prepareS, 0, 'f', 2);
+        parts << ready;
+    }
+    if (s.firstStepT > 0) parts << tr("first step at %1 s").arg(after(s.firstStepT));
+    return parts.join(QStringLiteral(", "));
+}
+
+double RunModel::now() const {
+    return m_clockT > 0 ? m_clockT : protocol::nowSeconds();
+}
+
+double RunModel::elapsedS() const {
+    return (m_endT > 0 ? m_endT : now()) - m_startT;
+}
+
+double RunModel::progress() const {
+    if (m_expectedSteps <= 0 || m_ranks.isEmpty()) return -1;
+    const qint64 minStep = m_stepCounts.begin()->first;
+    return qBound(0.0, double(minStep) / double(m_expectedSteps), 1.0);
+}
+
+double RunModel::etaS() const {
+    const double p = progress();
+    if (p <= 0 || m_firstStep < 0 || m_finished) return p >= 1 ? 0 : -1;
+    const double startP = double(m_firstStep) / double(m_expectedSteps);
+    const double spent = now() - m_firstStepT;
+    if (p <= startP || spent <= 0) return -1;
+    return spent * (1.0 - p) / (p - startP);
+}
+
+double RunModel::globalSamplesPerS() const {
+    double sum = 0;
+    for (const RankStatus& r : m_ranks)
+        sum += r.samplesPerSec;
+    return sum *
+           (m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1);
+}
+
+double RunModel::meanLoss() const {
+    double sum = 0;
+    int n = 0;
+    for (const RankStatus& r : m_ranks)
+        if (std::isfinite(r.loss)) {
+            sum += r.loss;
+            ++n;
+        }
+    return n ? sum / n : qQNaN();
+}
+
+QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
+    // Stale: alive but no step/epoch event for stallS. In DDP everyone waits for the slowest rank, so all
+    // ranks go stale together; the ones to name are those whose step counter is behind the others'.
+    QVector<int> stale, behind;
+    qint64 maxStep = 0;
+    int active = 0;
+    for (const RankStatus& r : m_ranks)
+        maxStep = qMax(maxStep, r.step);
+    for (const RankStatus& r : m_ranks) {
+        if (r.state != RankState::Starting && r.state != RankState::Rendezvous &&
+            r.state != RankState::Training)
+            continue;
+        ++active;
+        const double since = r.lastProgressT > 0 ? r.lastProgressT : m_startT;
+        if (nowT - since < stallS) continue;
+        stale.push_back(r.rank);
+        if (r.step < maxStep) behind.push_back(r.rank);
+    }
+    if (!behind.isEmpty()) return behind;
+    // Nobody is behind by steps: report when every active rank is stuck (e.g. in rendezvous, or a peer on
+    // another node never came), never for one rank that is merely between events while others move.
+    return (active > 0 && stale.size() == active) ? stale : QVector<int>();
+}
+
+void RunModel::updateSummaryLive() {
+    if (!m_finished) fillLiveFigures(m_summary);
+}
+
+// Computed when asked for (summary(), finish()), not on every event: each is a pass over all ranks.
+void RunModel::fillLiveFigures(RunSummary& s) const {
+    s.steps = m_stepCounts.empty() ? 0 : qMax(qint64(0), m_stepCounts.rbegin()->first);
+    s.wallS = elapsedS();
+    s.samplesPerS = globalSamplesPerS();
+    s.finalLoss = meanLoss();
+}
+
+void RunModel::finish(const QString& status, int failedRank, const QString& reason) {
+    updateSummaryLive();
+    m_endT = now();
+    m_summary.wallS = m_endT - m_startT;
+    m_summary.status = status;
+    m_summary.failedRank = failedRank;
+    m_summary.failureReason = reason;
+    const int idx = indexOfRank(failedRank);
+    m_summary.failedRankStderr = idx >= 0 ? m_ranks[idx].lastStderr : QStringList();
+    m_summary.diagnosis.reset();
+    if (status == QLatin1String("failed")) {
+        // Every rank's tail, the failed one looked at first: a rank that died without a word (killed) leaves
+        // the explanation to its peers' errors. A worker's error event counts as a line of its output.
+        std::vector<RankOutput> outputs;
+        for (const RankStatus& r : m_ranks) {
+            RankOutput o{r.rank, {}, r.exitText.toStdString()};
+            for (const QString& line : r.lastStderr)
+                o.lines.push_back(line.toStdString());
+            if (!r.errorCode.isEmpty() || !r.errorMessage.isEmpty())
+                o.lines.push_back(QStringLiteral("%1: %2").arg(r.errorCode, r.errorMessage).toStdString());
+            outputs.push_back(std::move(o));
+        }
+        m_summary.diagnosis = diagnoseRun(outputs, failedRank);
+        if (!m_summary.diagnosis) m_summary.diagnosis = m_nonFiniteLoss;
+    } else if (status == QLatin1String("ok")) {
+        const std::optional<Diagnosis> diverged = checkParamsIdentical();
+        // Completed, but on a loss that diverged, or with ranks that no longer agree.
+        m_summary.diagnosis = m_nonFiniteLoss ? m_nonFiniteLoss : diverged;
+    }
+    m_finished = true;
+    emit progressChanged();
+    emit runFinished(status == QLatin1String("ok"));
+}
+
+void RunModel::finishRecorded(const RunSummary& recorded) {
+    m_endT = now();
+    m_summary = recorded;
+    m_finished = true;
+    emit progressChanged();
+    emit runFinished(recorded.status == QLatin1String("ok"));
+}
+
+RunSummary RunModel::summary() const {
+    if (m_finished) return m_summary;
+    RunSummary s = m_summary;
+    fillLiveFigures(s);
+    return s;
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,196 @@
+#pragma once
+
+// The state of one run as facts arrive: per-rank status, loss/throughput series, progress and ETA, monitor
+// samples, and the final summary. Built only from telemetry events (worker stdout, launcher events, monitor
+// samples), so the CLI's progress bar, summary.json and the GUI's charts are views of the same object.
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "launch/diagnose/failure_diagnosis.h"
+#include "launch/model/monitor_readings.h"
+
+#include <map>
+#include <optional>
+
+namespace ddpdesk::protocol {
+struct Event;
+}
+
+namespace ddpdesk::launch {
+
+enum class RankState { Pending, Starting, Rendezvous, Training, Done, Failed, Stopped };
+QString rankStateName(RankState s); // "pending", "starting", ...
+
+// A rank's way to its first step, in unix seconds (0: not yet, or not reported: script ranks send no hello),
+// from the worker's hello and `rendezvous` events. The GUI's rank table and the CLI's end report show it.
+struct RankStartup {
+    double startedT = 0; // the launcher started the process
+    double helloT = 0;   // the worker runs (LibTorch loaded)
+    double readyT = 0;   // ready to train (the `done` rendezvous event): rendezvous, own start-up, broadcast
+    double firstStepT = 0; // the first step event
+    double prepareS = -1;  // the worker's data set, model and probe, beside the rendezvous
+    double peerWaitS = -1; // then waiting for the rendezvous to end
+};
+
+struct RankStatus {
+    int rank = -1; // global rank
+    int localRank = -1;
+    RankState state = RankState::Pending;
+    qint64 pid = 0;
+    QString host;
+    QString rendezvousPhase; // last `rendezvous` phase
+    int epoch = 0;
+    qint64 step = 0;
+    qint64 samples = 0; // cumulative samples this rank processed
+    double loss = qQNaN();
+    double samplesPerSec = 0; // recent (rate over the last step events), after warm-up
+    double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
+    qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
+    QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
+    double testAccuracy = qQNaN();
+    double lastProgressT = 0; // unix seconds of the last step/epoch event (stall watch)
+    int exitCode = -1;        // -1 while running or when killed by a signal
+    QString exitText;         // "exit code 3", "killed by signal 9 (SIGKILL)", "stopped by the launcher"
+    QString errorCode;        // from the last `error` event
+    QString errorMessage;
+    QStringList lastStderr; // last 50 lines
+    RankStartup startup;
+};
+
+struct RunSummary {
+    QString status = QStringLiteral("running"); // "ok" | "failed" | "stopped" | "running"
+    int worldSize = 0;
+    QString workload;
+    qint64 steps = 0; // max step over ranks
+    double wallS = 0;
+    double samplesPerS = 0; // global, after warm-up
+    double finalLoss = qQNaN();
+    double testAccuracy = qQNaN();
+    int failedRank = -1;
+    QString failureReason; // plain words: which rank, exit code/signal, error event
+    QStringList failedRankStderr;
+    std::optional<Diagnosis>
+        diagnosis; // a known failure recognised in the ranks' output (failure_diagnosis.h)
+    int restarts = 0;
+    // 1: every rank reported the same params_sha256; 0: they differ (a RANKS_DIVERGED diagnosis); -1: unknown
+    // (fewer than two ranks reported one).
+    int paramsIdentical = -1;
+    QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
+    // summary.json's object read back (its per-rank part is not kept); missing keys keep the defaults, a
+    // missing status reads "stopped".
+    static RunSummary fromJson(const QJsonObject& o);
+};
+
+class RunModel : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kStderrLines = 50;
+    static constexpr int kMaxSeriesPoints = 2000; // per rank and series; older points are thinned 2:1
+    // "running after 0.79 s, ready to train at 1.25 s (data and model: 0.45 s beside the rendezvous), first
+    // step at 1.48 s", each time from the process start; what is not known yet is left out.
+    static QString startupText(const RankStartup& s);
+
+    explicit RunModel(QObject* parent = nullptr);
+
+    // Starts a fresh run (clears everything). ranks: global rank of each local index.
+    void reset(const QVector<int>& globalRanks, int worldSize, const QString& workload, qint64 expectedSteps);
+    void setExpectedSteps(qint64 steps);
+
+    // Feeding. Index is the local index (0..rankCount-1), not the global rank.
+    void applyEvent(int index, const protocol::Event& e); // worker telemetry
+    void applyLine(int index, const QByteArray& line);    // a whole stdout line: telemetry or log text
+    void appendStderr(int index, const QString& line);
+    void appendNote(int index, const QString& text); // launcher text shown in that rank's log (its stacks)
+    void setPid(int index, qint64 pid);              // the process started (now, by the model's clock)
+    void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
+    void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
+    void noteRestart();                              // a restart: ranks go back to Pending, series continue
+    void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
+    // Replay of a recorded run (core/launch/model/run_replay.h): the model's clock follows the events'
+    // timestamps instead of the wall clock, so elapsed time, ETA and series x values are those of the
+    // recording. Set it before reset() so the run starts at the first recorded event; 0 goes back to the wall
+    // clock.
+    void setReplayClock(double unixT) { m_clockT = unixT; }
+    // Freezes the run with a summary recorded earlier (summary.json) instead of one computed from the events.
+    void finishRecorded(const RunSummary& recorded);
+
+    // Reading.
+    int rankCount() const { return m_ranks.size(); }
+    const QVector<RankStatus>& ranks() const { return m_ranks; }
+    const RankStatus& rank(int index) const { return m_ranks.at(index); }
+    int indexOfRank(int globalRank) const; // -1 when not local
+    // Series: x = seconds since the run started, y = value. Downsampled to kMaxSeriesPoints.
+    const QVector<QPointF>& lossSeries(int index) const { return m_loss.at(index); }
+    const QVector<QPointF>& throughputSeries(int index) const { return m_rate.at(index); }
+    const QVector<QPointF>& globalLossSeries() const { return m_globalLoss; } // mean over ranks per step
+    double elapsedS() const;
+    qint64 expectedSteps() const { return m_expectedSteps; }
+    double progress() const; // 0..1, -1 when unknown
+    double etaS() const;     // -1 when unknown
+    double globalSamplesPerS() const;
+    double meanLoss() const; // latest loss averaged over ranks that reported one
+    // The latest `gpu` / `proc` monitor event, already read into per-device readings (empty until one came).
+    const QVector<MonitorReading>& lastGpuReadings() const { return m_gpuReadings; }
+    const QVector<MonitorReading>& lastProcReadings() const { return m_procReadings; }
+    QVector<int> laggingRanks(double nowT, double stallS) const; // no progress for stallS while others moved
+    RunSummary summary() const;                                  // live while running, final after finish()
+    bool isFinished() const { return m_finished; }
+
+signals:
+    void rankUpdated(int index);
+    void seriesAppended(int index);
+    void progressChanged();
+    void logLine(int index, const QString& text, bool isStderr); // index -1: launcher message
+    void monitorSampled();
+    void restarted(int restartCount);
+    void runFinished(bool ok);
+
+private:
+    void appendPoint(QVector<QPointF>& series, QPointF p);
+    void applyStep(int index, const protocol::Event& e);
+    void setStep(int index, qint64 step); // keeps m_stepCounts in step with the ranks
+    void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
+    // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.
+    std::optional<Diagnosis> checkParamsIdentical();
+    void updateSummaryLive();
+    void fillLiveFigures(RunSummary& s) const; // steps, wall time, throughput and loss as they stand now
+    double now() const;                        // the wall clock, or the replay clock while one is set
+
+    QVector<RankStatus> m_ranks;
+    // Per-event work must not grow with the rank count (a replay of 60,000 ranks went quadratic): the local
+    // index of each global rank, and how many ranks stand at each step (its ends: the slowest and fastest).
+    QHash<int, int> m_indexByRank;
+    std::map<qint64, int> m_stepCounts;
+    QVector<QVector<QPointF>> m_loss;
+    QVector<QVector<QPointF>> m_rate;
+    QVector<QPointF> m_globalLoss;
+    QVector<qint64> m_warmSamples; // samples at the end of warm-up, per rank
+    QVector<double> m_warmT;
+    QVector<double> m_commMs, m_stepMs;
+    QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples
+    QVector<int> m_stepEvents;
+    double m_firstStepT = 0;
+    qint64 m_firstStep = -1;
+    qint64 m_globalStep = 0; // the step the global loss series last advanced to
+    double m_startT = 0;
+    double m_endT = 0;
+    qint64 m_expectedSteps = 0;
+    QVector<MonitorReading> m_gpuReadings, m_procReadings;
+    RunSummary m_summary;
+    // The first loss reported NaN or infinite (protocol::kLossNonFinite), as the NAN_LOSS diagnosis it
+    // becomes when the run ends: a script that trains on with a NaN loss completes, but its result is
+    // worthless.
+    std::optional<Diagnosis> m_nonFiniteLoss;
+    bool m_finished = false;
+    double m_clockT = 0; // replay clock; 0: live
+};
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,216 @@
+#include "launch/model/run_replay.h"
+
+#include "launch/model/run_model.h"
+#include "protocol/telemetry.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <map>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+int intOf(const nlohmann::json& j, const char* key, int fallback) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_number()) ? it->get<int>() : fallback;
+}
+
+QString textOf(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return (it != j.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+RankState stateFromName(const QString& name) {
+    for (RankState s : {RankState::Pending, RankState::Starting, RankState::Rendezvous, RankState::Training,
+                        RankState::Done, RankState::Failed, RankState::Stopped})
+        if (rankStateName(s) == name) return s;
+    return RankState::Failed;
+}
+
+bool isLauncherEvent(const protocol::Event& e) {
+    return e.rank < 0 || textOf(e.body, protocol::field::Source) == QLatin1String("launcher");
+}
+
+// Reads metrics.jsonl one line at a time through a fixed buffer: a line longer than the limit is read through
+// and dropped, so memory stays bounded whatever the file holds.
+class BoundedLines {
+public:
+    explicit BoundedLines(QFile& file) : m_file(file), m_buf(int(protocol::kMaxLineBytes) + 2, '\0') {}
+
+    // Calls fn(line, event) for each telemetry event; stats (when given) counts lines read and lines skipped.
+    template <typename Fn> void forEach(ReplayStats* stats, Fn fn) {
+        for (;;) {
+            const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
+            if (n <= 0) return;
+            if (stats) ++stats->lines;
+            if (m_buf[int(n - 1)] != '\n' && !m_file.atEnd()) {
+                // Overlong; its first kMaxLineBytes say whether it is also nested too deep.
+                const bool deep = protocol::checkLine(std::string_view(m_buf.constData(), size_t(n))) ==
+                                  protocol::LineCheck::TooDeep;
+                drainLine();
+                if (stats) ++(deep ? stats->skippedTooDeep : stats->skippedTooLong);
+                continue;
+            }
+            const QByteArray line = QByteArray(m_buf.constData(), int(n)).trimmed();
+            const std::string_view text(line.constData(), size_t(line.size()));
+            const protocol::LineCheck check = protocol::checkLine(text);
+            if (check != protocol::LineCheck::Ok) {
+                if (stats)
+                    ++(check == protocol::LineCheck::TooLong ? stats->skippedTooLong : stats->skippedTooDeep);
+                continue;
+            }
+            if (auto e = protocol::parseLine(text)) fn(line, *e);
+        }
+    }
+
+private:
+    void drainLine() {
+        for (;;) {
+            const qint64 n = m_file.readLine(m_buf.data(), m_buf.size());
+            if (n <= 0 || m_buf[int(n - 1)] == '\n') return;
+        }
+    }
+
+    QFile& m_file;
+    QByteArray m_buf;
+};
+
+} // namespace
+
+QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder) {
+    QVector<RecordedRun> out;
+    const QDir dir(runsFolder);
+    for (const QFileInfo& fi : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile f(QDir(fi.filePath()).filePath(QStringLiteral("summary.json")));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+        if (!doc.isObject()) continue;
+        RecordedRun r;
+        r.folder = fi.filePath();
+        r.name = fi.fileName();
+        r.finishedAt = QFileInfo(f).lastModified();
+        r.summary = RunSummary::fromJson(doc.object());
+        out << r;
+    }
+    std::sort(out.begin(), out.end(),
+              [](const RecordedRun& a, const RecordedRun& b) { return a.finishedAt > b.finishedAt; });
+    return out;
+}
+
+QString ReplayStats::describe() const {
+    if (skipped() == 0) return QString();
+    return QCoreApplication::translate(
+               "ddpdesk::launch::RunReplay",
+               "%1 of %2 lines of metrics.jsonl skipped (%3 over %4 KiB, %5 nested deeper "
+               "than %6)")
+        .arg(skipped())
+        .arg(lines)
+        .arg(skippedTooLong)
+        .arg(protocol::kMaxLineBytes / 1024)
+        .arg(skippedTooDeep)
+        .arg(protocol::kMaxDepth);
+}
+
+bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, ReplayStats* stats) {
+    const QString metricsPath = QDir(runDir).filePath(QStringLiteral("metrics.jsonl"));
+    QFile f(metricsPath);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QCoreApplication::translate("ddpdesk::launch::RunReplay", "cannot read %1: %2")
+                         .arg(metricsPath, f.errorString());
+        return false;
+    }
+    ReplayStats counted;
+    BoundedLines reader(f);
+    // First pass: the local ranks, in local-rank order, from the launcher's rank_start events, else from the
+    // workers' hello; nothing else is kept.
+    std::map<int, int> rankByLocal;
+    int worldSize = 0;
+    QString workload;
+    double firstT = 0;
+    bool anyEvent = false;
+    reader.forEach(&counted, [&](const QByteArray&, const protocol::Event& e) {
+        if (!anyEvent) firstT = e.t;
+        anyEvent = true;
+        if (e.type == protocol::ev::RankStart || e.type == protocol::ev::Hello) {
+            const int rank = intOf(e.body, protocol::field::Rank, -1);
+            const int local = intOf(e.body, protocol::field::LocalRank, -1);
+            if (rank >= 0 && local >= 0 && !rankByLocal.count(local)) rankByLocal[local] = rank;
+        }
+        if (e.type == protocol::ev::Hello) {
+            worldSize = std::max(worldSize, intOf(e.body, protocol::field::WorldSize, 0));
+            if (workload.isEmpty()) workload = textOf(e.body, protocol::field::Workload);
+        }
+    });
+    if (stats) *stats = counted;
+    if (rankByLocal.empty()) {
+        if (error)
+            *error = QCoreApplication::translate(
+                         "ddpdesk::launch::RunReplay",
+                         "%1 has no rank_start or hello event: not a ddpdesk run recording")
+                         .arg(metricsPath);
+        return false;
+    }
+    QVector<int> globalRanks;
+    for (const auto& kv : rankByLocal)
+        globalRanks << kv.second;
+
+    QJsonObject recorded;
+    QFile sf(QDir(runDir).filePath(QStringLiteral("summary.json")));
+    if (sf.open(QIODevice::ReadOnly)) recorded = QJsonDocument::fromJson(sf.readAll()).object();
+    if (recorded.contains(QLatin1String("world_size")))
+        worldSize = recorded.value(QLatin1String("world_size")).toInt(worldSize);
+    if (recorded.contains(QLatin1String("workload")))
+        workload = recorded.value(QLatin1String("workload")).toString(workload);
+    if (worldSize <= 0) worldSize = globalRanks.size();
+
+    model->setReplayClock(firstT > 0 ? firstT : 1);
+    model->reset(globalRanks, worldSize, workload, 0);
+    // Second pass: every event through the model, in file order.
+    f.seek(0);
+    reader.forEach(nullptr, [&](const QByteArray& line, const protocol::Event& e) {
+        if (e.t > 0) model->setReplayClock(e.t);
+        if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) {
+            model->applyMonitorEvent(e.body);
+            return;
+        }
+        if (!isLauncherEvent(e) && e.type == protocol::ev::Log) {
+            // What the supervisor recorded from a rank's stderr (live, it went through appendStderr).
+            if (textOf(e.body, protocol::field::Stream) == QLatin1String("stderr"))
+                model->appendStderr(model->indexOfRank(e.rank), textOf(e.body, protocol::field::Text));
+            return;
+        }
+        if (!isLauncherEvent(e)) {
+            model->applyLine(model->indexOfRank(e.rank), line);
+            return;
+        }
+        const int index = model->indexOfRank(intOf(e.body, protocol::field::Rank, -1));
+        if (e.type == protocol::ev::RankStart) {
+            model->setPid(index, intOf(e.body, protocol::field::Pid, 0));
+        } else if (e.type == protocol::ev::RankExit) {
+            const auto code = e.body.find(protocol::field::ExitCode);
+            const int exitCode = (code != e.body.end() && code->is_number()) ? code->get<int>() : -1;
+            model->setRankState(index, stateFromName(textOf(e.body, protocol::field::State)),
+                                textOf(e.body, protocol::field::Text), exitCode);
+        } else if (e.type == protocol::ev::Restart) {
+            model->noteRestart();
+        }
+    });
+    if (recorded.isEmpty())
+        model->finish(
+            QStringLiteral("stopped"), -1,
+            QCoreApplication::translate("ddpdesk::launch::RunReplay", "the recording has no summary.json"));
+    else
+        model->finishRecorded(RunSummary::fromJson(recorded));
+    model->setReplayClock(0);
+    return true;
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,53 @@
+// Asking the live ranks for their stacks and collecting what they wrote.
+#include "launch/run/rank_stacks.h"
+
+#include "launch/diagnose/stack_dump.h"
+#include "protocol/telemetry.h"
+
+#include <QTimer>
+
+#include <algorithm>
+
+namespace ddpdesk::launch {
+
+RankStacks::RankStacks(QObject& owner, RunModel& model, Hooks hooks)
+    : m_owner(owner), m_model(model), m_hooks(std::move(hooks)) {}
+
+void RankStacks::request(const QString& reason, const QSet<qint64>& live) {
+    if (m_folder.isEmpty()) {
+        m_hooks.message(tr("stacks: only script ranks started with DDP Desk's instrumentation (not "
+                           "--no-instrument) show their Python stacks"));
+        return;
+    }
+    QVector<StackTarget> targets = stackTargets(m_folder);
+    targets.erase(std::remove_if(targets.begin(), targets.end(),
+                                 [&live](const StackTarget& t) { return !live.contains(t.pid); }),
+                  targets.end());
+    launch::requestStacks(targets);
+    if (targets.isEmpty()) {
+        m_hooks.message(
+            tr("stacks: no rank can be asked yet (a rank announces itself once its interpreter has "
+               "started)"));
+        return;
+    }
+    QTimer::singleShot(kStacksWaitMs, &m_owner, [this, targets, reason] {
+        for (const StackTarget& t : targets) {
+            const QString text = collectStacks(t);
+            if (text.isEmpty()) {
+                m_hooks.message(tr("stacks: rank %1 (pid %2) wrote none within %3 ms")
+                                    .arg(t.rank)
+                                    .arg(t.pid)
+                                    .arg(kStacksWaitMs));
+                continue;
+            }
+            m_hooks.event(t.rank, {{protocol::field::Reason, reason},
+                                   {protocol::field::Pid, double(t.pid)},
+                                   {protocol::field::Text, text}});
+            const QString shown = tr("stacks of rank %1 (%2):\n%3").arg(t.rank).arg(reason, text);
+            m_hooks.message(shown);
+            m_model.appendNote(m_model.indexOfRank(t.rank), shown); // and in that rank's own log
+        }
+    });
+}
+
+} // namespace ddpdesk::launch

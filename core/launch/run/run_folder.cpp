@@ -1,0 +1,82 @@
+#include "launch/run/run_folder.h"
+
+#include "protocol/output_mark.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <filesystem>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ddpdesk::launch::RunFolder", text);
+}
+
+} // namespace
+
+QStringList RunFolder::outputNames(const RunConfig& config) {
+    QStringList names{QStringLiteral("metrics.jsonl"), QStringLiteral("summary.json")};
+    if (!config.isScript()) names << QStringLiteral("checkpoint.pt") << QStringLiteral("model.pt");
+    return names;
+}
+
+bool RunFolder::mark(const QString& dir, const QStringList& names, QString* error) {
+    std::vector<std::string> list;
+    for (const QString& n : names)
+        list.push_back(n.toStdString());
+    const std::string why = protocol::markOutputs(std::filesystem::u8path(dir.toStdString()), list);
+    if (why.empty()) return true;
+    if (error) *error = QString::fromStdString(why);
+    return false;
+}
+
+bool RunFolder::makePath(const QString& dir, QString* error) {
+    // Each missing level is made and remembered, so only what this run made is ever removed.
+    const QString clean = QDir::cleanPath(QDir(dir).absolutePath());
+    QStringList missing;
+    for (QString d = clean; !QFileInfo::exists(d) && !QFileInfo(d).isSymLink();) {
+        missing.prepend(d);
+        const QString parent = QFileInfo(d).path();
+        if (parent == d) break;
+        d = parent;
+    }
+    for (const QString& d : missing) {
+        if (!QDir().mkdir(d)) {
+            if (error) *error = tr("cannot create folder '%1' (check the path and permissions)").arg(d);
+            return false;
+        }
+        m_created << d;
+    }
+    if (QFileInfo(clean).isDir()) return true;
+    if (error) *error = tr("'%1' is not a folder").arg(clean);
+    return false;
+}
+
+bool RunFolder::make(const RunConfig& config, QString* error) {
+    if (!makePath(config.outDir, error)) return false;
+    const QString storeFile = config.storeFilePath();
+    if (!storeFile.isEmpty() && !makePath(QFileInfo(storeFile).absolutePath(), error)) return false;
+    return mark(config.outDir, outputNames(config), error);
+}
+
+void RunFolder::removeEmptyCreated() {
+    for (auto it = m_created.crbegin(); it != m_created.crend(); ++it) {
+        // A folder this run made that holds nothing but the mark it wrote there is empty of anything else.
+        const QDir dir(*it);
+        const QStringList inside =
+            dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+        if (inside == QStringList{QLatin1String(protocol::kOutputMarkName)} &&
+            QFileInfo(dir.filePath(inside.front())).isFile() &&
+            !QFileInfo(dir.filePath(inside.front())).isSymLink())
+            QFile::remove(dir.filePath(inside.front()));
+        QDir().rmdir(*it); // only an empty folder goes
+    }
+    m_created.clear();
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,132 @@
+// Stall watch: when ranks stop making progress, say which ones are behind (by their step counters) and ask
+// the doctor about the store, instead of letting the run hang silently until the worker's own timeout.
+#include "launch/run/stall_watch.h"
+
+#include "doctor/doctor.h"
+#include "launch/model/json_bridge.h"
+#include "protocol/telemetry.h"
+
+#include <QJsonArray>
+#include <QStringList>
+
+#include <mutex>
+#include <thread>
+
+namespace ddpdesk::launch {
+
+struct StallWatch::DoctorLink {
+    std::mutex mutex;
+    StallWatch* watch = nullptr; // null once the watch is gone
+    QObject* owner = nullptr;
+};
+
+StallWatch::StallWatch(QObject& owner, const RunConfig& config, const RunModel& model, Hooks hooks)
+    : m_owner(owner), m_config(config), m_model(model), m_hooks(std::move(hooks)) {
+    m_timer.setInterval(1000);
+    QObject::connect(&m_timer, &QTimer::timeout, &m_owner, [this] { check(); });
+}
+
+StallWatch::~StallWatch() {
+    abandonDoctor();
+}
+
+void StallWatch::start() {
+    if (m_config.stallTimeoutSec > 0) m_timer.start();
+}
+
+void StallWatch::abandonDoctor() {
+    if (!m_doctorLink) return;
+    std::lock_guard<std::mutex> lock(m_doctorLink->mutex);
+    m_doctorLink->watch = nullptr;
+}
+
+void StallWatch::check() {
+    if (!m_hooks.live() || m_config.stallTimeoutSec <= 0) return;
+    const double now = protocol::nowSeconds();
+    const QVector<int> behind = m_model.laggingRanks(now, m_config.stallTimeoutSec);
+    if (behind.isEmpty()) {
+        m_reported = false; // progress resumed: a later stall is reported again
+        return;
+    }
+    if (m_reported || m_doctorBusy) return;
+    m_reported = true;
+
+    QStringList counters;
+    QJsonArray perRank;
+    for (const RankStatus& r : m_model.ranks()) {
+        const QString where =
+            r.state == RankState::Training
+                ? tr("step %1").arg(r.step)
+                : QStringLiteral("%1%2").arg(rankStateName(r.state),
+                                             r.rendezvousPhase.isEmpty()
+                                                 ? QString()
+                                                 : QStringLiteral(" (%1)").arg(r.rendezvousPhase));
+        counters << tr("rank %1: %2").arg(r.rank).arg(where);
+        perRank.push_back(QJsonObject{{protocol::field::Rank, r.rank},
+                                      {protocol::field::Step, double(r.step)},
+                                      {protocol::field::State, rankStateName(r.state)},
+                                      {protocol::field::Phase, r.rendezvousPhase}});
+    }
+    QStringList names;
+    for (int r : behind)
+        names << QString::number(r);
+    qint64 maxStep = 0;
+    for (const RankStatus& r : m_model.ranks())
+        maxStep = qMax(maxStep, r.step);
+    const RankStatus& first = m_model.rank(m_model.indexOfRank(behind.first()));
+    // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the
+    // store).
+    const QString what = first.step < maxStep
+                             ? tr("rank(s) behind: %1").arg(names.join(", "))
+                             : tr("rank(s) %1 all stuck at the same point").arg(names.join(", "));
+    QString report =
+        tr("no progress for %1 s; %2 [%3]").arg(m_config.stallTimeoutSec).arg(what, counters.join("; "));
+    QJsonArray behindJson;
+    for (int r : behind)
+        behindJson.push_back(r);
+    QJsonObject event{{protocol::field::Behind, behindJson},
+                      {protocol::field::Ranks, perRank},
+                      {protocol::field::StallTimeoutS, m_config.stallTimeoutSec}};
+
+    m_hooks.stacks(tr("no progress for %1 s").arg(m_config.stallTimeoutSec));
+    // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep
+    // going.
+    ddpdesk::doctor::DoctorRequest req;
+    req.store = m_hooks.diagnosisStore().toStdString();
+    req.worldSize = m_config.worldSize();
+    req.nodeRank = m_config.nodeRank;
+    req.jobRunning = true;
+    if (!m_doctorLink) {
+        m_doctorLink = std::make_shared<DoctorLink>();
+        m_doctorLink->watch = this;
+        m_doctorLink->owner = &m_owner;
+    }
+    m_doctorBusy = true;
+    // Detached: quitting never waits for a diagnosis (it ends by its own deadline anyway); the answer is
+    // posted under the link's lock, so the watch cannot be destroyed in between, and Qt drops an event
+    // posted to an owner destroyed before it runs (the watch goes with its owner).
+    std::thread([link = m_doctorLink, req, report, event] {
+        QString fullReport = report;
+        QJsonObject ev = event;
+        try {
+            const auto findings = ddpdesk::doctor::diagnose(req);
+            fullReport +=
+                QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
+            ev[protocol::field::Doctor] = toQtJson(ddpdesk::doctor::toJson(findings));
+        } catch (const std::exception& e) {
+            fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(QString::fromUtf8(e.what()));
+            ev[protocol::field::DoctorError] = QString::fromUtf8(e.what());
+        }
+        std::lock_guard<std::mutex> lock(link->mutex);
+        if (StallWatch* watch = link->watch)
+            QMetaObject::invokeMethod(
+                link->owner,
+                [watch, fullReport, ev] {
+                    watch->m_doctorBusy = false;
+                    watch->m_hooks.diagnosed(fullReport, ev);
+                },
+                Qt::QueuedConnection);
+    }).detach();
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,424 @@
+// The run's life cycle: start (its folder, store file, secret, record), attempts and restarts, the stop, the
+// failures and the culprit among them, the end (summary.json). The parts it drives own the rest: the rank
+// processes (rank_processes.h), their output (rank_line_reader.h), their stacks (rank_stacks.h), the stall
+// watch (stall_watch.h), the monitor and TensorBoard feeds (monitor_feed.h, tensorboard_feed.h), a script
+// run's store (script_store_host.h).
+#include "launch/run/supervisor.h"
+
+#include "launch/model/json_bridge.h"
+#include "launch/record/metrics_log.h"
+#include "launch/run/monitor_feed.h"
+#include "launch/run/rank_line_reader.h"
+#include "launch/run/rank_processes.h"
+#include "launch/run/rank_stacks.h"
+#include "launch/run/run_folder.h"
+#include "launch/run/run_secret.h"
+#include "launch/run/run_store.h"
+#include "launch/run/script_instrument.h"
+#include "launch/run/script_store_host.h"
+#include "launch/run/stall_watch.h"
+#include "launch/run/tensorboard_feed.h"
+#include "protocol/telemetry.h"
+#include "protocol/worker_codes.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSaveFile>
+#include <QTimer>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
+
+struct Failure {
+    int index = -1;
+    int exitCode = -1;
+    bool peerLost = false; // failed because another rank died: a consequence, not the cause
+    QString text;
+};
+
+} // namespace
+
+// The parts, each owning its own state, and what is the run's own.
+struct Supervisor::Impl {
+    explicit Impl(Supervisor& s);
+
+    RankProcesses ranks;
+    RankLineReader lines;
+    RankStacks stacks;
+    StallWatch stall;
+    MonitorFeed monitor;
+    TensorBoardFeed tensorboard; // kept across restarts: one file per run
+    ScriptStoreHost scriptStore;
+
+    MetricsLog log;
+    RunStore store;      // the FileStore file this run created (start, resetStore, finishRun)
+    RunFolder folder;    // the folders this run made
+    RunSecret runSecret; // node 0 of a multi-node run: the file the other nodes' --run-secret-file names
+    QVector<Failure> failures;
+    bool stopping = false;
+    bool userStop = false;
+    bool restartPending = false;
+    QString stopReason;
+
+    // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
+    const Failure& pickCulprit() const {
+        for (const Failure& f : failures)
+            if (!f.peerLost) return f;
+        return failures.front();
+    }
+};
+
+Supervisor::Impl::Impl(Supervisor& s)
+    : ranks(
+          s, s.m_config,
+          {[&s](int index, QProcess& p, bool warm) { s.onRankStarted(index, p, warm); },
+           [this](int index, const QByteArray& line, bool isStderr) { lines.onLine(index, line, isStderr); },
+           [&s](int index, int exitCode, bool crashed, const QString& startError, int signalled) {
+               s.onRankExited(index, exitCode, crashed, startError, signalled);
+           },
+           [&s] { s.onAllExited(); }, [&s](const QString& text) { emit s.message(text); }}),
+      lines(s.m_config, s.m_model, [&s](const nlohmann::json& e) { s.record(e); }),
+      stacks(s, s.m_model,
+             {[&s](const QString& text) { emit s.message(text); },
+              [this, &s](int rank, const QJsonObject& fields) {
+                  if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Stacks, fields, rank);
+              }}),
+      stall(s, s.m_config, s.m_model,
+            {[this, &s] { return s.m_running && !stopping && !restartPending; },
+             [this, &s] { return scriptStore.diagnosisStore(s.m_config); },
+             [&s](const QString& reason) { s.requestStacks(reason); },
+             [&s](const QString& report, const QJsonObject& event) {
+                 s.writeLauncherEvent(protocol::ev::Stall, event);
+                 emit s.message(Supervisor::tr("stall: %1").arg(report));
+                 emit s.stallDetected(report);
+             }}),
+      monitor(
+          s, s.m_model,
+          [&s](const std::vector<nlohmann::json>& events) {
+              if (!s.m_running) return;
+              for (const nlohmann::json& e : events) {
+                  s.record(e);
+                  s.m_model.applyMonitorEvent(e);
+              }
+          },
+          [&s](const QString& text) { emit s.message(text); }),
+      tensorboard([&s](const QString& text) { emit s.message(text); }),
+      scriptStore(s, [&s](const QString& code, const QString& text) {
+          emit s.message(Supervisor::tr("store server [%1]: %2").arg(code, text));
+          s.writeLauncherEvent(protocol::ev::StoreNotice,
+                               {{protocol::field::Code, code}, {protocol::field::Text, text}});
+      }) {}
+
+Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(*this)) {}
+
+Supervisor::~Supervisor() {
+    d->monitor.stop();
+    d->ranks.killAll();
+    d->stall.abandonDoctor();
+}
+
+QString Supervisor::findWorker(QString* error) {
+    return RankProcesses::findWorker(error);
+}
+
+QString Supervisor::metricsPath() const {
+    return QDir(m_config.outDir).filePath(QStringLiteral("metrics.jsonl"));
+}
+QString Supervisor::summaryPath() const {
+    return QDir(m_config.outDir).filePath(QStringLiteral("summary.json"));
+}
+QString Supervisor::tensorboardFile() const {
+    return d->tensorboard.file();
+}
+bool Supervisor::canShowStacks() const {
+    return d->stacks.canAsk();
+}
+void Supervisor::setWarmWorkers(WarmWorkers* pool) {
+    d->ranks.setWarmWorkers(pool);
+}
+
+bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* problems) {
+    const RunConfig config = requested.withAbsolutePaths();
+    if (m_running) {
+        if (problems) *problems = {{QStringLiteral("run"), tr("a run is already in progress")}};
+        return false;
+    }
+    QVector<ConfigProblem> found = config.validate();
+    QString program;
+    if (found.isEmpty() && !config.isScript()) {
+        QString why;
+        program = findWorker(&why);
+        if (program.isEmpty()) found.push_back({QStringLiteral("worker"), why});
+    }
+    // The run's folder is made only now that the run starts in it.
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->folder.make(config, &why)) found.push_back({QStringLiteral("out"), why});
+    }
+    // Created here, exclusively, and never deleted unless it is still this file: whatever a user has at that
+    // path (a folder, a link, a file) is refused, never reused or removed.
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->store.claim(config, &why)) found.push_back({QStringLiteral("store"), why});
+    }
+    QString secret;
+    if (found.isEmpty()) secret = RunSecret::choose(config, &found);
+    QString instrumentDir, stacksDir;
+    if (found.isEmpty() && instrumentsScript(config)) {
+        QString why;
+        instrumentDir = stacksDir = writeInstrumentModule(config.outDir, &why);
+        if (instrumentDir.isEmpty()) {
+            found.push_back({QStringLiteral("instrument"), why});
+        }
+    } else if (found.isEmpty() && !config.isScript()) {
+        // ddpdesk-worker ranks answer "where does it hang?" with what they wait in
+        // (core/train/worker/wait_report.h).
+        QString why;
+        stacksDir = makeInstrumentFolder(config.outDir, &why);
+        if (stacksDir.isEmpty()) {
+            found.push_back({QStringLiteral("out"), why});
+        }
+    }
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->scriptStore.prepare(config, &why)) {
+            found.push_back({QStringLiteral("store"), why});
+        }
+    }
+    if (found.isEmpty()) {
+        QString why;
+        if (!d->log.open(QDir(config.outDir).filePath(QStringLiteral("metrics.jsonl")), false, &why)) {
+            found.push_back({QStringLiteral("out"), why});
+        }
+    }
+    if (problems) *problems = found;
+    if (!found.isEmpty()) {
+        d->store.release();
+        d->folder.removeEmptyCreated();
+        return false;
+    }
+
+    m_config = config;
+    m_restarts = 0;
+    d->ranks.setLaunch({program, instrumentDir, stacksDir, secret});
+    d->lines.setInstrumented(!instrumentDir.isEmpty());
+    d->stacks.setFolder(stacksDir);
+    QVector<int> ranks;
+    for (int i = 0; i < config.nproc; ++i)
+        ranks.push_back(config.globalRank(i));
+    m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
+                  qint64(config.training.steps.value_or(0)));
+    QStringList tensorboardNotes;
+    d->tensorboard.open(m_config, &tensorboardNotes);
+    writeLauncherEvent(protocol::ev::Launch,
+                       {{protocol::field::Config, config.toJson()},
+                        {protocol::field::Program, config.isScript() ? config.scriptFile : program},
+                        {protocol::field::Store, config.effectiveStore()}});
+    if (d->scriptStore.isHosted())
+        emit message(tr("the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)")
+                         .arg(d->scriptStore.hostedPort()));
+    m_running = true;
+    emit started();
+    for (const QString& note : tensorboardNotes)
+        emit message(note);
+    // The other nodes' command as the user wrote the paths.
+    d->runSecret.announce(requested, m_config.outDir, secret,
+                          [this](const QString& text) { emit message(text); });
+    if (!spawnAll()) return true; // the failure is reported through finished()
+    d->stall.start();
+    d->monitor.update(m_monitorMs);
+    return true;
+}
+
+bool Supervisor::spawnAll() {
+    d->stopping = false;
+    d->userStop = false;
+    d->failures.clear();
+    d->stall.rearm();
+    d->ranks.clear();
+    d->lines.beginAttempt();
+    emit attemptStarted(m_restarts);
+    d->ranks.spawnAll({m_restarts, d->scriptStore.scriptPort(), d->scriptStore.isHosted()});
+    return true;
+}
+
+void Supervisor::onRankStarted(int index, QProcess& p, bool warm) {
+    m_model.setPid(index, p.processId());
+    d->monitor.update(m_monitorMs);
+    writeLauncherEvent(protocol::ev::RankStart,
+                       {{protocol::field::Pid, double(p.processId())},
+                        {protocol::field::LocalRank, index},
+                        {protocol::field::Attempt, m_restarts},
+                        {protocol::field::Warm, warm}},
+                       m_config.globalRank(index));
+}
+
+// After the rank's last output was read (RankProcesses); the exit count and onAllExited follow.
+void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QString& startError,
+                              int signalled) {
+    const int rank = m_config.globalRank(index);
+    const RankStatus& status = m_model.rank(index);
+    QString text = startError.isEmpty() ? describeExit(exitCode, crashed) : startError;
+    const bool ok = startError.isEmpty() && !crashed && exitCode == 0;
+    // Exits we caused (our terminate/kill) are "stopped", not failures. A signal we did not send is a
+    // failure.
+    const bool causedByUs = exitCausedByStop(signalled, exitCode, crashed);
+    if (!ok && !causedByUs) {
+        Failure f;
+        f.index = index;
+        f.exitCode = crashed ? -1 : exitCode;
+        f.peerLost = (!crashed && exitCode == protocol::exit_code::PeerFailure) ||
+                     status.errorCode == QLatin1String(protocol::error_code::PeerLost);
+        f.text = tr("rank %1 %2").arg(QString::number(rank), text);
+        if (!status.errorCode.isEmpty())
+            f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
+        d->failures.push_back(f);
+    }
+    RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
+    if (causedByUs) text = tr("%1 (stopped by the launcher)").arg(text);
+    m_model.setRankState(index, state, text, crashed ? -1 : exitCode);
+    writeLauncherEvent(protocol::ev::RankExit,
+                       {{protocol::field::LocalRank, index},
+                        {protocol::field::ExitCode, crashed ? QJsonValue() : QJsonValue(exitCode)},
+                        {protocol::field::Signal, crashed ? QJsonValue(exitCode) : QJsonValue()},
+                        {protocol::field::Text, text},
+                        {protocol::field::State, rankStateName(state)}},
+                       rank);
+    if (!ok && !causedByUs && !d->stopping) {
+        emit rankFailed(rank, d->failures.back().text);
+        beginStopAll(d->failures.back().text);
+    }
+}
+
+void Supervisor::stop(const QString& reason) {
+    if (!m_running) return;
+    if (d->restartPending) {
+        d->restartPending = false;
+        d->userStop = true;
+        d->stopReason = reason;
+        finishRun(QStringLiteral("stopped"));
+        return;
+    }
+    d->userStop = true;
+    beginStopAll(reason);
+}
+
+void Supervisor::beginStopAll(const QString& reason) {
+    if (d->stopping) return;
+    d->stopping = true;
+    d->stopReason = reason;
+    emit message(tr("stopping all workers: %1").arg(reason));
+    d->ranks.terminateAll(kStopGraceMs);
+}
+
+void Supervisor::requestStacks(const QString& reason) {
+    if (!m_running) return;
+    d->stacks.request(reason, d->ranks.livePids());
+}
+
+bool Supervisor::resetStore() {
+    // A used FileStore would make the next rendezvous hang: replace the file this run created by a fresh one.
+    d->store.release();
+    QString why;
+    if (d->store.claim(m_config, &why)) return true;
+    emit message(tr("cannot restart: %1").arg(why));
+    return false;
+}
+
+void Supervisor::onAllExited() {
+    // Nothing a rank started may outlive the run (or linger into a restart).
+    d->ranks.endLeftovers(kLeftoverGraceMs);
+    if (d->userStop) {
+        finishRun(QStringLiteral("stopped"));
+        return;
+    }
+    if (d->failures.isEmpty()) {
+        finishRun(QStringLiteral("ok"));
+        return;
+    }
+    if (m_restarts < m_config.maxRestarts) {
+        ++m_restarts;
+        const Failure& f = d->pickCulprit();
+        emit message(tr("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
+                         .arg(f.text, QString::number(m_restarts), QString::number(m_config.maxRestarts)));
+        writeLauncherEvent(protocol::ev::Restart, {{protocol::field::Restart, m_restarts},
+                                                   {protocol::field::MaxRestarts, m_config.maxRestarts},
+                                                   {protocol::field::Reason, f.text}});
+        m_model.noteRestart();
+        QString why;
+        if (!resetStore()) {
+            finishRun(QStringLiteral("failed"));
+            return;
+        }
+        if (!d->scriptStore.prepare(m_config, &why)) {
+            emit message(tr("cannot restart: %1").arg(why));
+            finishRun(QStringLiteral("failed"));
+            return;
+        }
+        d->restartPending = true;
+        QTimer::singleShot(kRestartDelayMs, this, [this] {
+            if (!d->restartPending) return;
+            d->restartPending = false;
+            spawnAll();
+        });
+        return;
+    }
+    finishRun(QStringLiteral("failed"));
+}
+
+void Supervisor::finishRun(const QString& status) {
+    d->stall.stop();
+    d->store.release();
+    d->folder.removeEmptyCreated(); // the default store folder, now that its file is gone
+    d->runSecret.release();
+    d->scriptStore.close(); // the script's ranks are gone: nothing is listening after the run
+    d->monitor.stop();
+    int failedRank = -1;
+    QString reason;
+    if (status == QLatin1String("failed")) {
+        const Failure& f = d->pickCulprit();
+        failedRank = m_config.globalRank(f.index);
+        reason = d->failures.size() > 1 ? tr("%1 (first failure; %2 rank(s) failed in all)")
+                                              .arg(f.text, QString::number(d->failures.size()))
+                                        : tr("%1 (first failure)").arg(f.text);
+    } else if (status == QLatin1String("stopped")) {
+        reason = d->stopReason;
+    }
+    m_model.finish(status, failedRank, reason);
+    const QJsonObject summary = m_model.summary().toJson(m_model.ranks());
+    writeLauncherEvent(protocol::ev::RunEnd, {{protocol::field::Summary, summary}});
+    d->log.close();
+    d->tensorboard.close();
+    QSaveFile f(summaryPath());
+    if (f.open(QIODevice::WriteOnly)) {
+        f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
+        if (!f.commit()) emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
+    } else {
+        emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
+    }
+    m_running = false;
+    emit finished(status == QLatin1String("ok"));
+}
+
+void Supervisor::record(const nlohmann::json& event) {
+    d->log.write(event);
+    d->tensorboard.write(event);
+}
+
+void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields, int rank) {
+    nlohmann::json e = protocol::makeEvent(type, rank);
+    e[protocol::field::Source] = "launcher";
+    const nlohmann::json extra = toNlohmannJson(fields);
+    if (extra.is_object()) e.update(extra);
+    record(e);
+    d->log.flush();
+}
+
+} // namespace ddpdesk::launch

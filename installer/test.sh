@@ -89,5 +89,9 @@ t_tests=$(($(date +%s) - start))
     total "$(($(date +%s) - t0))"
   sed -n '/^Label Time Summary:/,/^$/p' build/ctest-report.txt | sed '1d;/^$/d' |
     awk '{printf "  label %-22s %6.0f\n", $1, $3}'
+  # Every test has an area (its name up to the first dot), labelled or not: the areas add up to the whole.
+  grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' build/ctest-report.txt |
+    awk '{for (i = 1; i <= NF; i++) if ($i == "sec") { split($4, n, "."); t[n[1]] += $(i - 1) }}
+         END {for (a in t) printf "  area %-23s %6.0f\n", a, t[a]}' | sort
 } >&2
 exit "$rc"

@@ -6,8 +6,8 @@
 #include "doctor/file_store_liveness.h"
 #include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
-#include "doctor/rename_aside.h"
 #include "net/net_socket.h"
+#include "os/rename_aside.h"
 #include "protocol/file_store_reader.h"
 #include "protocol/store_spec.h"
 

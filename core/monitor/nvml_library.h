@@ -5,9 +5,10 @@
 // object then holds the reason and every function pointer stays null. One object is used from one thread at a
 // time.
 
-#include "monitor/dynamic_library.h"
 #include "monitor/nvml_api.h"
 #include "monitor/nvml_status.h"
+#include "os/dynamic_library.h"
+#include "os/nvml_paths.h"
 
 #include <initializer_list>
 #include <string>
@@ -18,8 +19,8 @@ namespace ddpdesk::monitor {
 // Environment variable naming the NVML library to load instead of the driver's (a file name or a path).
 constexpr const char* kNvmlLibraryEnv = "DDPDESK_NVML_LIBRARY";
 
-// The library names/paths tried in order when kNvmlLibraryEnv is not set (platform-specific).
-std::vector<std::string> platformNvmlCandidates();
+// The library names/paths tried in order when kNvmlLibraryEnv is not set: platformNvmlCandidates()
+// (os/nvml_paths.h).
 
 // Resolved entry points; null where the library does not export the symbol. The four required ones are
 // non-null whenever NvmlLibrary::available() is true.

@@ -4,6 +4,8 @@
 // CPU-only runs show instead of GPU bars. CPU % is measured between two calls of ProcessSampler::sample, the
 // way top does: 100 means one core fully busy, so a process using 4 cores reads 400.
 
+#include "os/process.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -29,20 +31,9 @@ struct ProcessSample {
     std::string error;       // why it is not alive/readable, in words
 };
 
-// What the platform part (process_stats_posix.cpp / _win.cpp) reads about one process.
-struct RawProcessStats {
-    bool alive = false;
-    std::string error;
-    double cpuSeconds = 0.0;
-    std::uint64_t residentBytes = 0;
-    int threads = 0;
-    // Start time in platform units: tells a reused pid from the process seen before.
-    std::uint64_t startStamp = 0;
-};
-RawProcessStats readProcessStats(std::int64_t pid);
-
-// The pid of the calling process.
-std::int64_t currentProcessId();
+// What the OS says about one process (CPU time, memory, threads, start stamp) is core/os's answer.
+using ddpdesk::os::RawProcessStats;
+using ddpdesk::os::readProcessStats;
 
 class ProcessSampler {
 public:

@@ -39,4 +39,17 @@ struct ProcStat {
 };
 ProcStat readProcStat(std::int64_t pid);
 
+// What the monitor samples about one process (Linux: /proc/<pid>/stat and status; Windows: GetProcessTimes,
+// the working set and the Toolhelp snapshot's thread count).
+struct RawProcessStats {
+    bool alive = false;
+    std::string error;               // why not alive, in words
+    double cpuSeconds = 0.0;         // user + system
+    std::uint64_t residentBytes = 0; // resident set (VmRSS) / working set
+    int threads = 0;
+    // Start time in platform units: tells a reused pid from the process seen before.
+    std::uint64_t startStamp = 0;
+};
+RawProcessStats readProcessStats(std::int64_t pid);
+
 } // namespace ddpdesk::os

@@ -36,7 +36,8 @@ std::string processName(std::int64_t pid) {
 }
 
 ProcStat readProcStat(std::int64_t) {
-    return {}; // no /proc: the callers ask Windows its own way (process_stats_win.cpp, Job Objects)
+    return {}; // no /proc: the callers ask Windows its own way (readProcessStats in process_stats_win.cpp,
+               // Job Objects)
 }
 
 } // namespace ddpdesk::os

@@ -1,16 +1,38 @@
 #include "protocol/run_auth.h"
 
-#include "protocol/auth_platform.h"
 #include "protocol/sha256.h"
+
+#include "os/private_file.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <random>
 
 namespace ddpdesk::protocol {
 
 namespace {
+
+// Empty when `path` is a regular file only its owner can read; else why not, naming the path and the fix.
+std::string secretFileProblem(const std::string& path) {
+    const os::FileReadersAnswer answer = os::fileReaders(path);
+    switch (answer.readers) {
+    case os::FileReaders::OwnerOnly:
+        return {};
+    case os::FileReaders::Missing:
+        return path + " cannot be read (missing?)";
+    case os::FileReaders::NotRegular:
+        return path + " is not a regular file";
+    case os::FileReaders::InvalidName:
+        return path + " is not a valid UTF-8 path";
+    case os::FileReaders::Others:
+        break;
+    }
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", answer.mode);
+    return path + " is accessible by group or others (mode " + mode + "); run: chmod 600 " + path;
+}
 
 std::string trimmed(const std::string& s) {
     const auto first = s.find_first_not_of(" \t\r\n");

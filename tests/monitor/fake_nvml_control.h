@@ -3,8 +3,8 @@
 // Test-side access to the fake NVML library: environment scripting and the fake's call counters, reached
 // through the project's own DynamicLibrary (the same path the loader uses, so both see one loaded copy).
 
-#include "monitor/dynamic_library.h"
 #include "monitor/nvml_library.h"
+#include "os/dynamic_library.h"
 
 #include <QByteArray>
 #include <QtTest>

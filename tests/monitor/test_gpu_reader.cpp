@@ -5,6 +5,7 @@
 #include "monitor/gpu_reader.h"
 #include "monitor/gpu_table.h"
 #include "monitor/monitor_events.h"
+#include "os/process.h"
 #include "protocol/telemetry.h"
 
 #include <QtTest>
@@ -153,7 +154,7 @@ private slots:
     void eventsCarryEveryFieldAndMapPidsToGpus() {
         ScopedEnv env;
         useLibrary(env, FAKE_NVML_PATH);
-        const std::int64_t self = currentProcessId();
+        const std::int64_t self = ddpdesk::os::currentPid();
         env.set("FAKE_NVML_PROCESSES", QByteArray("1:") + QByteArray::number(qint64(self)) + ":2147483648");
         GpuReader reader;
         auto gpus = reader.sample();

@@ -4,6 +4,7 @@
 #include "fake_nvml_control.h"
 #include "monitor/monitor_events.h"
 #include "monitor/monitor_sampler.h"
+#include "os/process.h"
 #include "protocol/telemetry.h"
 
 #include <QtTest>
@@ -53,7 +54,7 @@ private slots:
     void samplesGpusAndProcessesUntilStopped() {
         ScopedEnv env;
         useLibrary(env, FAKE_NVML_PATH);
-        const std::int64_t self = currentProcessId();
+        const std::int64_t self = ddpdesk::os::currentPid();
         Collector collector;
         MonitorOptions options;
         options.intervalSeconds = 0.05;
@@ -152,7 +153,7 @@ private slots:
         MonitorOptions options;
         options.intervalSeconds = 0.02;
         MonitorSampler sampler(options, collector.callback());
-        sampler.setProcesses({{currentProcessId(), 5}});
+        sampler.setProcesses({{ddpdesk::os::currentPid(), 5}});
         sampler.start();
         QVERIFY(collector.waitFor(3));
         sampler.stop();

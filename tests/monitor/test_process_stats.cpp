@@ -2,6 +2,7 @@
 // that does not exist.
 
 #include "monitor/process_stats.h"
+#include "os/process.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -76,7 +77,7 @@ private slots:
         QProcess child;
         QVERIFY(startChild(child, QStringLiteral("idle"), 8, 0));
         const std::int64_t pid = child.processId();
-        const std::int64_t self = currentProcessId();
+        const std::int64_t self = ddpdesk::os::currentPid();
         QVERIFY(self > 0);
         QVERIFY(self != pid);
         ProcessSampler sampler;

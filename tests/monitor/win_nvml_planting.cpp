@@ -2,9 +2,9 @@
 // with mingw-w64 and run under wine. A DLL named nvml.dll sits next to this program and in its current
 // folder, where LoadLibraryW("nvml.dll") looked first: the NVML probe must not load it, a bare name must be
 // refused, and the same DLL loaded by its full path must leave its marker (so the marker check can fail).
-#include "monitor/dynamic_library.h"
 #include "monitor/nvml_library.h"
 #include "monitor/nvml_status.h"
+#include "os/dynamic_library.h"
 
 #include <windows.h>
 

@@ -84,7 +84,7 @@ bool closedByServer(net::Connection& c, std::chrono::seconds limit = 5s) {
 }
 
 std::uint64_t residentBytes() {
-    return monitor::readProcessStats(monitor::currentProcessId()).residentBytes;
+    return monitor::readProcessStats(ddpdesk::os::currentPid()).residentBytes;
 }
 
 // A legitimate client doing NUM_KEYS round trips every 10 ms on its own connection, for as long as it lives;

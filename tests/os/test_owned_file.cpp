@@ -7,7 +7,6 @@
 #include "temp_dir.h"
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -16,15 +15,6 @@ using namespace ddpdesk::testsupport;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string contents(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
 
 // Creates DIR/store as a run would, then moves it aside (allowed while the run holds it) to DIR/ours-aside,
 // so a case can put something else in its place. False when the create failed.
@@ -45,7 +35,7 @@ TEST_CASE(createdFileIsRemoved) {
     TEST_REQUIRE_EQ(int(launch::createOwnedFile(store, &id, &error)), int(launch::CreateResult::Created));
     TEST_CHECK(id.valid);
     TEST_CHECK(fs::is_regular_file(store));
-    write(store, "keys a rank wrote"); // the run uses it while the handle pins its identity
+    writeFileText(store, "keys a rank wrote"); // the run uses it while the handle pins its identity
     TEST_CHECK(launch::removeOwnedFile(store, id));
     TEST_CHECK(!fs::exists(store));
     TEST_CHECK(!id.valid);
@@ -54,10 +44,10 @@ TEST_CASE(createdFileIsRemoved) {
 TEST_CASE(whatIsAlreadyThereStays) {
     TempDir dir;
     const fs::path file = dir.path() / "file";
-    write(file, "user data");
+    writeFileText(file, "user data");
     const fs::path folder = dir.path() / "folder";
     fs::create_directory(folder);
-    write(folder / "inside", "more user data");
+    writeFileText(folder / "inside", "more user data");
     for (const fs::path& taken : {file, folder}) {
         launch::OwnedFile id;
         std::string error;
@@ -66,8 +56,8 @@ TEST_CASE(whatIsAlreadyThereStays) {
         TEST_CHECK(!id.valid);
         TEST_CHECK_MSG(!error.empty(), "no reason given for " + taken.string());
     }
-    TEST_CHECK_EQ(contents(file), std::string("user data"));
-    TEST_CHECK_EQ(contents(folder / "inside"), std::string("more user data"));
+    TEST_CHECK_EQ(fileText(file), std::string("user data"));
+    TEST_CHECK_EQ(fileText(folder / "inside"), std::string("more user data"));
 }
 
 TEST_CASE(aFileThatTookTheNameSurvivesRemoval) {
@@ -75,9 +65,9 @@ TEST_CASE(aFileThatTookTheNameSurvivesRemoval) {
     const fs::path store = dir.path() / "store";
     launch::OwnedFile id;
     TEST_REQUIRE(createThenMoveAside(dir.path(), id));
-    write(store, "theirs");
+    writeFileText(store, "theirs");
     TEST_CHECK(!launch::removeOwnedFile(store, id));
-    TEST_CHECK_EQ(contents(store), std::string("theirs"));
+    TEST_CHECK_EQ(fileText(store), std::string("theirs"));
     TEST_CHECK(fs::exists(dir.path() / "ours-aside"));
 }
 
@@ -87,7 +77,7 @@ TEST_CASE(aFolderInItsPlaceSurvivesRemoval) {
     launch::OwnedFile id;
     TEST_REQUIRE(createThenMoveAside(dir.path(), id));
     fs::create_directory(store);
-    write(store / "kept", "x");
+    writeFileText(store / "kept", "x");
     TEST_CHECK(!launch::removeOwnedFile(store, id));
     TEST_CHECK(fs::exists(store / "kept"));
 }
@@ -95,7 +85,7 @@ TEST_CASE(aFolderInItsPlaceSurvivesRemoval) {
 TEST_CASE(symbolicLinksAreNeverFollowed) {
     TempDir dir;
     const fs::path target = dir.path() / "target";
-    write(target, "the link's target");
+    writeFileText(target, "the link's target");
     const fs::path link = dir.path() / "link";
     const fs::path dangling = dir.path() / "dangling";
     std::error_code ec;
@@ -110,7 +100,7 @@ TEST_CASE(symbolicLinksAreNeverFollowed) {
         TEST_CHECK_EQ(int(launch::createOwnedFile(taken, &id, &error)),
                       int(launch::CreateResult::AlreadyThere));
     }
-    TEST_CHECK_EQ(contents(target), std::string("the link's target"));
+    TEST_CHECK_EQ(fileText(target), std::string("the link's target"));
     TEST_CHECK(!fs::exists(dir.path() / "nothing-here"));
 
     // A link put in place of our file is not removed, and neither is what it points to.

@@ -1,9 +1,10 @@
 // The rank proof's building blocks: SHA-256 against FIPS 180 examples, HMAC-SHA256 against every RFC 4231
 // test case, the secret's hex form, the secret file's permission check (real files, real modes, a folder, a
 // symlink) and the record: what verifies, and each way a record from outside the run fails.
-#include "protocol/auth_platform.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
+
+#include "os/private_file.h"
 
 #include "mini_test.h"
 #include "temp_dir.h"
@@ -169,9 +170,25 @@ TEST_CASE(recordVerifiesOnlyWithTheSecret) {
     TEST_REQUIRE_EQ(authKey(3), std::string("ddpdesk/auth/3"));
 }
 
+// What os::fileReaders answers on every OS (wine.run_auth runs this against private_file_win.cpp): a private
+// file is read, a folder and a missing file are refused with the reason.
+TEST_CASE(secretFileKinds) {
+    ddpdesk::testsupport::TempDir dir;
+    const std::string hex = newRunSecretHex();
+    const std::string path = dir.filePath("secret");
+    std::string secret, error;
+    writeFile(path, hex + "\n", fs::perms::owner_read | fs::perms::owner_write);
+    TEST_REQUIRE_MSG(readRunSecretFile(path, &secret, &error), error);
+    TEST_REQUIRE_EQ(toHex(secret), hex);
+    TEST_REQUIRE(!readRunSecretFile(dir.str(), &secret, &error));
+    TEST_REQUIRE_MSG(error.find("not a regular file") != std::string::npos, error);
+    TEST_REQUIRE(!readRunSecretFile(dir.filePath("missing"), &secret, &error));
+    TEST_REQUIRE_MSG(error.find("cannot be read") != std::string::npos, error);
+}
+
 TEST_CASE(loopbackName) {
 #ifdef __linux__
-    TEST_REQUIRE_EQ(loopbackInterfaceName(), std::string("lo"));
+    TEST_REQUIRE_EQ(ddpdesk::os::loopbackInterfaceName(), std::string("lo"));
 #endif
 }
 

@@ -5,6 +5,8 @@
 // and concurrent test binaries never share one.
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -47,5 +49,15 @@ public:
 private:
     std::filesystem::path m_path;
 };
+
+// A file's bytes ("" when it cannot be read), and a file replaced by `text`: what the file tests put in a
+// TempDir and check afterwards.
+inline std::string fileText(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+inline void writeFileText(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
 
 } // namespace ddpdesk::testsupport

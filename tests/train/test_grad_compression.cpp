@@ -40,6 +40,11 @@ for name, dtype in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
     except RuntimeError as e:
         if "Invalid scalar type" not in str(e):
             raise
+# PyTorch 2.14 sometimes hangs in interpreter shutdown after a Gloo group (no Python frame left; 4 of 24 runs
+# under load here): the answer is printed, so leave without the shutdown.
+import sys
+sys.stdout.flush()
+os._exit(0)
 )");
     std::vector<std::string> sums;
     for (const std::string& line : splitLines(out))

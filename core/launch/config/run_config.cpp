@@ -1,7 +1,7 @@
 #include "launch/config/run_config.h"
 
 #include "launch/run/run_store.h"
-#include "protocol/auth_platform.h"
+#include "os/private_file.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
@@ -534,8 +534,8 @@ QMap<QString, QString> RunConfig::rankEnvironment(int localRank, int masterPortO
     env["PYTHONUNBUFFERED"] = "1"; // a script's loss lines must arrive while it runs, not at exit
     if (!iface.isEmpty())
         env["GLOO_SOCKET_IFNAME"] = iface;
-    else if (nnodes == 1 && !protocol::loopbackInterfaceName().empty())
-        env["GLOO_SOCKET_IFNAME"] = QString::fromStdString(protocol::loopbackInterfaceName());
+    else if (nnodes == 1 && !os::loopbackInterfaceName().empty())
+        env["GLOO_SOCKET_IFNAME"] = QString::fromStdString(os::loopbackInterfaceName());
     const QStringList gpus = deviceList();
     if (!gpus.isEmpty() && localRank < gpus.size())
         env["CUDA_VISIBLE_DEVICES"] = gpus[localRank];

@@ -1,4 +1,5 @@
-#include "doctor/rename_aside.h"
+// POSIX side of rename_aside.h.
+#include "os/rename_aside.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -6,7 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace ddpdesk::doctor::os {
+namespace ddpdesk::os {
 
 RenameStatus renameNoReplace(const std::filesystem::path& from, const std::filesystem::path& to,
                              std::string& error) {
@@ -34,4 +35,4 @@ RenameStatus renameNoReplace(const std::filesystem::path& from, const std::files
     return RenameStatus::Done;
 }
 
-} // namespace ddpdesk::doctor::os
+} // namespace ddpdesk::os

@@ -1,11 +1,12 @@
-#include "monitor/process_stats.h"
+// Windows side of process.h's readProcessStats, the monitor's per-process sample.
+#include "os/process.h"
 
 #include <windows.h>
 // windows.h first: these two depend on its types.
 #include <psapi.h>
 #include <tlhelp32.h>
 
-namespace ddpdesk::monitor {
+namespace ddpdesk::os {
 
 namespace {
 
@@ -31,10 +32,6 @@ int threadCount(DWORD pid) {
 }
 
 } // namespace
-
-std::int64_t currentProcessId() {
-    return std::int64_t(GetCurrentProcessId());
-}
 
 RawProcessStats readProcessStats(std::int64_t pid) {
     RawProcessStats raw;
@@ -73,4 +70,4 @@ RawProcessStats readProcessStats(std::int64_t pid) {
     return raw;
 }
 
-} // namespace ddpdesk::monitor
+} // namespace ddpdesk::os

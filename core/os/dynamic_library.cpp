@@ -1,4 +1,6 @@
-#include "monitor/dynamic_library.h"
+// The portable half of dynamic_library.h: ownership of the handle; the OS calls are in its _posix / _win
+// halves.
+#include "os/dynamic_library.h"
 
 #include <utility>
 

@@ -1,4 +1,5 @@
-#include "monitor/dynamic_library.h"
+// POSIX side of dynamic_library.h: dlopen.
+#include "os/dynamic_library.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,5 @@
-#include "monitor/nvml_library.h"
+// Windows side of nvml_paths.h: System32 and the old NVSMI folder, as full paths.
+#include "os/nvml_paths.h"
 
 #include <windows.h>
 

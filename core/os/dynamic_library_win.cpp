@@ -1,4 +1,5 @@
-#include "monitor/dynamic_library.h"
+// Windows side of dynamic_library.h: LoadLibraryExW, full paths only.
+#include "os/dynamic_library.h"
 
 #include <windows.h>
 

@@ -1,4 +1,5 @@
-#include "monitor/nvml_library.h"
+// POSIX side of nvml_paths.h.
+#include "os/nvml_paths.h"
 
 namespace ddpdesk::monitor {
 

@@ -1,8 +1,9 @@
-#include "doctor/rename_aside.h"
+// Windows side of rename_aside.h.
+#include "os/rename_aside.h"
 
 #include <windows.h>
 
-namespace ddpdesk::doctor::os {
+namespace ddpdesk::os {
 
 RenameStatus renameNoReplace(const std::filesystem::path& from, const std::filesystem::path& to,
                              std::string& error) {
@@ -16,4 +17,4 @@ RenameStatus renameNoReplace(const std::filesystem::path& from, const std::files
     return RenameStatus::Failed;
 }
 
-} // namespace ddpdesk::doctor::os
+} // namespace ddpdesk::os

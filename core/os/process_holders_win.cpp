@@ -1,8 +1,9 @@
-// Windows side of os_probes.h: core/os's TCP table (IP Helper) names the process that owns a port, the
-// Restart Manager (RmGetList) names the processes that hold a file open - the same API Explorer uses for
+// Windows side of process_holders.h: sockets.h's TCP table (IP Helper) names the process that owns a port,
+// the Restart Manager (RmGetList) names the processes that hold a file open - the same API Explorer uses for
 // "file in use".
 
-#include "doctor/os_probes.h"
+#include "os/process.h"
+#include "os/process_holders.h"
 #include "os/sockets.h"
 
 #include <windows.h>
@@ -11,7 +12,7 @@
 
 #include <vector>
 
-namespace ddpdesk::doctor::os {
+namespace ddpdesk::os {
 
 namespace {
 
@@ -33,7 +34,7 @@ void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, std::string name,
 
 std::vector<ProcessRef> portHolders(int port) {
     std::vector<ProcessRef> out;
-    for (const auto& socket : ddpdesk::os::tcpPortSockets(port))
+    for (const auto& socket : tcpPortSockets(port))
         addUnique(out, socket.ownerPid, {}, socket.listening ? "listening" : "bound");
     return out;
 }
@@ -66,8 +67,8 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
     return out;
 }
 
-std::vector<ProcessRef> processesMentioning(const std::string&) {
+std::vector<ProcessRef> processesMentioning(const std::string&, const std::vector<std::string>&) {
     return {}; // reading another process's command line needs NtQueryInformationProcess; not worth it here
 }
 
-} // namespace ddpdesk::doctor::os
+} // namespace ddpdesk::os

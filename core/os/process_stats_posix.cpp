@@ -1,4 +1,4 @@
-#include "monitor/process_stats.h"
+// POSIX side of process.h's readProcessStats, the monitor's per-process sample.
 #include "os/process.h"
 
 #include <unistd.h>
@@ -6,13 +6,9 @@
 #include <cstdlib>
 #include <fstream>
 
-namespace ddpdesk::monitor {
+namespace ddpdesk::os {
 
-std::int64_t currentProcessId() {
-    return std::int64_t(getpid());
-}
-
-// Linux /proc: CPU times and state from /proc/<pid>/stat (core/os reads it), memory and threads from
+// Linux /proc: CPU times and state from /proc/<pid>/stat (readProcStat), memory and threads from
 // /proc/<pid>/status.
 RawProcessStats readProcessStats(std::int64_t pid) {
     RawProcessStats raw;
@@ -21,7 +17,7 @@ RawProcessStats readProcessStats(std::int64_t pid) {
         return raw;
     }
     const std::string dir = "/proc/" + std::to_string(pid);
-    const os::ProcStat stat = os::readProcStat(pid);
+    const ProcStat stat = readProcStat(pid);
     if (!stat.found) {
         raw.error = "process " + std::to_string(pid) + " does not exist (no " + dir + "/stat)";
         return raw;
@@ -50,4 +46,4 @@ RawProcessStats readProcessStats(std::int64_t pid) {
     return raw;
 }
 
-} // namespace ddpdesk::monitor
+} // namespace ddpdesk::os

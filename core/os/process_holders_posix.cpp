@@ -1,8 +1,9 @@
-// Linux side of os_probes.h, read from /proc: core/os's TCP table maps a port to socket inodes,
+// Linux side of process_holders.h, read from /proc: sockets.h's TCP table maps a port to socket inodes,
 // /proc/<pid>/fd maps inodes and files to processes, /proc/locks lists flock/fcntl locks (FileStore takes
 // flock for each operation).
 
-#include "doctor/os_probes.h"
+#include "os/process.h"
+#include "os/process_holders.h"
 #include "os/sockets.h"
 
 #include <dirent.h>
@@ -22,7 +23,7 @@
 #include <set>
 #include <sstream>
 
-namespace ddpdesk::doctor::os {
+namespace ddpdesk::os {
 
 namespace {
 
@@ -68,7 +69,7 @@ void addUnique(std::vector<ProcessRef>& out, std::int64_t pid, const std::string
 
 std::vector<ProcessRef> portHolders(int port) {
     std::map<std::string, std::string> inodes; // "socket:[inode]", as /proc/<pid>/fd links name it -> how
-    for (const auto& socket : ddpdesk::os::tcpPortSockets(port))
+    for (const auto& socket : tcpPortSockets(port))
         if (socket.inode != 0)
             inodes["socket:[" + std::to_string(socket.inode) + "]"] =
                 socket.listening ? "listening" : "bound";
@@ -127,7 +128,7 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
     return out;
 }
 
-std::vector<ProcessRef> processesMentioning(const std::string& text) {
+std::vector<ProcessRef> processesMentioning(const std::string& text, const std::vector<std::string>& unless) {
     std::vector<ProcessRef> out;
     if (text.empty()) return out;
     const auto self = currentPid();
@@ -144,14 +145,12 @@ std::vector<ProcessRef> processesMentioning(const std::string& text) {
                     cmdline[after] == '"' || cmdline[after] == '\'';
         }
         if (!named) return;
-        // Doctor runs (and shells that started one) name the store too but do not use it.
-        static const std::string doctorArg("doctor\0", 7);
-        if (cmdline.find(doctorArg) != std::string::npos || cmdline.find("doctor ") != std::string::npos ||
-            cmdline.find("--inspect-store") != std::string::npos)
-            return;
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        for (const auto& word : unless)
+            if (cmdline.find(word) != std::string::npos) return;
         if (processAlive(pid)) addUnique(out, pid, "command line");
     });
     return out;
 }
 
-} // namespace ddpdesk::doctor::os
+} // namespace ddpdesk::os

@@ -323,7 +323,8 @@ void RunPanel::refreshStatus() {
                                    .arg(s.workload)
                                    .arg(s.worldSize)
                                    .arg(s.steps);
-    text += line.arg(m_model->isFinished() ? s.samplesPerS : m_model->globalSamplesPerS(), 0, 'f', 0)
+    const double rate = m_model->isFinished() ? s.samplesPerS : m_model->samplesRate().perS;
+    text += line.arg(rate > 0 ? QString::number(rate, 'f', 0) : tr("n/a"))
                 .arg(std::isfinite(m_model->meanLoss()) ? QString::number(m_model->meanLoss(), 'g', 4)
                                                         : QStringLiteral("\u2013"))
                 .arg(formatDuration(m_model->isFinished() ? s.wallS : m_model->elapsedS()));

@@ -51,11 +51,14 @@ void printSummaryText(const launch::Supervisor& run) {
     const launch::RunSummary s = run.model()->summary();
     std::cout << "status: " << s.status.toStdString() << "\n"
               << "world size: " << s.worldSize << ", steps: " << s.steps << ", wall: " << s.wallS << " s\n"
-              << "samples/s (global, after warm-up): ";
-    if (s.samplesPerS > 0)
-        std::cout << s.samplesPerS << "\n";
+              << "samples/s (global";
+    if (s.samplesPerSBasis == QLatin1String(launch::rate_basis::AfterWarmup))
+        std::cout << ", after warm-up): " << s.samplesPerS << "\n";
+    else if (s.samplesPerS > 0)
+        std::cout << ", from the first step on: too few steps to leave out a warm-up): " << s.samplesPerS
+                  << "\n";
     else
-        std::cout << "n/a (no training step was measured after warm-up)\n";
+        std::cout << "): n/a (" << s.samplesPerSWhy.toStdString() << ")\n";
     if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
     if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
     if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";

@@ -52,6 +52,7 @@ int runStacks(const std::string& runDir) {
         ++answered;
         std::cout << text.toStdString() << "\n";
     }
+    launch::doneAsking(targets);
     return answered > 0 ? 0 : 1;
 }
 

@@ -439,7 +439,25 @@ def main():
             leave(code)
 
     os._exit = _exit
-    _run_as_main(script)
+    try:
+        _run_as_main(script)
+    except Exception as e:  # SystemExit and KeyboardInterrupt leave as Python has them leave
+        _show_traceback(e)
+        sys.exit(1)  # what Python exits with after an uncaught exception
+
+
+def _show_traceback(e):
+    """Prints an uncaught exception as `python SCRIPT` does: from the script's first frame on, without this
+    module's and runpy's frames ahead of it, through the script's own sys.excepthook if it set one."""
+    here = os.path.normcase(os.path.abspath(__file__))
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        frame = tb.tb_frame
+        ours = os.path.normcase(os.path.abspath(frame.f_code.co_filename)) == here
+        if not ours and frame.f_globals.get("__name__") != "runpy":
+            break
+        tb = tb.tb_next
+    sys.excepthook(type(e), e.with_traceback(tb), tb)  # Python 3.11+ prints the exception's own traceback
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "launch/run/script_output.h"
 #include "protocol/telemetry.h"
 
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -278,6 +279,55 @@ private slots:
         QVERIFY(j["test_accuracy"].isNull());
         QCOMPARE(j["world_size"].toInt(), 2);
         QVERIFY(qAbs(j["samples_per_s"].toDouble() - 6400.0) < 2.0);
+    }
+
+    // A run too short to leave its first step out is measured from that step on and says so; one that cannot
+    // be measured says why, never 0 (summary.json, the CLI's report and progress line read these).
+    void shortRunRate_data() {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<bool>("samples");
+        QTest::addColumn<double>("rate");
+        QTest::addColumn<QString>("basis");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("none") << 0 << true << 0.0 << QString() << "no training step was reported";
+        QTest::newRow("one step") << 1 << true << 0.0 << QString()
+                                  << "each rank reported one step; a rate needs two";
+        QTest::newRow("two steps") << 2 << true << 6400.0 << "from_first_step" << QString();
+        QTest::newRow("three steps") << 3 << true << 6400.0 << "after_warmup" << QString();
+        QTest::newRow("no counts") << 5 << false << 0.0 << QString()
+                                   << "the ranks did not report how many samples they trained on";
+    }
+    void shortRunRate() {
+        QFETCH(int, steps);
+        QFETCH(bool, samples);
+        QFETCH(double, rate);
+        QFETCH(QString, basis);
+        QFETCH(QString, why);
+        RunModel m;
+        m.reset({0, 1}, 2, "script", 0);
+        const double t0 = 1.7e9;
+        for (int s = 1; s <= steps; ++s)
+            for (int r = 0; r < 2; ++r) {
+                nlohmann::json e = {
+                    {"v", 1}, {"event", "step"}, {"rank", r}, {"t", t0 + s * 0.01}, {"step", s}};
+                if (samples) e["samples"] = s * 32; // 32 samples per 10 ms per rank
+                m.applyLine(r, QByteArray::fromStdString(ddpdesk::protocol::encodeLine(e)));
+            }
+        m.finish("ok", -1, QString());
+        const QJsonObject j = m.summary().toJson(m.ranks());
+        if (rate > 0)
+            QVERIFY2(qAbs(j["samples_per_s"].toDouble() - rate) < 2.0,
+                     qPrintable(QString::number(j["samples_per_s"].toDouble())));
+        else
+            QVERIFY(j["samples_per_s"].isNull());
+        QCOMPARE(j["samples_per_s_basis"].toString(), basis);
+        QCOMPARE(j["samples_per_s_why"].toString(), why);
+        QCOMPARE(j["samples_per_s_basis"].isNull(), basis.isEmpty());
+        // A rank whose own rate is unknown shows null, not 0.
+        QCOMPARE(j["ranks"].toArray()[0].toObject()["samples_per_s"].isNull(), basis != "after_warmup");
+        const RunSummary back = RunSummary::fromJson(j);
+        QCOMPARE(back.samplesPerSBasis, basis);
+        QCOMPARE(back.samplesPerSWhy, why);
     }
 };
 

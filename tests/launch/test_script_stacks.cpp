@@ -92,6 +92,22 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains("== rank 0") && r.out.contains("== rank 1"), qPrintable(r.out));
         QVERIFY2(r.out.contains("stuck_in_data_loading"), qPrintable(r.out));
+        // Two askers at once get one dump per rank, and each of them sees it.
+        QFile file(QDir(run.out()).filePath(".ddpdesk-python/stacks-1.txt"));
+        auto dumps = [&file] {
+            file.close();
+            return file.open(QIODevice::ReadOnly) ? file.readAll().count("Current thread ") : -1;
+        };
+        const qsizetype before = dumps();
+        QProcess first, second;
+        for (QProcess* p : {&first, &second})
+            p->start(launchtest::envPath("DDPDESK_CLI"), {"stacks", run.out()});
+        for (QProcess* p : {&first, &second}) {
+            QVERIFY(p->waitForFinished(30000));
+            const QString said = QString::fromUtf8(p->readAllStandardOutput());
+            QVERIFY2(p->exitCode() == 0 && said.count("stuck_in_data_loading") == 1, qPrintable(said));
+        }
+        QCOMPARE(dumps(), before + 1);
         QVERIFY(run.finish());
         // Once the run is over nobody is asked, let alone signalled.
         const auto after = stacksOf(run.out());

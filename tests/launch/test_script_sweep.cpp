@@ -4,7 +4,9 @@
 // halves, bf16 autocast).
 #include "launch_test_util.h"
 
+#include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -65,6 +67,19 @@ private slots:
         for (const QJsonValue& v : s["failed_rank_stderr"].toArray())
             traceback = traceback || v.toString().contains("deliberate failure in the user's script");
         QVERIFY2(traceback, qPrintable(r.out));
+        // The traceback reads as `python SCRIPT` prints it: the script's frames first, none of the
+        // instrumentation's or runpy's ahead of them.
+        const QJsonArray lines = s["failed_rank_stderr"].toArray();
+        int at = -1;
+        for (int i = 0; i < lines.size(); ++i) {
+            const QString line = lines[i].toString();
+            QVERIFY2(!line.contains("ddpdesk_instrument") && !line.contains("runpy"), qPrintable(line));
+            if (line.startsWith("Traceback (most recent call last):")) at = i;
+        }
+        QVERIFY2(at >= 0 && at + 1 < lines.size(), qPrintable(r.out));
+        const QString script = QFileInfo(launchtest::envPath("DDPDESK_TEST_SCRIPT")).fileName();
+        QVERIFY2(lines[at + 1].toString().contains(script + "\", line "),
+                 qPrintable(lines[at + 1].toString()));
         QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
     }
 

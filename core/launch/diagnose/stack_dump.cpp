@@ -3,10 +3,13 @@
 #include "launch/process/process_control.h"
 #include "os/process.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+
+#include <limits>
 
 namespace ddpdesk::launch {
 
@@ -35,6 +38,37 @@ Announcement lastAnnouncement(const QString& path) {
         a.byRequestFile = !r.captured(3).isEmpty();
     }
     return a;
+}
+
+QString askedFile(const StackTarget& t) {
+    return QFileInfo(t.file).dir().filePath(QStringLiteral("stacks-%1.asked").arg(t.rank));
+}
+
+// Another asker's question that still stands: its marker is younger than an answer takes (a marker its asker
+// left behind, crashed, is older and is taken over). Returns the offset that question was asked at, -1 if
+// none.
+qint64 standingQuestion(const QString& marker) {
+    QFile f(marker);
+    const QFileInfo info(marker);
+    if (!info.exists() || info.isSymLink()) return -1;
+    const qint64 age = info.lastModified().msecsTo(QDateTime::currentDateTime());
+    if (age > 2 * kStacksWaitMs) return -1;
+    bool ok = false;
+    const qint64 offset =
+        f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.read(32)).trimmed().toLongLong(&ok) : 0;
+    // Fresh but not written yet (its asker is between creating and writing it): standing, from where we are.
+    return ok && offset >= 0 ? offset : std::numeric_limits<qint64>::max();
+}
+
+// Takes the rank's marker for this process, with the offset its question is asked at.
+bool takeMarker(const QString& marker, qint64 offset) {
+    QFile f(marker);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
+        if (standingQuestion(marker) >= 0 || QFileInfo(marker).isSymLink() || !QFile::remove(marker))
+            return false;
+        if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly)) return false;
+    }
+    return f.write(QByteArray::number(offset)) > 0;
 }
 
 } // namespace
@@ -77,6 +111,17 @@ void requestStacks(QVector<StackTarget>& targets) {
             it->byRequestFile = now.pid == it->pid && now.byRequestFile;
         }
         it->offset = QFileInfo(it->file).size();
+        const QString marker = askedFile(*it);
+        const qint64 standing = standingQuestion(marker);
+        if (standing >= 0 || !takeMarker(marker, it->offset)) {
+            // Asked already: this asker reads that answer. A marker it could neither read nor take (two
+            // takers at once) means the same.
+            const qint64 at = standingQuestion(marker);
+            if (at >= 0) it->offset = qMin(it->offset, at);
+            ++it;
+            continue;
+        }
+        it->asker = true;
         // The rank removes the request file once it has answered; one still there is a question not yet
         // answered, which stands for this one too.
         QFile request(it->request);
@@ -84,11 +129,18 @@ void requestStacks(QVector<StackTarget>& targets) {
                                                    (request.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
                                                     request.exists())
                                              : requestPythonStacks(it->pid, it->file, it->request);
-        if (asked)
+        if (asked) {
             ++it;
-        else
+        } else {
+            QFile::remove(marker);
             it = targets.erase(it);
+        }
     }
+}
+
+void doneAsking(const QVector<StackTarget>& targets) {
+    for (const StackTarget& t : targets)
+        if (t.asker) QFile::remove(askedFile(t));
 }
 
 QString collectStacks(const StackTarget& target) {

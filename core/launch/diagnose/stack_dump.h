@@ -25,13 +25,18 @@ struct StackTarget {
     QString file, request;
     qint64 offset = 0;          // where the file ended when the stacks were asked for
     bool byRequestFile = false; // last announced " request-file": asked through the file, never signalled
+    bool asker = false;         // this process asked (it holds the rank's .asked marker until doneAsking)
 };
 
 // The ranks under `instrumentDir` that can be asked now: their file's last announcement names a live process.
 QVector<StackTarget> stackTargets(const QString& instrumentDir);
 // Notes where each file ends and asks the process, by the channel its file announces at that moment; a target
-// that could not be asked is dropped.
+// that could not be asked is dropped. One question per rank at a time, whoever asks (the stall watch, Show
+// stacks, several `ddpdesk-cli stacks`): while stacks-RANK.asked is fresh, a second asker reads the answer to
+// the first question (from the offset the marker holds) instead of asking again, so each rank dumps once.
 void requestStacks(QVector<StackTarget>& targets);
+// After collecting: drops the markers this process holds.
+void doneAsking(const QVector<StackTarget>& targets);
 // What the target appended since it was asked (at most 256 KiB), trimmed; empty when it said nothing yet.
 QString collectStacks(const StackTarget& target);
 

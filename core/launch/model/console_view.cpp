@@ -63,13 +63,14 @@ QString ConsoleView::progressText(const Supervisor& run, int width) {
                                             : QStringLiteral("done %1/%2").arg(done).arg(m.rankCount());
     if (failed > 0) ranks += QStringLiteral(", %1 failed").arg(failed);
     const double loss = m.meanLoss();
+    const double rate = m.samplesRate().perS;
     const QString text =
-        QStringLiteral("%1 | step %2%3 | loss %4 | %5 samples/s | ETA %6")
+        QStringLiteral("%1 | step %2%3 | loss %4 | samples/s %5 | ETA %6")
             .arg(ranks)
             .arg(qMax<qint64>(0, step))
             .arg(m.expectedSteps() > 0 ? QStringLiteral("/%1").arg(m.expectedSteps()) : QString())
             .arg(std::isfinite(loss) ? QString::number(loss, 'g', 4) : QStringLiteral("-"))
-            .arg(QString::number(m.globalSamplesPerS(), 'f', 0))
+            .arg(rate > 0 ? QString::number(rate, 'f', 0) : QStringLiteral("n/a"))
             .arg(clock(m.etaS()));
     const double p = m.progress();
     if (p < 0) return text.left(width - 1);

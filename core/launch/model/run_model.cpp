@@ -74,12 +74,10 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_loss = QVector<QVector<QPointF>>(n);
     m_rate = QVector<QVector<QPointF>>(n);
     m_globalLoss.clear();
-    m_warmSamples = QVector<qint64>(n, -1);
-    m_warmT = QVector<double>(n, 0);
+    m_throughput.reset(n);
     m_commMs = QVector<double>(n, 0);
     m_stepMs = QVector<double>(n, 0);
     m_perStepSamples = QVector<qint64>(n, -1);
-    m_stepEvents = QVector<int>(n, 0);
     m_startT = now();
     m_endT = 0;
     m_firstStepT = 0;
@@ -252,15 +250,8 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
             m_perStepSamples[index] = v;
         r.samples = m_perStepSamples[index] > 0 ? m_perStepSamples[index] * r.step : v;
     }
-    // Throughput after warm-up: measured from this rank's second step event on, so the first step's
-    // one-time costs (allocation, first allreduce) do not count.
-    const int seen = ++m_stepEvents[index];
-    if (seen == 2) {
-        m_warmT[index] = e.t;
-        m_warmSamples[index] = r.samples;
-    } else if (seen > 2 && e.t > m_warmT[index]) {
-        r.samplesPerSec = double(r.samples - m_warmSamples[index]) / (e.t - m_warmT[index]);
-    }
+    const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1);
+    if (rate > 0) r.samplesPerSec = rate;
     const double direct = num(b, protocol::field::SamplesPerS, -1);
     if (direct > 0) r.samplesPerSec = direct;
     const double bytes = num(b, protocol::field::BytesAllreduced, -1);
@@ -355,10 +346,8 @@ void RunModel::noteRestart() {
         r.exitText.clear();
         r.errorCode.clear();
         r.errorMessage.clear();
-        m_warmSamples[i] = -1;
-        m_warmT[i] = 0;
+        m_throughput.restart(i);
         m_perStepSamples[i] = -1;
-        m_stepEvents[i] = 0;
         r.samples = 0;
         emit rankUpdated(i);
     }
@@ -410,8 +399,18 @@ double RunModel::globalSamplesPerS() const {
     double sum = 0;
     for (const RankStatus& r : m_ranks)
         sum += r.samplesPerSec;
-    return sum *
-           (m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1);
+    return sum * worldScale();
+}
+
+double RunModel::worldScale() const {
+    return m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1;
+}
+
+SamplesRate RunModel::samplesRate() const {
+    double sum = 0;
+    for (const RankStatus& r : m_ranks)
+        sum += r.samplesPerSec;
+    return m_throughput.global(sum, worldScale());
 }
 
 double RunModel::meanLoss() const {
@@ -457,7 +456,10 @@ void RunModel::updateSummaryLive() {
 void RunModel::fillLiveFigures(RunSummary& s) const {
     s.steps = m_stepCounts.empty() ? 0 : qMax(qint64(0), m_stepCounts.rbegin()->first);
     s.wallS = elapsedS();
-    s.samplesPerS = globalSamplesPerS();
+    const SamplesRate rate = samplesRate();
+    s.samplesPerS = rate.perS;
+    s.samplesPerSBasis = rate.basis;
+    s.samplesPerSWhy = rate.why;
     s.finalLoss = meanLoss();
 }
 

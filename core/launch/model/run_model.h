@@ -16,6 +16,7 @@
 
 #include "launch/diagnose/failure_diagnosis.h"
 #include "launch/model/monitor_readings.h"
+#include "launch/model/throughput.h"
 
 #include <map>
 #include <optional>
@@ -51,7 +52,7 @@ struct RankStatus {
     qint64 step = 0;
     qint64 samples = 0; // cumulative samples this rank processed
     double loss = qQNaN();
-    double samplesPerSec = 0; // recent (rate over the last step events), after warm-up
+    double samplesPerSec = 0; // after warm-up (from its second step event on); 0 until known
     double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
     qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
     QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
@@ -71,7 +72,9 @@ struct RunSummary {
     QString workload;
     qint64 steps = 0; // max step over ranks
     double wallS = 0;
-    double samplesPerS = 0; // global, after warm-up
+    double samplesPerS = 0;   // global (0: not measured)
+    QString samplesPerSBasis; // a rate_basis value (throughput.h); empty when not measured
+    QString samplesPerSWhy;   // why it was not measured
     double finalLoss = qQNaN();
     double testAccuracy = qQNaN();
     int failedRank = -1;
@@ -133,10 +136,11 @@ public:
     const QVector<QPointF>& globalLossSeries() const { return m_globalLoss; } // mean over ranks per step
     double elapsedS() const;
     qint64 expectedSteps() const { return m_expectedSteps; }
-    double progress() const; // 0..1, -1 when unknown
-    double etaS() const;     // -1 when unknown
-    double globalSamplesPerS() const;
-    double meanLoss() const; // latest loss averaged over ranks that reported one
+    double progress() const;          // 0..1, -1 when unknown
+    double etaS() const;              // -1 when unknown
+    double globalSamplesPerS() const; // the ranks' rates after warm-up, summed for the world; 0 until known
+    SamplesRate samplesRate() const;  // the same, else from the first step on, else why not
+    double meanLoss() const;          // latest loss averaged over ranks that reported one
     // The latest `gpu` / `proc` monitor event, already read into per-device readings (empty until one came).
     const QVector<MonitorReading>& lastGpuReadings() const { return m_gpuReadings; }
     const QVector<MonitorReading>& lastProcReadings() const { return m_procReadings; }
@@ -160,6 +164,7 @@ private:
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.
     std::optional<Diagnosis> checkParamsIdentical();
+    double worldScale() const; // the local ranks' sums scaled to the whole world
     void updateSummaryLive();
     void fillLiveFigures(RunSummary& s) const; // steps, wall time, throughput and loss as they stand now
     double now() const;                        // the wall clock, or the replay clock while one is set
@@ -172,11 +177,9 @@ private:
     QVector<QVector<QPointF>> m_loss;
     QVector<QVector<QPointF>> m_rate;
     QVector<QPointF> m_globalLoss;
-    QVector<qint64> m_warmSamples; // samples at the end of warm-up, per rank
-    QVector<double> m_warmT;
+    ThroughputMeter m_throughput;
     QVector<double> m_commMs, m_stepMs;
     QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples
-    QVector<int> m_stepEvents;
     double m_firstStepT = 0;
     qint64 m_firstStep = -1;
     qint64 m_globalStep = 0; // the step the global loss series last advanced to

@@ -39,8 +39,12 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
     o["workload"] = workload;
     o["steps"] = double(steps);
     o["wall_s"] = wallS;
-    // Not measured (no step after warm-up): null, never a 0 that reads as "measured and nothing".
+    // Not measured: null with the reason, never a 0 that reads as "measured and nothing".
     o["samples_per_s"] = samplesPerS > 0 ? QJsonValue(samplesPerS) : QJsonValue(QJsonValue::Null);
+    o["samples_per_s_basis"] =
+        samplesPerSBasis.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(samplesPerSBasis);
+    o["samples_per_s_why"] =
+        samplesPerSWhy.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(samplesPerSWhy);
     o["final_loss"] = numOrNull(finalLoss);
     o["test_accuracy"] = numOrNull(testAccuracy);
     o["failed_rank"] = failedRank >= 0 ? QJsonValue(failedRank) : QJsonValue(QJsonValue::Null);
@@ -70,7 +74,7 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["exit_code"] = r.exitCode >= 0 ? QJsonValue(r.exitCode) : QJsonValue(QJsonValue::Null);
         j["exit"] = r.exitText;
         j["steps"] = double(r.step);
-        j["samples_per_s"] = r.samplesPerSec;
+        j["samples_per_s"] = r.samplesPerSec > 0 ? QJsonValue(r.samplesPerSec) : QJsonValue(QJsonValue::Null);
         j["comm_wait_share"] = r.commWaitShare;
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);
@@ -92,6 +96,8 @@ RunSummary RunSummary::fromJson(const QJsonObject& o) {
     s.steps = qint64(numOr(o, "steps", 0));
     s.wallS = numOr(o, "wall_s", 0);
     s.samplesPerS = numOr(o, "samples_per_s", 0);
+    s.samplesPerSBasis = o.value(QLatin1String("samples_per_s_basis")).toString();
+    s.samplesPerSWhy = o.value(QLatin1String("samples_per_s_why")).toString();
     s.finalLoss = numOr(o, "final_loss", qQNaN());
     s.testAccuracy = numOr(o, "test_accuracy", qQNaN());
     s.failedRank = int(numOr(o, "failed_rank", -1));

@@ -19,6 +19,10 @@ void RankStacks::request(const QString& reason, const QSet<qint64>& live) {
                            "--no-instrument) show their Python stacks"));
         return;
     }
+    if (m_asking) { // one question at a time: this reason joins the one being answered
+        if (!m_reasons.contains(reason)) m_reasons << reason;
+        return;
+    }
     QVector<StackTarget> targets = stackTargets(m_folder);
     targets.erase(std::remove_if(targets.begin(), targets.end(),
                                  [&live](const StackTarget& t) { return !live.contains(t.pid); }),
@@ -30,7 +34,12 @@ void RankStacks::request(const QString& reason, const QSet<qint64>& live) {
                "started)"));
         return;
     }
-    QTimer::singleShot(kStacksWaitMs, &m_owner, [this, targets, reason] {
+    m_asking = true;
+    m_reasons = QStringList{reason};
+    QTimer::singleShot(kStacksWaitMs, &m_owner, [this, targets] {
+        const QString reason = m_reasons.join(QStringLiteral("; "));
+        m_asking = false;
+        doneAsking(targets);
         for (const StackTarget& t : targets) {
             const QString text = collectStacks(t);
             if (text.isEmpty()) {

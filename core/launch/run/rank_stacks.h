@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -37,6 +38,8 @@ private:
     RunModel& m_model;
     Hooks m_hooks;
     QString m_folder;
+    bool m_asking = false; // a question is out; its answer comes kStacksWaitMs after it was asked
+    QStringList m_reasons; // why it was asked, every asker's reason
 };
 
 } // namespace ddpdesk::launch

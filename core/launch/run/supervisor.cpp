@@ -33,17 +33,19 @@
 namespace ddpdesk::launch {
 
 namespace {
-
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
+} // namespace
 
+// Named, not in the anonymous namespace: Impl holds them, and a unity build compiles this file as a header.
+namespace supervisor_detail {
 struct Failure {
     int index = -1;
     int exitCode = -1;
     bool peerLost = false; // failed because another rank died: a consequence, not the cause
     QString text;
 };
-
-} // namespace
+} // namespace supervisor_detail
+using supervisor_detail::Failure;
 
 // The parts, each owning its own state, and what is the run's own.
 struct Supervisor::Impl {

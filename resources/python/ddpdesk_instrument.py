@@ -36,8 +36,8 @@ import types
 import weakref
 
 _lock = threading.Lock()
-_state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "last_emit": 0.0, "emitted": 0, "t_step": None,
-          "step_ms": 0.0, "n_ms": 0, "in_backward": 0}
+_state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None, "last_emit": 0.0, "emitted": 0,
+          "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -91,6 +91,8 @@ def _on_step():
             _state["n_ms"] += 1
         _state["t_step"] = now
         _state["step"] += 1
+        if _state["loss_acc"] is not None:
+            _state["loss"], _state["loss_acc"] = _state["loss_acc"], None
         _state["samples"] += _state["pending"]
         _state["pending"] = 0
         _emit()
@@ -119,8 +121,12 @@ def _install():
     backward = torch.Tensor.backward
 
     def counted_backward(self, *args, **kwargs):
+        # The step's loss is the sum of the scalars backward ran on since the last optimizer step: a script that
+        # accumulates ((loss / 4).backward() four times) reports their sum, as it would itself (no sync: a
+        # tensor sum).
         if self.numel() == 1:
-            _state["loss"] = self.detach()
+            acc = _state["loss_acc"]
+            _state["loss_acc"] = self.detach() if acc is None else acc + self.detach()
         _state["in_backward"] += 1
         try:
             return backward(self, *args, **kwargs)

@@ -13,6 +13,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--fail-rank", type=int, default=-1)
+    parser.add_argument("--accumulate", type=int, default=1, help="micro-batches per optimizer step")
     args = parser.parse_args()
 
     dist.init_process_group("gloo", init_method="env://")
@@ -27,13 +28,16 @@ def main():
     gen = torch.Generator().manual_seed(100 + rank)
     w_true = torch.arange(8, dtype=torch.float32).unsqueeze(1) / 8
     for step in range(1, args.steps + 1):
-        x = torch.randn(32, 8, generator=gen)
-        y = x @ w_true
-        loss = torch.nn.functional.mse_loss(model(x), y)
         opt.zero_grad()
-        loss.backward()
+        reported = 0.0  # gradient accumulation the usual way: each micro-batch's loss scaled, their sum reported
+        for _ in range(args.accumulate):
+            x = torch.randn(32, 8, generator=gen)
+            y = x @ w_true
+            loss = torch.nn.functional.mse_loss(model(x), y) / args.accumulate
+            loss.backward()
+            reported += loss.item()
         opt.step()
-        print(f"step {step} loss: {loss.item():.6f}", flush=True)
+        print(f"step {step} loss: {reported:.6f}", flush=True)
         if rank == args.fail_rank and step == 3:
             raise RuntimeError("deliberate failure in the user's script")
     # Every rank holds the same weights after DDP; check it with a collective, as a real script might.

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -91,6 +92,35 @@ private slots:
             }
         QCOMPARE(lastSamples, 256);
         QCOMPARE(lateWaits, 5);
+    }
+
+    // A script that accumulates gradients itself ((loss / 4).backward() four times per optimizer step) is
+    // shown with the loss it prints: the sum of the step's backward scalars, not the last quarter.
+    void accumulatedLossIsTheStepsLoss() {
+        QTemporaryDir tmp;
+        const auto r = runIn(tmp.path(), {"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"),
+                                          "--python", launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2",
+                                          "--out", "run", "--", "--steps", "5", "--accumulate", "4"});
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QMap<int, double> shown, printed;
+        static const QRegularExpression line(QStringLiteral("^step (\\d+) loss: ([0-9.]+)$"));
+        for (const QJsonObject& e : launchtest::readJsonLines(tmp.filePath("run/metrics.jsonl"))) {
+            if (e["rank"].toInt() != 0) continue;
+            if (e["event"] == "step" && e["source"] == "instrument")
+                shown[e["step"].toInt()] = e["loss"].toDouble();
+            const auto m = line.match(e["text"].toString());
+            if (e["event"] == "log" && m.hasMatch())
+                printed[m.captured(1).toInt()] = m.captured(2).toDouble();
+        }
+        QCOMPARE(printed.size(), 5);
+        QCOMPARE(shown.keys(), printed.keys());
+        for (int step : printed.keys())
+            QVERIFY2(qAbs(shown[step] - printed[step]) < 2e-6,
+                     qPrintable(QStringLiteral("step %1: shown %2, printed %3")
+                                    .arg(step)
+                                    .arg(shown[step])
+                                    .arg(printed[step])));
     }
 
     void noInstrumentLeavesTheScriptAlone() {

@@ -1,6 +1,8 @@
 #include "doctor_fixes.h"
 #include "doctor_texts.h"
 
+#include "protocol/finding_codes.h"
+
 #include <QDir>
 
 namespace ddpdesk::ui {
@@ -33,12 +35,12 @@ bool evidenceFlag(const doctor::Finding& f, const char* key) {
 SafeFix safeFixFor(const doctor::Finding& f) {
     // Only findings where the doctor established that no rank can still wait on the file; renameStaleStore
     // re-checks. A symlink at the store path is never offered (the fix would refuse it).
-    if ((f.code == "FILESTORE_STALE" || f.code == "FILESTORE_ABANDONED") &&
+    if ((f.code == protocol::finding::FileStoreStale || f.code == protocol::finding::FileStoreAbandoned) &&
         !evidenceString(f, "path").empty() && !evidenceFlag(f, "symlink"))
         return SafeFix::RenameStaleStore;
     // A taken or forbidden port: choosing another one is always safe, nothing is changed on the machine.
-    if (f.code.rfind("PORT_", 0) == 0 && f.severity != doctor::Severity::Info &&
-        f.code.find("INVALID") == std::string::npos)
+    if ((f.code == protocol::finding::PortInUse || f.code == protocol::finding::PortExcluded) &&
+        f.severity != doctor::Severity::Info)
         return SafeFix::PickFreePort;
     return SafeFix::None;
 }

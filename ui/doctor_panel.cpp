@@ -4,6 +4,8 @@
 #include "doctor_texts.h"
 #include "icons.h"
 
+#include "protocol/finding_codes.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -161,7 +163,7 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request) {
             found = doctor::diagnose(request);
         } catch (const std::exception& e) {
             doctor::Finding f;
-            f.code = "DOCTOR_FAILED";
+            f.code = protocol::finding::DoctorFailed;
             f.severity = doctor::Severity::Error;
             f.message = tr("The diagnosis itself failed: %1").arg(QString::fromUtf8(e.what())).toStdString();
             found.push_back(f);

@@ -1,6 +1,7 @@
 #include "doctor_texts.h"
 
 #include "doctor/finding_texts.h"
+#include "protocol/finding_codes.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -12,7 +13,7 @@ namespace {
 // The wording lives in core/doctor/finding_texts.cpp (the English the doctor itself builds its texts from);
 // this file only translates it.
 const doctor::FindingText* lookup(const doctor::Finding& f) {
-    return doctor::findingText(doctor::findingTextKey(f.code, f.variant));
+    return doctor::findingText(f.code, f.variant);
 }
 
 QStringList toQt(const std::vector<std::string>& values) {
@@ -25,7 +26,7 @@ QStringList toQt(const std::vector<std::string>& values) {
 QStringList argsOf(const doctor::Finding& f) {
     QStringList args = toQt(f.args);
     // The doctor leaves the holder empty when the OS did not name it.
-    if (f.code == "PORT_IN_USE" && args.size() > 1 && args[1].isEmpty())
+    if (f.code == protocol::finding::PortInUse && args.size() > 1 && args[1].isEmpty())
         args[1] = QCoreApplication::translate("ddpdesk::ui::DoctorTexts", "another process");
     return args;
 }

@@ -102,6 +102,19 @@ void RunFailureBanner::showCompletedWarning(const launch::RunModel* model) {
     show();
 }
 
+void RunFailureBanner::showHoldUp(const launch::RunModel* model) {
+    const auto d = model ? model->liveDiagnosis() : std::nullopt;
+    if (!d) {
+        if (m_warning) clear(); // a failure banner stays
+        return;
+    }
+    setWarning(true);
+    m_failedRank = d->rank;
+    m_diagnose->show(); // the doctor adds what the store says
+    m_text->setText(RunPanel::tr("<b>The run is held up.</b>") + diagnosisHtml(d));
+    show();
+}
+
 void RunFailureBanner::showFailure(const launch::RunModel* model, int rank, const QString& reason) {
     setWarning(false);
     m_diagnose->show();

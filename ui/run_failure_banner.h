@@ -27,6 +27,8 @@ public:
     void showFailure(const launch::RunModel* model, int rank, const QString& reason);
     // A completed run whose summary carries a diagnosis; hidden when it has none.
     void showCompletedWarning(const launch::RunModel* model);
+    // While a run goes: who holds it up now (the model's live diagnosis); hidden once it moves on.
+    void showHoldUp(const launch::RunModel* model);
     bool isWarning() const { return m_warning; }
     int failedRank() const { return m_failedRank; }
     void clear();

@@ -172,6 +172,9 @@ void RunPanel::connectModel(const launch::RunModel* model) {
     connect(model, &launch::RunModel::progressChanged, this, [this] { m_dirtyStatus = true; });
     connect(model, &launch::RunModel::logLine, this, &RunPanel::onLog);
     connect(model, &launch::RunModel::monitorSampled, this, &RunPanel::onMonitorSample);
+    connect(model, &launch::RunModel::liveDiagnosisChanged, this, [this] {
+        if (!m_model->isFinished()) m_ui.banner->showHoldUp(m_model);
+    });
     connect(model, &launch::RunModel::runFinished, this, [this] {
         m_dirtyTable = m_dirtyStatus = true;
         m_charts->reset(

@@ -65,9 +65,10 @@ RunRankTable::RunRankTable(QWidget* parent) : m_table(new QTableWidget(0, ColCou
 }
 
 void RunRankTable::retranslate() {
-    m_table->setHorizontalHeaderLabels(
-        {RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"), RunPanel::tr("Loss"),
-         RunPanel::tr("Samples/s"), RunPanel::tr("Comm wait"), RunPanel::tr("PID"), RunPanel::tr("Exit")});
+    m_table->setHorizontalHeaderLabels({RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"),
+                                        RunPanel::tr("Loss"), RunPanel::tr("Samples/s"),
+                                        RunPanel::tr("Comm wait"), RunPanel::tr("Collective #"),
+                                        RunPanel::tr("PID"), RunPanel::tr("Exit")});
     m_shownState.fill(-1); // state names are translated: redraw them
 }
 
@@ -115,6 +116,11 @@ void RunRankTable::update(const launch::RunModel& model) {
         set(ColRate,
             r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 0) : QStringLiteral("\u2013"));
         set(ColComm, QStringLiteral("%1 %").arg(r.commWaitShare * 100.0, 0, 'f', 1));
+        // The latest collective this rank entered; "waiting" while it is inside it (the hold-up watch's
+        // reading).
+        set(ColCollective, r.collectives < 0 ? QStringLiteral("\u2013")
+                           : r.inCollective  ? RunPanel::tr("#%1 (waiting)").arg(r.collectives)
+                                             : QStringLiteral("#%1").arg(r.collectives));
         set(ColPid, r.pid ? QString::number(r.pid) : QString());
         set(ColExit,
             r.exitText.isEmpty() ? (r.exitCode >= 0 ? QString::number(r.exitCode) : QString()) : r.exitText);

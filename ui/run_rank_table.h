@@ -18,7 +18,18 @@ namespace ddpdesk::ui {
 
 class RunRankTable {
 public:
-    enum Column { ColRank, ColState, ColStep, ColLoss, ColRate, ColComm, ColPid, ColExit, ColCount };
+    enum Column {
+        ColRank,
+        ColState,
+        ColStep,
+        ColLoss,
+        ColRate,
+        ColComm,
+        ColCollective,
+        ColPid,
+        ColExit,
+        ColCount
+    };
 
     explicit RunRankTable(QWidget* parent = nullptr);
 

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "doctor/doctor.h"
+#include "protocol/finding_codes.h"
 
 #include <iostream>
 #include <memory>
@@ -37,8 +38,9 @@ void addDoctorCommand(CLI::App& app, CliContext& ctx) {
                     "seconds each network probe may take (default 2)")
         ->check(CLI::Range(0.05, 60.0));
     cmd->add_option("--deadline", opts->request.deadlineSec,
-                    "seconds the whole diagnosis may take (default 10); then it reports what it learned and "
-                    "DEADLINE_REACHED")
+                    std::string("seconds the whole diagnosis may take (default 10); then it reports what it "
+                                "learned and ") +
+                        protocol::finding::DeadlineReached)
         ->check(CLI::Range(0.1, 3600.0));
     cmd->add_flag("--running", opts->request.jobRunning,
                   "the job using this store is running or hung: diagnose it instead of a new launch");

@@ -4,6 +4,7 @@
 #include "doctor/checks.h"
 #include "doctor/os_probes.h"
 #include "net/net_socket.h"
+#include "protocol/finding_codes.h"
 
 #include <sstream>
 
@@ -31,13 +32,12 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
         auto e = evidence;
         e["world_size"] = request.worldSize;
         e["recorded_world_sizes"] = sizes;
-        out.push_back(textFinding(request.worldSize > 0 ? "WORLD_SIZE_MISMATCH/given"
-                                                        : "WORLD_SIZE_MISMATCH/each_other",
-                                  Severity::Error, {}, e));
+        out.push_back(textFinding(protocol::finding::WorldSizeMismatch,
+                                  request.worldSize > 0 ? "given" : "each_other", Severity::Error, {}, e));
     }
 
     if (census.empty()) {
-        out.push_back(textFinding("RANKS_NONE", Severity::Info, {}, evidence));
+        out.push_back(textFinding(protocol::finding::RanksNone, Severity::Info, {}, evidence));
         return;
     }
 
@@ -45,13 +45,14 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
         std::vector<int> dup(census.duplicates.begin(), census.duplicates.end());
         auto e = evidence;
         e["ranks"] = dup;
-        out.push_back(textFinding("RANK_DUPLICATE/census", Severity::Error, {joinRanks(dup)}, e));
+        out.push_back(
+            textFinding(protocol::finding::RankDuplicate, "census", Severity::Error, {joinRanks(dup)}, e));
     }
     if (request.rank >= 0 && !request.jobRunning && census.arrived.count(request.rank)) {
         auto e = evidence;
         e["rank"] = request.rank;
-        out.push_back(
-            textFinding("RANK_DUPLICATE/request", Severity::Error, {std::to_string(request.rank)}, e));
+        out.push_back(textFinding(protocol::finding::RankDuplicate, "request", Severity::Error,
+                                  {std::to_string(request.rank)}, e));
     }
 
     if (world > 0) {
@@ -62,14 +63,14 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
             auto e = evidence;
             e["world_size"] = world;
             e["ranks"] = outside;
-            out.push_back(textFinding("RANK_OUT_OF_RANGE/census", Severity::Error,
+            out.push_back(textFinding(protocol::finding::RankOutOfRange, "census", Severity::Error,
                                       {joinRanks(outside), std::to_string(world), std::to_string(world - 1)},
                                       e));
             if (sizes.empty()) { // no recorded sizes: the ranks themselves prove the job was started larger
                 auto m = evidence;
                 m["world_size"] = world;
                 m["job_world_size_at_least"] = outside.back() + 1;
-                out.push_back(textFinding("WORLD_SIZE_MISMATCH/ranks", Severity::Error,
+                out.push_back(textFinding(protocol::finding::WorldSizeMismatch, "ranks", Severity::Error,
                                           {std::to_string(outside.back() + 1), std::to_string(world)}, m));
             }
         }
@@ -79,7 +80,7 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
             e["world_size"] = world;
             e["arrived_count"] = std::max(count, census.barrierCount);
             out.push_back(textFinding(
-                "RANKS_EXCESS", Severity::Error,
+                protocol::finding::RanksExcess, Severity::Error,
                 {std::to_string(std::max(count, census.barrierCount)), std::to_string(world)}, e));
         } else if (count < world) {
             std::vector<int> missing;
@@ -93,24 +94,25 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
             if (listKnown) {
                 e["arrived"] = census.arrived;
                 e["missing"] = missing;
-                out.push_back(
-                    textFinding("RANKS_MISSING/listed", pending ? Severity::Warning : Severity::Error,
-                                {std::to_string(count), std::to_string(world), joinRanks(missing)}, e));
+                out.push_back(textFinding(
+                    protocol::finding::RanksMissing, "listed", pending ? Severity::Warning : Severity::Error,
+                    {std::to_string(count), std::to_string(world), joinRanks(missing)}, e));
             } else {
                 const bool barrier = census.countedBy() == "barrier";
                 e["arrived_count"] = count;
                 e["counted_by"] = barrier ? "barrier" : "tcpstore_clients";
-                out.push_back(
-                    textFinding(barrier ? "RANKS_MISSING/counted_barrier" : "RANKS_MISSING/counted_clients",
-                                pending ? Severity::Warning : Severity::Error,
-                                {std::to_string(count), std::to_string(world)}, e));
+                out.push_back(textFinding(protocol::finding::RanksMissing,
+                                          barrier ? "counted_barrier" : "counted_clients",
+                                          pending ? Severity::Warning : Severity::Error,
+                                          {std::to_string(count), std::to_string(world)}, e));
             }
         } else {
-            out.push_back(textFinding("RANKS_COMPLETE", Severity::Info, {std::to_string(world)}, evidence));
+            out.push_back(textFinding(protocol::finding::RanksComplete, Severity::Info,
+                                      {std::to_string(world)}, evidence));
         }
     } else {
-        out.push_back(
-            textFinding("RANKS_ARRIVED", Severity::Info, {std::to_string(census.arrivedCount())}, evidence));
+        out.push_back(textFinding(protocol::finding::RanksArrived, Severity::Info,
+                                  {std::to_string(census.arrivedCount())}, evidence));
     }
 
     const std::string here = net::localHostName();
@@ -118,7 +120,7 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
         if (!rec.is_object() || rec.value("host", std::string()) != here || !rec.contains("pid")) continue;
         auto pid = rec["pid"].is_number() ? rec["pid"].get<long long>() : 0LL;
         if (pid > 0 && !os::processAlive(pid) && request.jobRunning)
-            out.push_back(textFinding("RANK_EXITED", Severity::Warning,
+            out.push_back(textFinding(protocol::finding::RankExited, Severity::Warning,
                                       {std::to_string(rank), std::to_string(pid)},
                                       {{"rank", rank}, {"pid", pid}, {"host", here}}));
     }

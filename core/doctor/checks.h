@@ -12,9 +12,13 @@ namespace ddpdesk::doctor::detail {
 Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
                     std::string fix = {});
 
-// A finding worded from finding_texts.cpp, so its English is written only there: `key` is "CODE" or
-// "CODE/variant", message and fix are the key's templates filled with `args`, and code, variant and args are
-// recorded for a translated view (see Finding::variant / Finding::args).
+// A finding worded from finding_texts.cpp, so its English is written only there: `code` is a
+// protocol::finding name, `variant` picks one of its wordings; message and fix are their templates filled
+// with `args`, and code, variant and args are recorded for a translated view (see Finding::variant /
+// Finding::args).
+Finding textFinding(const std::string& code, const std::string& variant, Severity severity,
+                    std::vector<std::string> args, nlohmann::json evidence = {});
+// The same for a code with one wording (`key` may also be "CODE/variant").
 Finding textFinding(const std::string& key, Severity severity, std::vector<std::string> args,
                     nlohmann::json evidence = {});
 // Appends the sentence `key` ("NOTE/...") filled with `args` to the finding's message, and records it in

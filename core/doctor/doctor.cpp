@@ -3,6 +3,7 @@
 #include "doctor/checks.h"
 #include "doctor/finding_texts.h"
 #include "os/bounded_call.h"
+#include "protocol/finding_codes.h"
 #include "protocol/store_spec.h"
 #include "protocol/utf8.h"
 
@@ -30,15 +31,23 @@ Finding makeFinding(std::string code, Severity severity, std::string message, nl
     return f;
 }
 
+Finding textFinding(const std::string& code, const std::string& variant, Severity severity,
+                    std::vector<std::string> args, nlohmann::json evidence) {
+    const FindingText* text = findingText(code, variant);
+    Finding f = makeFinding(code, severity, text ? fill(text->message, args) : findingTextKey(code, variant),
+                            std::move(evidence), text && text->fix ? fill(text->fix, args) : std::string());
+    f.variant = variant;
+    f.args = std::move(args);
+    return f;
+}
+
 Finding textFinding(const std::string& key, Severity severity, std::vector<std::string> args,
                     nlohmann::json evidence) {
     const std::size_t slash = key.find('/');
-    const FindingText* text = findingText(key);
-    Finding f = makeFinding(key.substr(0, slash), severity, text ? fill(text->message, args) : key,
-                            std::move(evidence), text && text->fix ? fill(text->fix, args) : std::string());
-    if (slash != std::string::npos) f.variant = key.substr(slash + 1);
-    f.args = std::move(args);
-    return f;
+    if (slash == std::string::npos)
+        return textFinding(key, std::string(), severity, std::move(args), std::move(evidence));
+    return textFinding(key.substr(0, slash), key.substr(slash + 1), severity, std::move(args),
+                       std::move(evidence));
 }
 
 void appendNote(Finding& f, const std::string& key, std::vector<std::string> args) {
@@ -87,8 +96,8 @@ std::string secondsText(double seconds) {
 }
 
 Finding deadlineFinding(double seconds, const std::string& activity) {
-    return textFinding("DEADLINE_REACHED", Severity::Warning, {secondsText(seconds), activity},
-                       {{"deadline_s", seconds}, {"activity", activity}});
+    return textFinding(protocol::finding::DeadlineReached, Severity::Warning,
+                       {secondsText(seconds), activity}, {{"deadline_s", seconds}, {"activity", activity}});
 }
 
 } // namespace
@@ -111,7 +120,7 @@ void setActivity(const std::string& what) {
 
 void deadlineReached(std::vector<Finding>& out) {
     for (const auto& f : out)
-        if (f.code == "DEADLINE_REACHED") return;
+        if (f.code == protocol::finding::DeadlineReached) return;
     std::string activity = "probing";
     double seconds = 0;
     if (t_context) {
@@ -157,7 +166,7 @@ void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, s
             detail::deadlineReached(out);
             return;
         }
-        out.push_back(textFinding("FILESTORE_NOT_ANSWERING", Severity::Error,
+        out.push_back(textFinding(protocol::finding::FileStoreNotAnswering, Severity::Error,
                                   {path.u8string(), std::to_string(timeout.count())},
                                   {{"path", path.u8string()}, {"timeout_ms", timeout.count()}}));
         return;
@@ -168,16 +177,16 @@ void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, s
 
 void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
     if (request.worldSize < 0)
-        out.push_back(textFinding("WORLD_SIZE_MISMATCH/invalid", Severity::Error,
+        out.push_back(textFinding(protocol::finding::WorldSizeMismatch, "invalid", Severity::Error,
                                   {std::to_string(request.worldSize)}, {{"world_size", request.worldSize}}));
     if (request.rank >= 0 && request.worldSize > 0 && request.rank >= request.worldSize)
-        out.push_back(textFinding("RANK_OUT_OF_RANGE/request", Severity::Error,
+        out.push_back(textFinding(protocol::finding::RankOutOfRange, "request", Severity::Error,
                                   {std::to_string(request.rank), std::to_string(request.worldSize - 1),
                                    std::to_string(request.worldSize)},
                                   {{"rank", request.rank}, {"world_size", request.worldSize}}));
     if (request.nodeRank < 0)
-        out.push_back(textFinding("NODE_RANK_INVALID", Severity::Error, {std::to_string(request.nodeRank)},
-                                  {{"node_rank", request.nodeRank}}));
+        out.push_back(textFinding(protocol::finding::NodeRankInvalid, Severity::Error,
+                                  {std::to_string(request.nodeRank)}, {{"node_rank", request.nodeRank}}));
 
     const protocol::StoreSpec address = protocol::parseStoreSpec(request.store);
     switch (address.kind) {
@@ -188,8 +197,8 @@ void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
         detail::checkTcpStore(request, address, out);
         break;
     case protocol::StoreSpec::Kind::Invalid:
-        out.push_back(
-            textFinding("STORE_INVALID", Severity::Error, {address.error}, {{"store", request.store}}));
+        out.push_back(textFinding(protocol::finding::StoreInvalid, Severity::Error, {address.error},
+                                  {{"store", request.store}}));
         break;
     }
 }

@@ -4,6 +4,7 @@
 #include "doctor/checks.h"
 #include "doctor/file_store_liveness.h"
 #include "protocol/file_store_reader.h"
+#include "protocol/finding_codes.h"
 
 #include <chrono>
 #include <fstream>
@@ -48,11 +49,12 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     const nlohmann::json where = {{"path", path.u8string()}, {"folder", dir.u8string()}};
 
     if (!fs::is_directory(dir, ec)) {
-        out.push_back(textFinding("FILESTORE_DIR_MISSING", Severity::Error, {dir.u8string()}, where));
+        out.push_back(
+            textFinding(protocol::finding::FileStoreDirMissing, Severity::Error, {dir.u8string()}, where));
         return;
     }
     if (fs::is_directory(path, ec)) {
-        out.push_back(textFinding("FILESTORE_NOT_A_FILE", Severity::Error,
+        out.push_back(textFinding(protocol::finding::FileStoreNotAFile, Severity::Error,
                                   {path.u8string(), (path / "ddp-store").u8string()}, where));
         return;
     }
@@ -67,15 +69,15 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!writable) {
         auto e = where;
         e["error"] = writeError;
-        out.push_back(textFinding("FILESTORE_NOT_WRITABLE", Severity::Error, {writeError}, e));
+        out.push_back(textFinding(protocol::finding::FileStoreNotWritable, Severity::Error, {writeError}, e));
         return;
     }
     if (!exists && request.jobRunning) {
-        out.push_back(textFinding("FILESTORE_GONE", Severity::Error, {}, where));
+        out.push_back(textFinding(protocol::finding::FileStoreGone, Severity::Error, {}, where));
         return;
     }
     if (!exists) {
-        out.push_back(textFinding("FILESTORE_READY", Severity::Info, {}, where));
+        out.push_back(textFinding(protocol::finding::FileStoreReady, Severity::Info, {}, where));
         return;
     }
 
@@ -83,7 +85,8 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!contents.ok) {
         auto e = where;
         e["size"] = contents.size;
-        out.push_back(textFinding("FILESTORE_NOT_A_STORE", Severity::Error, {contents.error}, e));
+        out.push_back(
+            textFinding(protocol::finding::FileStoreNotAStore, Severity::Error, {contents.error}, e));
         return;
     }
     std::vector<std::pair<std::string, std::string>> records;
@@ -102,12 +105,13 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
 
     if (!live.live()) {
         if (contents.records.empty()) {
-            out.push_back(textFinding("FILESTORE_EMPTY", Severity::Info, {}, e));
+            out.push_back(textFinding(protocol::finding::FileStoreEmpty, Severity::Info, {}, e));
             return;
         }
         // Parses, yet not as c10d writes: never call someone else's file a stale store.
         if (!contents.proven()) {
-            out.push_back(textFinding("FILESTORE_NOT_A_STORE", Severity::Error, {contents.notProven}, e));
+            out.push_back(
+                textFinding(protocol::finding::FileStoreNotAStore, Severity::Error, {contents.notProven}, e));
             return;
         }
         e["ranks"] = census.toJson();
@@ -125,13 +129,14 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
             // node or a diagnosis of the running job expects it.
             const Severity severity =
                 request.jobRunning || request.nodeRank > 0 ? Severity::Warning : Severity::Error;
-            out.push_back(textFinding("FILESTORE_MAYBE_LIVE/" + verdict.variant, severity, args, e));
+            out.push_back(
+                textFinding(protocol::finding::FileStoreMaybeLive, verdict.variant, severity, args, e));
             reportCensus(request, census, !request.jobRunning, out);
             return;
         }
         if (request.jobRunning) {
             e["why_stale"] = verdict.reason;
-            out.push_back(textFinding("FILESTORE_ABANDONED", Severity::Error, {}, e));
+            out.push_back(textFinding(protocol::finding::FileStoreAbandoned, Severity::Error, {}, e));
             reportCensus(request, census, false, out);
             return;
         }
@@ -139,7 +144,8 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
                                          std::to_string(static_cast<long long>(live.ageSeconds)),
                                          path.u8string()};
         args.insert(args.end(), verdict.args.begin(), verdict.args.end());
-        out.push_back(textFinding("FILESTORE_STALE/" + verdict.variant, Severity::Error, args, e));
+        out.push_back(
+            textFinding(protocol::finding::FileStoreStale, verdict.variant, Severity::Error, args, e));
         return;
     }
 
@@ -147,14 +153,16 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     if (!request.jobRunning) {
         const bool hard = !live.holders.empty();
         std::string who = live.describe();
-        out.push_back(textFinding(hard ? "FILESTORE_LOCKED" : "FILESTORE_IN_USE", Severity::Error, {who}, e));
+        out.push_back(
+            textFinding(hard ? protocol::finding::FileStoreLocked : protocol::finding::FileStoreInUse,
+                        Severity::Error, {who}, e));
         if (hard) {
             const auto& first = live.holders.front();
             out.back().evidence["pid"] = first.pid;
             out.back().evidence["process"] = first.name;
         }
     } else {
-        out.push_back(textFinding("FILESTORE_LIVE", Severity::Info, {live.describe()}, e));
+        out.push_back(textFinding(protocol::finding::FileStoreLive, Severity::Info, {live.describe()}, e));
     }
     reportCensus(request, census, false, out);
 }

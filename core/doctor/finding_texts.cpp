@@ -4,7 +4,9 @@
 
 #include "doctor/finding_texts.h"
 
-#include <iterator>
+#include "protocol/finding_codes.h"
+
+#include <utility>
 
 // Marks a text for lupdate without needing Qt here (the doctor builds without it).
 #ifndef QT_TRANSLATE_NOOP
@@ -15,59 +17,60 @@ namespace ddpdesk::doctor {
 
 namespace {
 
-// Keyed by Finding::code (plus "/" Finding::variant); docs/doctor.md lists the codes.
+// Keyed by Finding::code and Finding::variant; docs/doctor.md lists the codes.
 const FindingText kTexts[] = {
-    {"WORLD_SIZE_MISMATCH/invalid",
+    {protocol::finding::WorldSizeMismatch, "invalid",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "World size %1 is not valid."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Use the total number of ranks over all nodes (1 or more).")},
-    {"WORLD_SIZE_MISMATCH/given",
+    {protocol::finding::WorldSizeMismatch, "given",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The ranks in this store were started with a different world size than the one "
                        "given."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Start every rank with the same --world-size (the total number of ranks).")},
-    {"WORLD_SIZE_MISMATCH/each_other",
+    {protocol::finding::WorldSizeMismatch, "each_other",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The ranks in this store were started with a different world size than "
                        "each other."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Start every rank with the same --world-size (the total number of ranks).")},
-    {"WORLD_SIZE_MISMATCH/ranks",
+    {protocol::finding::WorldSizeMismatch, "ranks",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The job in this store runs with a world size of at least %1, not %2."),
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Start every rank with the same --world-size (the total number of ranks over all nodes).")},
-    {"RANK_OUT_OF_RANGE/request",
+    {protocol::finding::RankOutOfRange, "request",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Rank %1 is outside 0..%2 for world size %3."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Ranks run from 0 to world_size-1; check --rank and --world-size on every node.")},
-    {"RANK_OUT_OF_RANGE/census",
+    {protocol::finding::RankOutOfRange, "census",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Rank(s) %1 arrived, but with world size %2 ranks must be 0..%3."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Use ranks 0..world_size-1 and the same world size on every node.")},
-    {"NODE_RANK_INVALID", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Node rank %1 is not valid."),
+    {protocol::finding::NodeRankInvalid, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Node rank %1 is not valid."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Node ranks start at 0 (the master node).")},
-    {"STORE_INVALID", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Store address: %1."),
+    {protocol::finding::StoreInvalid, "", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Store address: %1."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Use file:PATH (one machine or a shared folder) or tcp://HOST:PORT.")},
-    {"RANKS_NONE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "No rank has arrived in this store yet."),
-     nullptr},
-    {"RANK_DUPLICATE/census",
+    {protocol::finding::RanksNone, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "No rank has arrived in this store yet."), nullptr},
+    {protocol::finding::RankDuplicate, "census",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Rank(s) %1 joined this store more than once: two launches (or a stale store from "
                        "an earlier run) share it."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Stop the other launch, or delete the stale store file and start once.")},
-    {"RANK_DUPLICATE/request",
+    {protocol::finding::RankDuplicate, "request",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Rank %1 has already joined this store; starting it again makes two processes "
                        "claim the same rank."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Give each process its own rank 0..world_size-1, or use a fresh store.")},
-    {"RANKS_EXCESS",
+    {protocol::finding::RanksExcess, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "More processes joined this store (%1) than the world size (%2): a stale store or a double "
@@ -75,13 +78,13 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Stop the other launch that uses this store, or delete "
                                                    "the stale store file / pick a fresh port, then start "
                                                    "all ranks once.")},
-    {"RANKS_MISSING/listed",
+    {protocol::finding::RanksMissing, "listed",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "%1 of %2 ranks arrived; rank(s) %3 never joined, so the others wait in rendezvous."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
-    {"RANKS_MISSING/counted_barrier",
+    {protocol::finding::RanksMissing, "counted_barrier",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "%1 of %2 ranks arrived (by the barrier counter); which ones is not recorded. The others "
@@ -89,7 +92,7 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
-    {"RANKS_MISSING/counted_clients",
+    {protocol::finding::RanksMissing, "counted_clients",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "%1 of %2 ranks arrived (by the TCPStore's client counter); which ones is not recorded. "
@@ -97,29 +100,30 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start the missing rank(s) with the same store and world "
                                                    "size, or check why they failed (their log, their "
                                                    "node's reachability of the store).")},
-    {"RANKS_COMPLETE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "All %1 ranks arrived."), nullptr},
-    {"RANKS_ARRIVED",
+    {protocol::finding::RanksComplete, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "All %1 ranks arrived."), nullptr},
+    {protocol::finding::RanksArrived, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "%1 rank(s) arrived; pass the world size to learn which are missing."),
      nullptr},
-    {"RANK_EXITED",
+    {protocol::finding::RankExited, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Rank %1 (pid %2) arrived but has exited since."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Read that rank's log for its error; restart the job.")},
-    {"FILESTORE_DIR_MISSING",
+    {protocol::finding::FileStoreDirMissing, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The folder for the store file does not exist: %1 (c10d would wait on it until the "
                        "timeout instead of failing)."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Create the folder, or choose a store path in an existing folder.")},
-    {"FILESTORE_NOT_A_FILE",
+    {protocol::finding::FileStoreNotAFile, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "%1 is a folder; the store needs a file path."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Use a file inside that folder, e.g. %2.")},
-    {"FILESTORE_NOT_WRITABLE",
+    {protocol::finding::FileStoreNotWritable, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "The store file cannot be written: %1."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Choose a folder every rank can write to (check permissions, read-only mounts and "
                        "network-share access).")},
-    {"FILESTORE_GONE",
+    {protocol::finding::FileStoreGone, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The job is said to be running but its store file does not exist: it was deleted under the "
@@ -129,22 +133,22 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Check that every rank uses exactly this path and that no second launch shares it; "
                        "restart the job.")},
-    {"FILESTORE_READY",
+    {protocol::finding::FileStoreReady, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The folder is writable and no old store file is in the way."),
      nullptr},
-    {"FILESTORE_NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "%1."),
+    {protocol::finding::FileStoreNotAStore, "", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "%1."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Pick another store path; this file belongs to something else.")},
-    {"FILESTORE_EMPTY",
+    {protocol::finding::FileStoreEmpty, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "An empty store file exists; c10d can reuse it."),
      nullptr},
-    {"FILESTORE_ABANDONED",
+    {protocol::finding::FileStoreAbandoned, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "No live process uses this store any more: the job has exited or was killed."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Restart the job; rename the store file aside first (it holds the old run's keys).")},
-    {"FILESTORE_STALE/expired",
+    {protocol::finding::FileStoreStale, "expired",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "A store file from an earlier run is in the way (%1 keys, last written %4 s ago, longer "
@@ -154,7 +158,7 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
          "new path.")},
-    {"FILESTORE_STALE/complete",
+    {protocol::finding::FileStoreStale, "complete",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "A store file from an earlier run is in the way (%1 keys, %4 of %5 ranks arrived and none "
@@ -163,7 +167,7 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "Rename %3 aside (no live process uses it; it becomes NAME.stale-DATE-TIME), or choose a "
          "new path.")},
-    {"FILESTORE_MAYBE_LIVE/other_node",
+    {protocol::finding::FileStoreMaybeLive, "other_node",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "No process here is seen using the store file, but it is not stale: this is node %1: ranks "
@@ -173,7 +177,7 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "Run the doctor on node 0, or pass --force once no node uses %2; or choose a new store "
          "path.")},
-    {"FILESTORE_MAYBE_LIVE/waiting",
+    {protocol::finding::FileStoreMaybeLive, "waiting",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "No process here is seen using the store file, but it is not stale: %1 of %2 ranks "
                        "arrived, last write %3 s ago; ranks may wait up to %4: not stale yet."),
@@ -181,7 +185,7 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
          "no rank waits, pass a shorter --rendezvous-timeout).")},
-    {"FILESTORE_MAYBE_LIVE/world_unknown",
+    {protocol::finding::FileStoreMaybeLive, "world_unknown",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "No process here is seen using the store file, but it is not stale: %1 rank(s) arrived, "
@@ -191,37 +195,37 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "If this run is wanted, start its missing ranks; if not, choose a new store path (or, once "
          "no rank waits, pass a shorter --rendezvous-timeout).")},
-    {"FILESTORE_LOCKED",
+    {protocol::finding::FileStoreLocked, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Another live process holds the store file: %1."),
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "End that process (or let its run finish), or pick another store path. If it is the job you want to "
          "diagnose, run the doctor with --running.")},
-    {"FILESTORE_IN_USE",
+    {protocol::finding::FileStoreInUse, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "A live run is using this store file: %1."),
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "End that process (or let its run finish), or pick another store path. If it is the job you want to "
          "diagnose, run the doctor with --running.")},
-    {"FILESTORE_LIVE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "The job's store is live: %1."),
-     nullptr},
-    {"PORT_IN_USE/store",
+    {protocol::finding::FileStoreLive, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "The job's store is live: %1."), nullptr},
+    {protocol::finding::PortInUse, "store",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Port %1 is already taken by %2: a TCPStore of another job is listening there (%3 keys). "
          "The TCPStore on node 0 could not listen there (errno 98, address in use)."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Use a free port, e.g. %4, or end %2.")},
-    {"PORT_IN_USE/other",
+    {protocol::finding::PortInUse, "other",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Port %1 is already taken by %2: something that is not a TCPStore listens there (%3). "
                        "The TCPStore on node 0 could not listen there (errno 98, address in use)."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Use a free port, e.g. %4, or end %2.")},
-    {"PORT_IN_USE/bound",
+    {protocol::finding::PortInUse, "bound",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Port %1 is already taken by %2: a socket is bound to it (not listening yet). The "
                        "TCPStore on node 0 could not listen there (errno 98, address in use)."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Use a free port, e.g. %4, or end %2.")},
-    {"HOSTNAME_LOOPBACK",
+    {protocol::finding::HostnameLoopback, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "This node's hostname '%1' resolves only to loopback (%2), so Gloo would advertise an "
                        "address other nodes cannot reach (they fail with 'connect [127.0.1.1]: Connection "
@@ -229,22 +233,22 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "For multi-node runs set GLOO_SOCKET_IFNAME to this "
                                                    "node's network interface (e.g. eth0), or map the "
                                                    "hostname to the real address in /etc/hosts.")},
-    {"PORT_INVALID",
+    {protocol::finding::PortInvalid, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "'%1' is not a usable TCP port (expected a number 1..65535)."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Use a port such as %2 (29500 is PyTorch's default).")},
-    {"HOST_UNRESOLVED",
+    {protocol::finding::HostUnresolved, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "The store host '%1' does not resolve: %2."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Use the master node's IP address, or fix its name in DNS or the hosts file.")},
-    {"MASTER_LOOPBACK",
+    {protocol::finding::MasterLoopback, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Node %1 would connect to %2, which is this machine itself, not the master node."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Use the master node's network address in the store address.")},
-    {"STORE_REACHABLE",
+    {protocol::finding::StoreReachable, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "A TCPStore answers at %1:%2 (%3 keys)."), nullptr},
-    {"DEADLINE_REACHED",
+    {protocol::finding::DeadlineReached, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The diagnosis stopped at its deadline of %1 s while %2; the other findings are what it "
@@ -253,7 +257,7 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "Look at what was slow (%2), or run the doctor again with a longer deadline (ddpdesk-cli "
          "doctor --deadline SEC).")},
-    {"STORE_EXPOSED",
+    {protocol::finding::StoreExposed, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The store on port %1 listens on %2: anyone who can reach this machine can join as a "
                        "rank, read the store's keys or change them, and so stall or take over the run."),
@@ -264,11 +268,11 @@ const FindingText kTexts[] = {
          "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
          "1.x's TCPStore listens on every interface whatever host it is given.")},
     // Sentences appended to a finding's message (Finding::notes): no fix of their own.
-    {"NOTE/not_all_ranks_probed",
+    {protocol::finding::Note, "not_all_ranks_probed",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Not all ranks probed: only ranks %1 were looked up one by one."),
      nullptr},
-    {"STORE_VALUE_TOO_LARGE",
+    {protocol::finding::StoreValueTooLarge, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The TCPStore at %1 announced %2 bytes for key '%3'; the doctor reads at most %4 bytes "
@@ -276,7 +280,7 @@ const FindingText kTexts[] = {
          "writes to this store. Not all ranks probed."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Check which program uses this store and port; give the job a store of its own.")},
-    {"FILESTORE_NOT_ANSWERING",
+    {protocol::finding::FileStoreNotAnswering, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The store path %1 does not answer: looking it up took longer than %2 ms, as on a network "
@@ -285,28 +289,28 @@ const FindingText kTexts[] = {
          "ddpdesk::ui::DoctorTexts",
          "Check the share (its server, the network, the mount); or use a store path on a disk that "
          "answers.")},
-    {"NOT_A_STORE",
+    {protocol::finding::NotAStore, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Something listens at %1:%2 but does not answer like a c10d TCPStore: %3."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Check the port: another service owns it. Point every "
                                                    "rank at the port the master's TCPStore really uses.")},
-    {"PORT_EXCLUDED",
+    {protocol::finding::PortExcluded, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "The OS refuses to let this node listen on port %1 (%2): on Windows it lies in an excluded "
          "port range (see 'netsh interface ipv4 show excludedportrange protocol=tcp'); on Linux "
          "ports below 1024 need privileges."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Pick a port outside those ranges, e.g. %3.")},
-    {"PORT_FREE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Port %1 is free for the TCPStore."),
-     nullptr},
-    {"MASTER_REFUSED",
+    {protocol::finding::PortFree, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Port %1 is free for the TCPStore."), nullptr},
+    {protocol::finding::MasterRefused, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Nothing listens at %1:%2: the master (node 0, rank 0) has not started yet or has crashed."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Start node 0 first (it hosts the TCPStore), check it is "
                                                    "still running, and that every node uses the same "
                                                    "host and port.")},
-    {"MASTER_TIMEOUT",
+    {protocol::finding::MasterTimeout, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "No answer from %1:%2 within %3 ms: packets are dropped, typically by a firewall. Note that "
@@ -315,67 +319,87 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Allow the program (ddpdesk-worker / python) through the "
                                                    "firewall on every node rather than a single port, "
                                                    "and check that the master address is right.")},
-    {"MASTER_UNREACHABLE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Cannot reach %1:%2: %3."),
+    {protocol::finding::MasterUnreachable, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Cannot reach %1:%2: %3."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Check the network route to the master node and its "
                                                    "address.")},
 };
 
-// Outcomes of doctor::renameStaleStore, keyed by FixResult::code.
+// Outcomes of doctor::renameStaleStore, keyed by FixResult::code (its code and variant).
 const FindingText kFixResults[] = {
-    {"RENAMED",
+    {protocol::fix_outcome::Renamed, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Renamed the stale store file %1 to %2 (nothing was deleted)."),
      nullptr},
-    {"NOT_A_FILE",
+    {protocol::fix_outcome::NotAFile, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Nothing to rename: %1 is not an existing file."),
      nullptr},
-    {"SYMLINK",
+    {protocol::fix_outcome::Symlink, "",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Refused: %1 is a symbolic link; the fix never follows links, so neither the link nor its "
          "target is changed."),
      nullptr},
-    {"NOT_A_STORE", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is left as it is."),
-     nullptr},
-    {"IN_USE",
+    {protocol::fix_outcome::NotAStore, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: %1, so it is left as it is."), nullptr},
+    {protocol::fix_outcome::InUse, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Refused: the store is in use (%1). End that run first."),
      nullptr},
-    {"NOT_STALE/other_node",
+    {protocol::fix_outcome::NotStale, "other_node",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Refused: this is node %1: ranks on another node that shares this folder may still be "
          "waiting on the store, and this node cannot see them; only node 0 (or --force) calls it "
          "stale."),
      nullptr},
-    {"NOT_STALE/waiting",
+    {protocol::fix_outcome::NotStale, "waiting",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Refused: %1 of %2 ranks arrived, last write %3 s ago; ranks may wait up to %4: not stale "
          "yet."),
      nullptr},
-    {"NOT_STALE/world_unknown",
+    {protocol::fix_outcome::NotStale, "world_unknown",
      QT_TRANSLATE_NOOP(
          "ddpdesk::ui::DoctorTexts",
          "Refused: %1 rank(s) arrived, last write %2 s ago, and the world size is unknown; ranks may "
          "wait up to %3: not stale yet."),
      nullptr},
-    {"RENAME_FAILED", QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Could not rename %1: %2"), nullptr},
+    {protocol::fix_outcome::RenameFailed, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Could not rename %1: %2"), nullptr},
 };
 
-const FindingText* find(const FindingText* begin, const FindingText* end, const std::string& key) {
-    for (const FindingText* t = begin; t != end; ++t)
-        if (key == t->key) return t;
+template <std::size_t N>
+const FindingText* find(const FindingText (&table)[N], const std::string& code, const std::string& variant) {
+    for (const FindingText& t : table)
+        if (code == t.code && variant == t.variant) return &t;
     return nullptr;
+}
+
+// "CODE/variant" (or "CODE") split into code and variant.
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+    const std::size_t slash = key.find('/');
+    if (slash == std::string::npos) return {key, std::string()};
+    return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
 } // namespace
 
+const FindingText* findingText(const std::string& code, const std::string& variant) {
+    return find(kTexts, code, variant);
+}
+
 const FindingText* findingText(const std::string& key) {
-    return find(std::begin(kTexts), std::end(kTexts), key);
+    const auto [code, variant] = splitKey(key);
+    return findingText(code, variant);
+}
+
+const FindingText* fixResultText(const std::string& code, const std::string& variant) {
+    return find(kFixResults, code, variant);
 }
 
 const FindingText* fixResultText(const std::string& code) {
-    return find(std::begin(kFixResults), std::end(kFixResults), code);
+    const auto [outcome, variant] = splitKey(code);
+    return fixResultText(outcome, variant);
 }
 
 std::string findingTextKey(const std::string& code, const std::string& variant) {

@@ -12,7 +12,8 @@
 namespace ddpdesk::doctor {
 
 struct FindingText {
-    const char* key;     // "CODE", or "CODE/variant" where one code has several wordings
+    const char* code;    // Finding::code (FixResult::code for an outcome): a protocol/finding_codes.h name
+    const char* variant; // Finding::variant where one code has several wordings, else ""
     const char* message; // English, with the values as %1, %2, ...
     const char* fix;     // nullptr: no fix text
 };
@@ -20,11 +21,15 @@ struct FindingText {
 // The translation context the templates are marked with (the GUI translates in it).
 constexpr const char* kFindingTextContext = "ddpdesk::ui::DoctorTexts";
 
-// A finding's wording by key ("CODE" or "CODE/variant"); nullptr when the table has none.
+// A finding's wording by code and variant ("" for none); nullptr when the table has none.
+const FindingText* findingText(const std::string& code, const std::string& variant);
+// The same by key: "CODE" or "CODE/variant" (a Finding::Note's key, findingTextKey()).
 const FindingText* findingText(const std::string& key);
-// The wording of a renameStaleStore outcome by FixResult::code (e.g. "NOT_STALE/waiting"); nullptr if none.
+// The wording of a renameStaleStore outcome by code and variant; nullptr if none.
+const FindingText* fixResultText(const std::string& code, const std::string& variant);
+// The same by FixResult::code, which carries the variant (e.g. "NOT_STALE/waiting").
 const FindingText* fixResultText(const std::string& code);
-// The key findingText() looks a finding up by: its code, plus "/variant" when it has one.
+// A key as findingText(key) reads it: the code, plus "/variant" when it has one.
 std::string findingTextKey(const std::string& code, const std::string& variant);
 
 // Substitutes %1..%9 in `pattern` with `args` in one pass, so a value that itself contains "%1" stays

@@ -9,6 +9,7 @@
 #include "net/net_socket.h"
 #include "os/rename_aside.h"
 #include "protocol/file_store_reader.h"
+#include "protocol/finding_codes.h"
 #include "protocol/store_spec.h"
 
 #include <ctime>
@@ -47,14 +48,18 @@ bool taken(const fs::path& p) {
     return fs::exists(fs::symlink_status(p, ec)); // a dangling symlink is taken too
 }
 
-// An outcome worded from finding_texts.cpp: its template for `code` filled with `args`.
-FixResult outcome(std::string code, std::vector<std::string> args) {
+// An outcome worded from finding_texts.cpp: its template for `code` (and `variant`) filled with `args`.
+FixResult outcome(const std::string& code, const std::string& variant, std::vector<std::string> args) {
     FixResult r;
-    const FindingText* text = fixResultText(code);
-    r.message = text ? fill(text->message, args) : code;
-    r.code = std::move(code);
+    const FindingText* text = fixResultText(code, variant);
+    r.code = findingTextKey(code, variant);
+    r.message = text ? fill(text->message, args) : r.code;
     r.args = std::move(args);
     return r;
+}
+
+FixResult outcome(const std::string& code, std::vector<std::string> args) {
+    return outcome(code, std::string(), std::move(args));
 }
 
 } // namespace
@@ -73,18 +78,18 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
     const std::string name = path.u8string();
     std::error_code ec;
     const auto status = fs::symlink_status(path, ec);
-    if (fs::is_symlink(status)) return outcome("SYMLINK", {name});
-    if (!fs::is_regular_file(status)) return outcome("NOT_A_FILE", {name});
+    if (fs::is_symlink(status)) return outcome(protocol::fix_outcome::Symlink, {name});
+    if (!fs::is_regular_file(status)) return outcome(protocol::fix_outcome::NotAFile, {name});
     const protocol::FileStoreContents contents = protocol::readFileStore(path);
-    if (!contents.proven()) return outcome("NOT_A_STORE", {contents.notProven});
+    if (!contents.proven()) return outcome(protocol::fix_outcome::NotAStore, {contents.notProven});
     std::vector<std::pair<std::string, std::string>> records;
     for (const auto& rec : contents.records)
         records.emplace_back(rec.key, rec.value);
     const RankCensus census = censusFromRecords(records);
     const StoreLiveness live = fileStoreLiveness(path, census);
-    if (live.live()) return outcome("IN_USE", {live.describe()});
+    if (live.live()) return outcome(protocol::fix_outcome::InUse, {live.describe()});
     const StaleVerdict verdict = judgeStale(context, census, live.ageSeconds);
-    if (!verdict.stale) return outcome("NOT_STALE/" + verdict.variant, verdict.args);
+    if (!verdict.stale) return outcome(protocol::fix_outcome::NotStale, verdict.variant, verdict.args);
 
     const std::string stamp = stampNow();
     for (int n = 1; n <= kMaxSuffix; ++n) {
@@ -95,16 +100,16 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
         case os::RenameStatus::TargetExists:
             continue; // appeared since the look: take the next suffix
         case os::RenameStatus::Failed:
-            return outcome("RENAME_FAILED", {name, error});
+            return outcome(protocol::fix_outcome::RenameFailed, {name, error});
         case os::RenameStatus::Done: {
-            FixResult r = outcome("RENAMED", {name, to.u8string()});
+            FixResult r = outcome(protocol::fix_outcome::Renamed, {name, to.u8string()});
             r.ok = true;
             r.newPath = to.u8string();
             return r;
         }
         }
     }
-    return outcome("RENAME_FAILED", {name, "every .stale- name for it is taken"});
+    return outcome(protocol::fix_outcome::RenameFailed, {name, "every .stale- name for it is taken"});
 }
 
 int suggestFreePort(int preferred) {

@@ -6,6 +6,7 @@
 #include "doctor/os_probes.h"
 #include "doctor/tcp_store_client.h"
 #include "net/net_socket.h"
+#include "protocol/finding_codes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,7 +43,7 @@ void portInUse(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Findi
     }
     int free = suggestFreePort(a.port);
     e["suggested_port"] = free;
-    out.push_back(textFinding("PORT_IN_USE/" + variant, Severity::Error,
+    out.push_back(textFinding(protocol::finding::PortInUse, variant, Severity::Error,
                               {std::to_string(a.port), who, detail, std::to_string(free)}, e));
     if (holders.empty())
         out.back().args[1].clear(); // unnamed: a translated view says "another process" itself
@@ -58,8 +59,9 @@ void hostnameLoopback(std::vector<Finding>& out, net::Millis timeout, bool local
     if (!r.ok) return;
     for (const auto& a : r.addresses)
         if (!net::isLoopbackAddress(a)) return;
-    out.push_back(textFinding("HOSTNAME_LOOPBACK", localOnly ? Severity::Info : Severity::Warning,
-                              {name, r.addresses.front()}, {{"hostname", name}, {"addresses", r.addresses}}));
+    out.push_back(textFinding(protocol::finding::HostnameLoopback,
+                              localOnly ? Severity::Info : Severity::Warning, {name, r.addresses.front()},
+                              {{"hostname", name}, {"addresses", r.addresses}}));
 }
 
 std::string where(const protocol::StoreSpec& a) {
@@ -80,7 +82,7 @@ void storeExposure(const protocol::StoreSpec& a, const net::Resolved& resolved, 
     const std::string& first = exposed.front();
     const std::string shown = net::isWildcardAddress(first) ? first + " (every interface)" : first;
     const std::string port = std::to_string(a.port);
-    out.push_back(textFinding("STORE_EXPOSED", Severity::Warning, {port, shown},
+    out.push_back(textFinding(protocol::finding::StoreExposed, Severity::Warning, {port, shown},
                               {{"port", a.port}, {"address", first}, {"addresses", exposed}}));
 }
 
@@ -124,7 +126,7 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
     if (oversized) {
         const std::string bytes = std::to_string(oversized->bytes);
         const std::string limit = std::to_string(TcpStoreClient::kMaxValueBytes);
-        out.push_back(textFinding("STORE_VALUE_TOO_LARGE", Severity::Warning,
+        out.push_back(textFinding(protocol::finding::StoreValueTooLarge, Severity::Warning,
                                   {where(a), bytes, oversized->key, limit},
                                   {{"key", oversized->key},
                                    {"bytes", oversized->bytes},
@@ -145,7 +147,8 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
     const std::string probed = "0.." + std::to_string(maxRank);
     for (std::size_t i = first; i < out.size(); ++i) {
         Finding& f = out[i];
-        if (f.code == "RANKS_MISSING" && f.variant == "listed" && f.evidence["missing"].is_array()) {
+        if (f.code == protocol::finding::RanksMissing && f.variant == "listed" &&
+            f.evidence["missing"].is_array()) {
             std::vector<int> missing;
             for (const auto& r : f.evidence["missing"])
                 if (r.is_number_integer() && r.get<int>() <= maxRank) missing.push_back(r.get<int>());
@@ -155,9 +158,10 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
             list += list.empty() ? "none of ranks " + probed : " (of ranks " + probed + ")";
             f.evidence["missing"] = missing;
             if (f.args.size() == 3) f.args[2] = list;
-            if (f.args.size() == 3) f.message = fill(findingText("RANKS_MISSING/listed")->message, f.args);
+            if (f.args.size() == 3)
+                f.message = fill(findingText(protocol::finding::RanksMissing, "listed")->message, f.args);
         }
-        appendNote(f, "NOTE/not_all_ranks_probed", {probed});
+        appendNote(f, findingTextKey(protocol::finding::Note, "not_all_ranks_probed"), {probed});
         f.evidence["not_all_ranks_probed"] = true;
         f.evidence["probed_ranks_up_to"] = maxRank;
     }
@@ -165,7 +169,8 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
 
 void portInvalid(const protocol::StoreSpec& a, nlohmann::json e, std::vector<Finding>& out) {
     e["suggested_port"] = suggestFreePort();
-    out.push_back(textFinding("PORT_INVALID", Severity::Error, {a.portText, e["suggested_port"].dump()}, e));
+    out.push_back(textFinding(protocol::finding::PortInvalid, Severity::Error,
+                              {a.portText, e["suggested_port"].dump()}, e));
 }
 
 // A TCPStore answered. On node 0 before its run it is another job's, in the way; otherwise the census says
@@ -182,7 +187,7 @@ void storeAnswered(const DoctorRequest& request, const protocol::StoreSpec& a, c
         censusOver(request, a, timeout, false, out);
         return;
     }
-    out.push_back(textFinding("STORE_REACHABLE", Severity::Info,
+    out.push_back(textFinding(protocol::finding::StoreReachable, Severity::Info,
                               {a.host, std::to_string(a.port), std::to_string(probe.numKeys)}, e));
     censusOver(request, a, timeout, !host && !request.jobRunning, out);
 }
@@ -194,7 +199,8 @@ void notAStore(const DoctorRequest& request, const protocol::StoreSpec& a, const
         portInUse(a, e, out, "other", answer);
         return;
     }
-    out.push_back(textFinding("NOT_A_STORE", Severity::Error, {a.host, std::to_string(a.port), answer}, e));
+    out.push_back(textFinding(protocol::finding::NotAStore, Severity::Error,
+                              {a.host, std::to_string(a.port), answer}, e));
 }
 
 // Node 0 before its run, nothing listening: whether its TCPStore will be able to listen on the port.
@@ -206,10 +212,10 @@ void portAvailability(const protocol::StoreSpec& a, nlohmann::json e, std::vecto
     } else if (bind.status == net::BindStatus::AccessDenied) {
         e["error"] = bind.error;
         const int free = suggestFreePort(a.port);
-        out.push_back(textFinding("PORT_EXCLUDED", Severity::Error,
+        out.push_back(textFinding(protocol::finding::PortExcluded, Severity::Error,
                                   {std::to_string(a.port), bind.error, std::to_string(free)}, e));
     } else {
-        out.push_back(textFinding("PORT_FREE", Severity::Info, {std::to_string(a.port)}, e));
+        out.push_back(textFinding(protocol::finding::PortFree, Severity::Info, {std::to_string(a.port)}, e));
     }
 }
 
@@ -217,13 +223,14 @@ void portAvailability(const protocol::StoreSpec& a, nlohmann::json e, std::vecto
 void masterNotAnswering(const protocol::StoreSpec& a, const TcpStoreClient::OpenResult& probe,
                         net::Millis timeout, nlohmann::json e, std::vector<Finding>& out) {
     if (probe.connect == net::ConnectStatus::Refused) {
-        out.push_back(textFinding("MASTER_REFUSED", Severity::Error, {a.host, std::to_string(a.port)}, e));
+        out.push_back(textFinding(protocol::finding::MasterRefused, Severity::Error,
+                                  {a.host, std::to_string(a.port)}, e));
     } else if (probe.connect == net::ConnectStatus::TimedOut) {
         e["timeout_ms"] = timeout.count();
-        out.push_back(textFinding("MASTER_TIMEOUT", Severity::Error,
+        out.push_back(textFinding(protocol::finding::MasterTimeout, Severity::Error,
                                   {a.host, std::to_string(a.port), std::to_string(timeout.count())}, e));
     } else {
-        out.push_back(textFinding("MASTER_UNREACHABLE", Severity::Error,
+        out.push_back(textFinding(protocol::finding::MasterUnreachable, Severity::Error,
                                   {a.host, std::to_string(a.port), probe.detail}, e));
     }
 }
@@ -247,7 +254,8 @@ void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& a, s
     }
     if (!resolved.ok) {
         e["error"] = resolved.error;
-        out.push_back(textFinding("HOST_UNRESOLVED", Severity::Error, {a.host, resolved.error}, e));
+        out.push_back(
+            textFinding(protocol::finding::HostUnresolved, Severity::Error, {a.host, resolved.error}, e));
         return;
     }
     e["addresses"] = resolved.addresses;
@@ -257,8 +265,8 @@ void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& a, s
     if (host)
         hostnameLoopback(out, timeout, loopbackStore);
     else if (loopbackStore)
-        out.push_back(
-            textFinding("MASTER_LOOPBACK", Severity::Warning, {std::to_string(request.nodeRank), a.host}, e));
+        out.push_back(textFinding(protocol::finding::MasterLoopback, Severity::Warning,
+                                  {std::to_string(request.nodeRank), a.host}, e));
 
     setActivity("asking " + where(a) + " whether a TCPStore answers");
     TcpStoreClient client(a.host, a.port, timeout, deadline.end());

@@ -45,6 +45,7 @@ constexpr const char* RankExit = "rank_exit";
 constexpr const char* Restart = "restart";
 constexpr const char* Stall = "stall";
 constexpr const char* Stacks = "stacks";
+constexpr const char* Diagnosis = "diagnosis"; // the hold-up watch named who holds the run up
 constexpr const char* RunEnd = "run_end";
 } // namespace ev
 

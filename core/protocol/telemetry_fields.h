@@ -171,6 +171,15 @@ constexpr const char* Ranks = "ranks";
 constexpr const char* StallTimeoutS = "stall_timeout_s";
 constexpr const char* Doctor = "doctor";
 constexpr const char* DoctorError = "doctor_error";
+// diagnosis (the hold-up watch, launch/run/collective_watch.h): code (RANK_BEHIND, COLLECTIVE_WAIT_ALL),
+// text, behind[], waiting[], collective{number, kind, detail, bytes}, waited_s.
+constexpr const char* Waiting = "waiting";
+constexpr const char* Collective = "collective";
+constexpr const char* Number = "number";
+constexpr const char* Kind = "kind";
+constexpr const char* Detail = "detail";
+constexpr const char* Bytes = "bytes";
+constexpr const char* WaitedS = "waited_s";
 // stacks: reason, pid, text.
 // run_end: summary (summary.json's object).
 constexpr const char* Summary = "summary";

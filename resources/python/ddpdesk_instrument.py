@@ -121,6 +121,16 @@ def _install():
     backward = torch.Tensor.backward
 
     def counted_backward(self, *args, **kwargs):
+        ddp = _collectives.take_sync()  # a DDP forward that syncs: this backward allreduces its gradients
+        if ddp is not None:
+            _collectives.enter("allreduce", _collectives.gradient_bytes(ddp), "DDP gradients")
+            try:
+                return _backward(self, *args, **kwargs)
+            finally:
+                _collectives.leave()
+        return _backward(self, *args, **kwargs)
+
+    def _backward(self, *args, **kwargs):
         # The step's loss is the sum of the scalars backward ran on since the last optimizer step: a script that
         # accumulates ((loss / 4).backward() four times) reports their sum, as it would itself (no sync: a
         # tensor sum).
@@ -141,6 +151,7 @@ def _install():
         _state["pending"] += _first_batch_size(args, kwargs)
         if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
             _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
+            _collectives.syncing_forward(self)
         return forward(self, *args, **kwargs)
 
     DistributedDataParallel.forward = counted_forward
@@ -162,6 +173,112 @@ def _install():
         self.step = types.MethodType(counted_step, self)
 
     torch.optim.Optimizer.__init__ = hooked_init
+    _collectives.start(os.environ.get("DDPDESK_COLLECTIVES_FILE"))
+
+
+class _Collectives:
+    """Live collective progress (the contract: core/protocol/collective_progress.h): how many collectives this
+    rank has entered and completed and what the latest one is, rewritten in place in $DDPDESK_COLLECTIVES_FILE on
+    entering and leaving each, so the launcher can name the rank the others wait for while they wait. Counted:
+    DDP's gradient allreduce (one per backward after a forward that syncs) and the torch.distributed collectives
+    the script calls itself (one that is made of others, like all_gather_object, counts once)."""
+
+    RECORD_BYTES = 512
+    WRAPPED = ("all_reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+               "reduce_scatter_tensor", "reduce", "gather", "scatter", "all_to_all", "all_to_all_single", "barrier",
+               "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list")
+
+    def __init__(self):
+        self.file = None
+        self.lock = threading.Lock()
+        self.entered = self.completed = self.depth = 0
+        self.kind, self.bytes, self.detail, self.t = "", 0, "", 0.0
+        self.pending = None  # the DDP model whose forward will allreduce in the next backward
+        self.sizes = weakref.WeakKeyDictionary()
+
+    def start(self, path):
+        if not path:
+            return
+        self.file = open(path, "wb", buffering=0)
+        self._write()
+        import torch.distributed as dist
+        from torch.distributed import distributed_c10d as c10d
+
+        for name in self.WRAPPED:
+            original = getattr(c10d, name, None)
+            if original is None:
+                continue
+            wrapped = self._counting(name, original)
+            setattr(c10d, name, wrapped)
+            if getattr(dist, name, None) is original:
+                setattr(dist, name, wrapped)
+
+    def _counting(self, name, original):
+        import functools
+
+        @functools.wraps(original)
+        def counted(*args, **kwargs):
+            self.enter(name, _payload_bytes(args[0] if args else None))
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.leave()
+
+        return counted
+
+    def syncing_forward(self, ddp):
+        self.pending = ddp
+
+    def take_sync(self):
+        ddp, self.pending = self.pending, None
+        return ddp
+
+    def gradient_bytes(self, ddp):
+        size = self.sizes.get(ddp)
+        if size is None:
+            size = self.sizes[ddp] = sum(p.numel() * p.element_size() for p in ddp.parameters() if p.requires_grad)
+        return size
+
+    def enter(self, kind, nbytes, detail=""):
+        with self.lock:
+            self.depth += 1
+            if self.depth > 1:
+                return
+            self.entered += 1
+            self.kind, self.bytes, self.detail, self.t = kind, int(nbytes), detail, time.time()
+            self._write()
+
+    def leave(self):
+        with self.lock:
+            self.depth -= 1
+            if self.depth:
+                return
+            self.completed += 1
+            self._write()
+
+    def _write(self):
+        if self.file is None:
+            return
+        record = json.dumps({"pid": os.getpid(), "entered": self.entered, "completed": self.completed,
+                             "kind": self.kind, "bytes": self.bytes, "detail": self.detail, "t": self.t})
+        try:
+            self.file.seek(0)
+            self.file.write(record.encode()[:self.RECORD_BYTES - 1].ljust(self.RECORD_BYTES - 1) + b"\n")
+        except Exception:  # a full disk must not break the user's training; the launcher just learns less
+            self.file = None
+
+
+def _payload_bytes(value):
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, (list, tuple)):
+        return sum(v.numel() * v.element_size() for v in value if isinstance(v, torch.Tensor))
+    return 0
+
+
+_collectives = _Collectives()
 
 
 class _CommWait:
@@ -464,6 +581,11 @@ def _show_traceback(e):
             break
         tb = tb.tb_next
     sys.excepthook(type(e), e.with_traceback(tb), tb)  # Python 3.11+ prints the exception's own traceback
+    if isinstance(e, AttributeError) and str(e).startswith("module 'torch"):
+        # A script written for a newer PyTorch: the launcher's TORCH_TOO_OLD names the release this one has.
+        torch = sys.modules.get("torch")
+        version = getattr(torch, "__version__", "unknown")
+        sys.stderr.write(f"ddpdesk_instrument: this interpreter's PyTorch: {version} ({sys.executable})\n")
 
 
 if __name__ == "__main__":

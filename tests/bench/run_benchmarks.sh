@@ -3,7 +3,8 @@
 # Gloo over loopback, 1 thread per process; then 2-vs-1 worker scaling (the engine's default gradient transport,
 # shared memory between local ranks, and Gloo side by side), overlap on vs off, precision, peak memory and launch
 # to first step, 2 nodes x 2 ranks over a shaped link (flat Gloo against the hierarchical exchange), and what the
-# instrumentation module of script runs costs a training loop. Prints a table.
+# instrumentation module of script runs costs a training loop, and how soon the launcher names a rank that stopped.
+# Prints a table.
 # Usage: run_benchmarks.sh WORKER [PYTHON] [STEPS_SCALE]   (not part of ctest: `cmake --build <dir> --target bench`)
 set -euo pipefail
 WORKER=${1:?path to ddpdesk-worker}
@@ -119,3 +120,5 @@ echo
 "$PYTHON" "$HERE/two_nodes.py" "$WORKER" "$PYTHON" "$((80 * SCALE))" "$((200 * SCALE))"
 echo
 "$PYTHON" "$HERE/instrument_overhead.py"
+echo
+"$PYTHON" "$HERE/hold_up_latency.py" "$(dirname "$WORKER")/ddpdesk-cli" "$PYTHON" 3

@@ -228,7 +228,21 @@ def nan_silent_trains_on():
     train_into_nan(20, lambda step, loss: time.sleep(0.03))
 
 
+def torch_too_old():
+    # A script written for a later release uses what this one lacks (torch.compile on 1.13); a name no release has
+    # fails the same way everywhere.
+    torch.ddpdesk_feature_of_a_later_release()
+
+
+def backend_required():
+    if int(torch.__version__.split(".")[0]) >= 2:
+        unsupported("PyTorch 2.x picks a backend itself")
+    dist.init_process_group(init_method=file_init("backend-store"), rank=0, world_size=1)
+
+
 CASES = {
+    "torch_too_old": torch_too_old,
+    "backend_required": backend_required,
     "nccl": nccl,
     "libuv": libuv,
     "gloo_device": gloo_device,

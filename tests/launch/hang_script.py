@@ -3,7 +3,7 @@ rank 1 gets stuck in its data loading (stuck_in_data_loading) while rank 0 waits
 
     hang_script.py FOLDER
 
-Rank 1 stays stuck until FOLDER/go exists (at most 90 s); then both finish. Prints nothing: steps come from DDP
+Rank 1 stays stuck until FOLDER/go exists (at most 90 s); then both finish. FOLDER/stuck_at says when it got stuck. Prints nothing: steps come from DDP
 Desk's instrumentation module.
 """
 import os
@@ -16,6 +16,8 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 
 def stuck_in_data_loading(folder):
+    with open(os.path.join(folder, "stuck_at"), "w") as f:  # when it stopped (tests/bench/hold_up_latency.py)
+        f.write(repr(time.time()))
     deadline = time.time() + 90
     while not os.path.exists(os.path.join(folder, "go")) and time.time() < deadline:
         time.sleep(0.05)

@@ -34,7 +34,8 @@ QString producerScript() {
 struct Python {
     QString label; // "torch1" / "torch2"
     QString path;
-    int major = 0; // torch's major version
+    int major = 0;   // torch's major version
+    QString version; // torch.__version__
 };
 
 // One failure made for real: the case of failure_producers.py and what each torch major version must give.
@@ -77,6 +78,10 @@ const Case kCases[] = {
      "Torch not compiled with CUDA enabled"},
     {"cuda_set_device", "CUDA_UNAVAILABLE", "CUDA_UNAVAILABLE", "_cuda_setDevice", "_cuda_setDevice"},
     {"nan_loss", "NAN_LOSS", "NAN_LOSS", "returned nan values", "returned nan values"},
+    {"torch_too_old", "TORCH_TOO_OLD", "TORCH_TOO_OLD",
+     "has no attribute 'ddpdesk_feature_of_a_later_release'",
+     "has no attribute 'ddpdesk_feature_of_a_later_release'"},
+    {"backend_required", "BACKEND_REQUIRED", "", "missing 1 required positional argument: 'backend'", ""},
 };
 
 } // namespace
@@ -111,7 +116,7 @@ private slots:
                 continue;
             }
             const QString version = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-            m_pythons.push_back({label, path, version.section(QLatin1Char('.'), 0, 0).toInt()});
+            m_pythons.push_back({label, path, version.section(QLatin1Char('.'), 0, 0).toInt(), version});
             qInfo("%s: %s, torch %s", qPrintable(label), qPrintable(path), qPrintable(version));
         }
     }
@@ -345,6 +350,26 @@ private slots:
         QVERIFY(s["diagnosis"].isNull());
     }
 
+    // A run that ends well without one training step is not simply ok: NO_TRAINING_STEPS, with the last line
+    // the rank printed; one that trained has no such diagnosis.
+    void noTrainingStepsIsSaid() {
+        RunModel m;
+        m.reset({0, 1}, 2, QStringLiteral("script"), 0);
+        m.applyLine(0, "loading 0 batches from /data/empty");
+        m.appendStderr(1, QStringLiteral("rank 1 ready"));
+        m.finish(QStringLiteral("ok"), -1, QString());
+        const QJsonObject d = m.summary().toJson(m.ranks())["diagnosis"].toObject();
+        QCOMPARE(d["code"].toString(), QStringLiteral("NO_TRAINING_STEPS"));
+        QCOMPARE(d["rank"].toInt(), 0);
+        QCOMPARE(d["matched"].toString(), QStringLiteral("loading 0 batches from /data/empty"));
+        QVERIFY(d["fix"].toString().contains("optimizer.step()"));
+
+        m.reset({0, 1}, 2, QStringLiteral("script"), 0);
+        m.applyLine(0, R"({"v":1,"event":"step","rank":0,"t":1,"step":1,"loss":0.5,"source":"instrument"})");
+        m.finish(QStringLiteral("ok"), -1, QString());
+        QVERIFY(m.summary().toJson(m.ranks())["diagnosis"].isNull());
+    }
+
     // Through the launcher: summary.json and the CLI's end report, for the built-in worker and for Python
     // scripts.
     void cliReport_data() {
@@ -367,6 +392,12 @@ private slots:
             QTest::newRow(qPrintable(p.label + "/nccl"))
                 << script + QStringList{"--", "ddp_nccl"} << "NCCL_UNAVAILABLE" << -1
                 << "doesn't have NCCL built in";
+            // Through the instrumentation module: the matched line names the release this interpreter has.
+            QTest::newRow(qPrintable(p.label + "/torch too old"))
+                << script + QStringList{"--", "torch_too_old"} << "TORCH_TOO_OLD" << -1
+                << QStringLiteral("has no attribute 'ddpdesk_feature_of_a_later_release' (this interpreter's "
+                                  "PyTorch: %1")
+                       .arg(p.version);
         }
     }
 

@@ -7,7 +7,9 @@
 #include "launch_test_util.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -75,6 +77,48 @@ private slots:
         const QString said =
             QString::fromUtf8(run.cli.readAllStandardError() + run.cli.readAllStandardOutput());
         QVERIFY2(said.contains("stacks of rank 1"), qPrintable(said));
+    }
+
+    // Rank 1 stuck in its data loading before its 4th step: within seconds (not at the stall timeout) the
+    // launcher says rank 1 has not entered allreduce #4 that rank 0 waits in, and where rank 1 is in its
+    // code.
+    void theRankEveryoneWaitsForIsNamed() {
+        HungRun run;
+        run.start({});
+        QElapsedTimer t;
+        t.start();
+        QJsonObject said;
+        while (said.isEmpty() && t.elapsed() < 120000 && run.cli.state() != QProcess::NotRunning) {
+            QThread::msleep(250);
+            for (const QJsonObject& e : launchtest::readJsonLines(QDir(run.out()).filePath("metrics.jsonl")))
+                if (e["event"].toString() == "diagnosis" && e["collective"].toObject()["number"].toInt() == 4)
+                    said = e;
+        }
+        QVERIFY2(!said.isEmpty(), qPrintable(run.cli.readAllStandardError()));
+        QCOMPARE(said["code"].toString(), QStringLiteral("RANK_BEHIND"));
+        QCOMPARE(said["behind"].toArray(), QJsonArray{1});
+        QCOMPARE(said["waiting"].toArray(), QJsonArray{0});
+        const QJsonObject c = said["collective"].toObject();
+        QCOMPARE(c["kind"].toString(), QStringLiteral("allreduce"));
+        QCOMPARE(c["detail"].toString(), QStringLiteral("DDP gradients"));
+        QCOMPARE(c["bytes"].toInt(), 36); // Linear(8, 1): 9 float32 gradients
+        QVERIFY(said["waited_s"].toDouble() >= 2.5);
+        const QString text = said["text"].toString();
+        QVERIFY2(text.startsWith("rank 1 has not entered allreduce #4 (DDP gradients, 36 bytes) that rank 0 "
+                                 "entered "),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QRegularExpression("; rank 1 is at hang_script\\.py:\\d+ in stuck_in_data_loading: "
+                                             "time\\.sleep\\(0\\.05\\)$")),
+            qPrintable(text));
+        qInfo().noquote() << "named" << said["waited_s"].toDouble()
+                          << "s after rank 0 entered; said:" << text;
+        QVERIFY(run.finish());
+        const QString log =
+            QString::fromUtf8(run.cli.readAllStandardError() + run.cli.readAllStandardOutput());
+        QVERIFY2(log.contains("hold-up [RANK_BEHIND]: rank 1 has not entered allreduce #4"), qPrintable(log));
+        // It moved on and completed: nothing is left as the run's diagnosis.
+        QVERIFY(launchtest::readJsonFile(run.out() + "/summary.json")["diagnosis"].isNull());
     }
 
     void stacksCommandOnALiveRun() {
@@ -185,6 +229,28 @@ private slots:
             stacks = stacksEvents(out);
         }
         QVERIFY2(stacks.value(0).contains("gradient allreduce"), qPrintable(stacks.value(0)));
+
+        // The hold-up watch reads the workers' collective records: frozen in its computation, rank 1 is named
+        // as the one rank 0 waits for, by bucket; frozen inside the same allreduce, both are seen waiting in
+        // it.
+        QJsonObject said;
+        t.restart();
+        while (said.isEmpty() && t.elapsed() < 40000) {
+            QThread::msleep(300);
+            for (const QJsonObject& e : launchtest::readJsonLines(out + "/metrics.jsonl"))
+                if (e["event"].toString() == "diagnosis") said = e;
+        }
+        QVERIFY2(!said.isEmpty(), qPrintable(cli.readAllStandardError()));
+        const QString text = said["text"].toString();
+        if (said["code"].toString() == "RANK_BEHIND") {
+            QCOMPARE(said["behind"].toArray(), QJsonArray{1});
+            QVERIFY2(text.startsWith("rank 1 has not entered ") && text.contains(" that rank 0 entered "),
+                     qPrintable(text));
+            QVERIFY2(said["collective"].toObject()["kind"].toString() != "", qPrintable(text));
+        } else {
+            QCOMPARE(said["code"].toString(), QStringLiteral("COLLECTIVE_WAIT_ALL"));
+            QCOMPARE(said["waiting"].toArray(), (QJsonArray{0, 1}));
+        }
 
         QProcess::execute("kill", {"-CONT", QString::number(rank1)});
         cli.terminate(); // Ctrl+C: the launcher stops every rank

@@ -139,6 +139,9 @@ private slots:
                  "no store_notice event in metrics.jsonl");
         // The probe script takes no optimizer step: throughput cannot be measured, and says so.
         QVERIFY2(said.contains("samples/s (global): n/a (no training step was reported)"), qPrintable(said));
+        QVERIFY2(
+            said.contains("Diagnosis [NO_TRAINING_STEPS]: The run ended without reporting one training step"),
+            qPrintable(said));
         QFile summary(QDir(out).filePath("summary.json"));
         QVERIFY(summary.open(QIODevice::ReadOnly));
         QVERIFY2(QJsonDocument::fromJson(summary.readAll()).object().value("samples_per_s").isNull(),

@@ -10,6 +10,7 @@
 #include "main_window.h"
 #include "protocol/telemetry.h"
 #include "run_panel.h"
+#include "run_rank_table.h"
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
@@ -88,8 +89,9 @@ private slots:
             bool ok = false;
             t->item(r, 3)->text().toDouble(&ok);
             QVERIFY2(ok, qPrintable(t->item(r, 3)->text())); // a real loss value
-            QVERIFY2(t->item(r, 7)->text().contains(QLatin1Char('0')),
-                     qPrintable(t->item(r, 7)->text())); // exit 0
+            const int exitColumn = RunRankTable::ColExit;
+            QVERIFY2(t->item(r, exitColumn)->text().contains(QLatin1Char('0')),
+                     qPrintable(t->item(r, exitColumn)->text())); // exit 0
         }
         QVERIFY(!run->failureVisible());
         QVERIFY2(run->statusText().contains(QLatin1String("world size 2")), qPrintable(run->statusText()));

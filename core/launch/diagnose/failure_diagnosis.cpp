@@ -1,6 +1,6 @@
 #include "launch/diagnose/failure_diagnosis.h"
 
-#include "protocol/worker_codes.h"
+#include "protocol/finding_codes.h"
 
 #include <QtGlobal> // QT_TRANSLATE_NOOP only: marks the table's texts for lupdate, expands to the plain literal
 
@@ -25,7 +25,7 @@ struct Entry {
 const std::vector<Entry>& table() {
     static const std::vector<Entry> entries = {
         // ---- root causes: configuration or environment, the same on every rank ----
-        {{"NCCL_UNAVAILABLE",
+        {{protocol::diagnosis::NcclUnavailable,
           DDP_TR("This PyTorch has no NCCL: NCCL exists only in Linux builds with CUDA, never on Windows "
                  "or in CPU-only builds."),
           DDP_TR("Use the gloo backend: init_process_group(\"gloo\", ...). DDP Desk's own workers always "
@@ -33,7 +33,7 @@ const std::vector<Entry>& table() {
           false},
          {// torch/distributed/distributed_c10d.py (CPU-only and Windows builds)
           R"(Distributed package doesn't have NCCL built in)"}},
-        {{"LIBUV_UNAVAILABLE",
+        {{protocol::diagnosis::LibuvUnavailable,
           DDP_TR("PyTorch's TCPStore was asked to use libuv, but this PyTorch was built without it "
                  "(Windows builds of torch 2.4 and later, Debian's torch 2.6)."),
           DDP_TR("Set USE_LIBUV=0 in the environment (DDP Desk sets it for script runs where the "
@@ -42,7 +42,7 @@ const std::vector<Entry>& table() {
           false},
          {// torch/csrc/distributed/c10d/TCPStore.cpp; pytorch#139990 (sic: "build without")
           R"(use_libuv was requested but PyTorch was buil[dt] without libuv support)"}},
-        {{"GLOO_DEVICE_UNSUPPORTED",
+        {{protocol::diagnosis::GlooDeviceUnsupported,
           DDP_TR("Gloo could not create its network device: the transport it was asked for is not in this "
                  "build. Windows torch 2.8 and 2.9 fail like this for every Gloo job (a known broken Gloo "
                  "in those releases)."),
@@ -51,7 +51,7 @@ const std::vector<Entry>& table() {
           false},
          {// torch/csrc/distributed/c10d/GlooDeviceFactory.cpp; OneTrainer#1122, gloo#472
           R"(makeDeviceForHostname\(\): unsupported gloo device)"}},
-        {{"GLOO_ADDRESS_UNRESOLVED",
+        {{protocol::diagnosis::GlooAddressUnresolved,
           DDP_TR("Gloo could not turn this machine's hostname or network interface into a local address to "
                  "listen on."),
           DDP_TR("Set GLOO_SOCKET_IFNAME to the network interface to use (for example eth0), or make the "
@@ -59,7 +59,7 @@ const std::vector<Entry>& table() {
           false},
          {// ProcessGroupGloo::createDeviceForHostname; GlooDeviceFactory makeUVDevice (Applio#79)
           R"(Cannot resolve \S+ to a \(local\) address)", R"(interface or hostname can't be empty)"}},
-        {{"GLOO_VERSION_MISMATCH",
+        {{protocol::diagnosis::GlooVersionMismatch,
           DDP_TR("The ranks' Gloo libraries disagree on how a network address is written: the ranks run "
                  "different PyTorch releases (1.x beside 2.x), or a ddpdesk-worker built against another "
                  "LibTorch than the Python ranks use. The rank on the other side may fail with a bare "
@@ -71,14 +71,14 @@ const std::vector<Entry>& table() {
          {// gloo/transport/tcp/address.cc: "sizeof(impl_) == bytes.size(). 136 vs 170" (a 1.13 rank reading
           // a 2.6 rank's address; tests/launch/failure_texts/gloo_version_mismatch.txt)
           R"(sizeof\(impl_\) == bytes\.size\(\))"}},
-        {{"CUDA_OUT_OF_MEMORY", DDP_TR("A GPU ran out of memory."),
+        {{protocol::diagnosis::CudaOutOfMemory, DDP_TR("A GPU ran out of memory."),
           DDP_TR("Lower the batch size per rank, make sure each rank uses its own GPU "
                  "(torch.cuda.set_device(LOCAL_RANK)), or free the GPU from other processes; "
                  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps against fragmentation."),
           false},
          {// c10/cuda/CUDACachingAllocator.cpp; raised as torch.cuda.OutOfMemoryError / torch.OutOfMemoryError
           R"(CUDA out of memory)", R"(\bOutOfMemoryError\b)"}},
-        {{"CUDA_INVALID_DEVICE",
+        {{protocol::diagnosis::CudaInvalidDevice,
           DDP_TR("A rank asked for a GPU that does not exist here (invalid device ordinal): more ranks per "
                  "node than visible GPUs, or CUDA_VISIBLE_DEVICES hides some."),
           DDP_TR("Run at most one rank per visible GPU and select it with LOCAL_RANK "
@@ -86,7 +86,7 @@ const std::vector<Entry>& table() {
           false},
          {// the CUDA runtime's cudaErrorInvalidDevice text, through C10_CUDA_CHECK
           R"(invalid device ordinal)"}},
-        {{"CUDA_UNAVAILABLE",
+        {{protocol::diagnosis::CudaUnavailable,
           DDP_TR("The script uses CUDA, but this PyTorch has no CUDA support, or no GPU or NVIDIA driver "
                  "is visible."),
           DDP_TR("Install a CUDA build of PyTorch and the NVIDIA driver, or run on CPU: keep the model and "
@@ -98,7 +98,25 @@ const std::vector<Entry>& table() {
           // torch.cuda.set_device on a CPU-only build
           R"(has no attribute '_cuda_setDevice')"}},
         // ---- root causes: the training code ----
-        {{"DDP_UNUSED_PARAMETERS",
+        {{protocol::diagnosis::TorchTooOld,
+          DDP_TR("The script uses a part of PyTorch that this interpreter's PyTorch does not have (the line "
+                 "below names it): it was written for a newer PyTorch release."),
+          DDP_TR("Run it with an interpreter whose PyTorch has it (--python, or the Python setting on the "
+                 "Setup page), or upgrade PyTorch in this one; `python -c \"import torch; "
+                 "print(torch.__version__)\"` names the release an interpreter has."),
+          false},
+         {// Python's AttributeError for a public name a module of torch lacks, e.g. torch.compile on 1.13
+          R"(module 'torch(\.\w+)*' has no attribute '[A-Za-z]\w*')"}},
+        {{protocol::diagnosis::BackendRequired,
+          DDP_TR(
+              "init_process_group() was called without a backend: PyTorch 2.x picks one itself, PyTorch 1.x "
+              "needs it named, so the script was written for PyTorch 2.x."),
+          DDP_TR("Name the backend: init_process_group(\"gloo\") (CPU, and any machine) or \"nccl\" (Linux "
+                 "with CUDA); or run the script with a PyTorch 2.x interpreter."),
+          false},
+         {// torch/distributed/distributed_c10d.py of 1.x: backend is a required argument
+          R"(init_process_group\(\) missing 1 required positional argument: 'backend')"}},
+        {{protocol::diagnosis::DdpUnusedParameters,
           DDP_TR("DistributedDataParallel expected a gradient for every parameter, but some parameters did "
                  "not take part in computing the loss."),
           DDP_TR("Pass find_unused_parameters=True to DistributedDataParallel, or make every parameter "
@@ -106,7 +124,7 @@ const std::vector<Entry>& table() {
           false},
          {// torch/csrc/distributed/c10d/reducer.cpp
           R"(Expected to have finished reduction in the prior iteration)"}},
-        {{"COLLECTIVE_MISMATCH",
+        {{protocol::diagnosis::CollectiveMismatch,
           DDP_TR("The ranks called different collectives, or the same one with different tensor shapes or "
                  "in a different order (their sequence numbers differ): their code paths diverged."),
           DDP_TR("Make every rank run the same collectives in the same order with the same shapes: watch "
@@ -119,7 +137,7 @@ const std::vector<Entry>& table() {
           R"(op\.preamble\.length <= op\.nbytes)",
           // NCCL's net transport (NVIDIA/nccl#531, #969)
           R"(collective mismatch error)"}},
-        {{protocol::error_code::NanLoss,
+        {{protocol::diagnosis::NanLoss,
           DDP_TR("The loss became NaN or infinite: training diverged (or the data contains NaN)."),
           DDP_TR("Lower the learning rate, check the input data for NaN and inf, clip gradients; "
                  "torch.autograd.set_detect_anomaly(True) names the operation that produced it."),
@@ -130,7 +148,7 @@ const std::vector<Entry>& table() {
           R"(returned nan values in its)",
           // what scripts commonly raise themselves
           R"(\bloss (?:became|is|was) (?:nan|inf|infinite|non-finite)\b)", R"(\b(?:nan|non-finite) loss\b)"}},
-        {{failure_code::RanksDiverged,
+        {{protocol::diagnosis::RanksDiverged,
           DDP_TR("The run completed, but its ranks ended with different parameters (their params_sha256 "
                  "differ): DDP keeps every rank identical, so something on some rank changed the model "
                  "outside the gradient exchange."),
@@ -143,7 +161,7 @@ const std::vector<Entry>& table() {
          {// RunModel's own check of the workers' done events
           R"(\bRANKS_DIVERGED\b)"}},
         // ---- root causes: the network setup ----
-        {{"ADDRESS_IN_USE",
+        {{protocol::diagnosis::AddressInUse,
           DDP_TR("The rendezvous port is already in use by another process (often another training job on "
                  "the default port 29500)."),
           DDP_TR("Pick a free port (MASTER_PORT, or --store tcp://HOST:PORT); ddpdesk-cli doctor names the "
@@ -153,7 +171,7 @@ const std::vector<Entry>& table() {
           // "(system error: 10048 - <localised text>)" on Windows; Python's own [WinError 10048]
           R"(errno:? 98\b)", R"(Address already in use)", R"((?:system error:?|WinError|Errno) 10048\b)",
           R"(Only one usage of each socket address)"}},
-        {{"ADDRESS_NOT_AVAILABLE",
+        {{protocol::diagnosis::AddressNotAvailable,
           DDP_TR("The address to listen on or connect to is not valid on this machine (for example 0.0.0.0 "
                  "as the master address on Windows, or an IP address this machine does not have)."),
           DDP_TR("Use the master node's real address for MASTER_ADDR or the TCP store, and on the master "
@@ -163,7 +181,7 @@ const std::vector<Entry>& table() {
           R"(errno:? 99\b)", R"(Cannot assign requested address)",
           R"((?:system error:?|WinError|Errno) 10049\b)",
           R"(requested address is not valid in its context)"}},
-        {{"PORT_ACCESS_DENIED",
+        {{protocol::diagnosis::PortAccessDenied,
           DDP_TR("The operating system refused the port: on Windows a port inside an excluded range "
                  "(Hyper-V, WSL, Docker reserve them) or blocked by policy; elsewhere a privileged port "
                  "below 1024."),
@@ -174,7 +192,7 @@ const std::vector<Entry>& table() {
           R"((?:system error:?|WinError|Errno) 10013\b)", R"(forbidden by its access permissions)",
           R"(failed to bind .*errno:? 13\b)"}},
         // ---- consequences: this rank waited for another one that failed, hangs or never came ----
-        {{protocol::error_code::RendezvousTimeout,
+        {{protocol::diagnosis::RendezvousTimeout,
           DDP_TR("Not every rank arrived at the rendezvous in time: a rank did not start, failed before "
                  "it, or cannot reach the store."),
           DDP_TR("Check that every rank started (every node launched with the same world size and store), "
@@ -187,7 +205,7 @@ const std::vector<Entry>& table() {
           R"(store based barrier)", R"(\bWait timeout\b)",
           // ProcessGroupGloo::monitoredBarrier: "Rank 1 failed to pass monitoredBarrier in 2000 ms"
           R"(failed to pass monitoredBarrier)"}},
-        {{"PEER_TIMEOUT",
+        {{protocol::diagnosis::PeerTimeout,
           DDP_TR("A network operation timed out waiting for another rank: that rank died, hangs, or cannot "
                  "be reached (a firewall)."),
           DDP_TR("Look at the rank that failed first. If none did, allow the program (not only one port) "
@@ -202,7 +220,7 @@ const std::vector<Entry>& table() {
           R"(Timed out waiting \d+ ?ms for (?:recv|send))",
           // ProcessGroupNCCL's watchdog
           R"(Watchdog caught collective operation timeout)"}},
-        {{"CONNECTION_LOST",
+        {{protocol::diagnosis::ConnectionLost,
           DDP_TR("The connection to another rank was closed or reset: that rank died first (a crash, an "
                  "out-of-memory kill, Ctrl-C)."),
           DDP_TR("Look at the output and exit status of the rank that failed first; this rank's error is "
@@ -215,7 +233,7 @@ const std::vector<Entry>& table() {
         // Last, and counted like a consequence: PyTorch's threads can abort like this while Python exits
         // after
         // any other failure, so any other text recognised in any rank's output explains the run better.
-        {{"CPP_TERMINATE",
+        {{protocol::diagnosis::CppTerminate,
           DDP_TR(
               "The rank's process was ended by C++'s std::terminate with no exception in flight: a C++ "
               "thread of PyTorch was destroyed while still running. Most often this happens while Python "
@@ -382,8 +400,16 @@ std::optional<Diagnosis> diagnoseRun(const std::vector<RankOutput>& ranks, int f
     for (const RankOutput* r : order) {
         std::optional<LineMatch> m = diagnoseLines(r->lines);
         if (!m) continue;
-        if (!m->kind->consequence)
-            return Diagnosis{m->kind->code, m->kind->message, m->kind->fix, m->line, r->rank, -1, {}};
+        if (!m->kind->consequence) {
+            Diagnosis d{m->kind->code, m->kind->message, m->kind->fix, m->line, r->rank, -1, {}};
+            // The release this interpreter has, where DDP Desk's module said it under the traceback.
+            if (d.code == protocol::diagnosis::TorchTooOld)
+                for (const std::string& line : r->lines)
+                    if (line.rfind(kInterpreterTorchNote, 0) == 0)
+                        d.matched += " (this interpreter's PyTorch: " +
+                                     line.substr(std::string(kInterpreterTorchNote).size()) + ")";
+            return d;
+        }
         if (!consequence) {
             consequence = m;
             consequenceRank = r;

@@ -9,6 +9,8 @@
 // through QCoreApplication::translate with context kFailureTranslationContext (the table's texts are marked
 // for lupdate).
 
+#include "protocol/finding_codes.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,15 +19,16 @@ namespace ddpdesk::launch {
 
 inline constexpr const char* kFailureTranslationContext = "ddpdesk::launch::FailureDiagnosis";
 
-// Codes of kinds the launcher looks up by name (findFailureKind); the rest are rows of the table only.
-// NAN_LOSS and RENDEZVOUS_TIMEOUT are the worker's error codes (protocol::error_code) too.
-namespace failure_code {
-constexpr const char* RanksDiverged = "RANKS_DIVERGED";
-} // namespace failure_code
+// Under the traceback of a script that used a part of torch its PyTorch lacks, DDP Desk's instrumentation
+// module (resources/python/ddpdesk_instrument.py, _show_traceback) prints this followed by "1.13.0
+// (/usr/bin/python3)"; TORCH_TOO_OLD's matched line then names the release.
+inline constexpr const char* kInterpreterTorchNote = "ddpdesk_instrument: this interpreter's PyTorch: ";
+
+// The kinds' codes are protocol::diagnosis names (protocol/finding_codes.h).
 
 // One recognised kind of failure.
 struct FailureKind {
-    const char* code;    // stable, e.g. "NCCL_UNAVAILABLE" (summary.json, docs, scripts rely on it)
+    const char* code;    // stable, a protocol::diagnosis name (summary.json, docs, scripts rely on it)
     const char* message; // what happened, in plain English
     const char* fix;     // what to do about it
     // A symptom of some other rank's failure (a timeout, a reset connection): the rank that failed first is

@@ -149,4 +149,64 @@ QString collectStacks(const StackTarget& target) {
     return QString::fromUtf8(f.read(kMaxStacksBytes)).trimmed();
 }
 
+namespace {
+
+struct Frame {
+    QString path, function;
+    int line = 0;
+};
+
+bool libraryFrame(const QString& path) {
+    const QString p = QDir::fromNativeSeparators(path);
+    return p.startsWith(QLatin1Char('<')) || p.endsWith(QLatin1String("/ddpdesk_instrument.py")) ||
+           p.contains(QLatin1String("/torch/")) || p.contains(QLatin1String("-packages/")) ||
+           p.contains(QRegularExpression(QStringLiteral("/lib/python[0-9.]*/"),
+                                         QRegularExpression::CaseInsensitiveOption));
+}
+
+QString sourceLine(const QString& path, int number) {
+    QFile f(path);
+    if (number <= 0 || !f.open(QIODevice::ReadOnly)) return {};
+    for (int i = 1; i < number && !f.atEnd(); ++i)
+        f.readLine(64 * 1024);
+    return f.atEnd() ? QString() : QString::fromUtf8(f.readLine(400)).trimmed();
+}
+
+} // namespace
+
+QString whereInUserCode(const QString& stacks) {
+    static const QRegularExpression frame(QStringLiteral("^\\s*File \"(.+)\", line (\\d+) in (.+)$"));
+    static const QRegularExpression thread(QStringLiteral("^(Current thread|Thread) 0x"));
+    // Thread blocks, innermost frame first; the main thread is the one that runs the script (its outermost
+    // frames are DDP Desk's module).
+    QVector<QVector<Frame>> threads;
+    for (const QString& raw : stacks.split(QLatin1Char('\n'))) {
+        const QString line = raw.trimmed();
+        if (thread.match(line).hasMatch()) {
+            threads.push_back({});
+            continue;
+        }
+        const auto m = frame.match(line);
+        if (!m.hasMatch()) continue;
+        if (threads.isEmpty()) threads.push_back({});
+        threads.back().push_back({m.captured(1), m.captured(3), m.captured(2).toInt()});
+    }
+    if (threads.isEmpty()) { // not a Python dump: a worker says what it waits in, first
+        for (const QString& line : stacks.split(QLatin1Char('\n')))
+            if (!line.trimmed().isEmpty()) return line.trimmed().left(300);
+        return {};
+    }
+    const QVector<Frame>* main = &threads.front();
+    for (const QVector<Frame>& t : threads)
+        if (!t.isEmpty() && t.back().path.endsWith(QLatin1String("ddpdesk_instrument.py"))) main = &t;
+    for (const Frame& f : *main) {
+        if (libraryFrame(f.path)) continue;
+        const QString code = sourceLine(f.path, f.line);
+        const QString at =
+            QStringLiteral("%1:%2 in %3").arg(QFileInfo(f.path).fileName()).arg(f.line).arg(f.function);
+        return code.isEmpty() ? at : at + QStringLiteral(": ") + code;
+    }
+    return {};
+}
+
 } // namespace ddpdesk::launch

@@ -40,6 +40,12 @@ void doneAsking(const QVector<StackTarget>& targets);
 // What the target appended since it was asked (at most 256 KiB), trimmed; empty when it said nothing yet.
 QString collectStacks(const StackTarget& target);
 
+// Where a rank is, in its own code: from a Python rank's dump, the main thread's innermost frame outside
+// PyTorch, the standard library and DDP Desk's module, with its source line when the file can be read
+// ("train.py:16 in main: time.sleep(30)"); from a worker's answer its first line. Empty when neither is
+// found.
+QString whereInUserCode(const QString& stacks);
+
 // How long a rank is given to write its stacks: faulthandler answers at once, the Windows watcher within 200
 // ms.
 constexpr int kStacksWaitMs = 1500;

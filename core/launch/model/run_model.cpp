@@ -1,6 +1,7 @@
 #include "launch/model/run_model.h"
 
 #include "launch/model/monitor_readings.h"
+#include "protocol/finding_codes.h"
 #include "protocol/telemetry.h"
 #include "protocol/worker_codes.h"
 
@@ -88,6 +89,8 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_procReadings.clear();
     m_summary = RunSummary();
     m_nonFiniteLoss.reset();
+    m_liveDiagnosis.reset();
+    m_lastHoldUp.reset();
     m_summary.worldSize = worldSize;
     m_summary.workload = workload;
     m_finished = false;
@@ -129,12 +132,15 @@ void RunModel::applyLine(int index, const QByteArray& line) {
         applyEvent(index, *e);
         return;
     }
+    if (index >= 0 && index < m_ranks.size() && !line.trimmed().isEmpty())
+        m_ranks[index].lastOutput = QString::fromUtf8(line).left(400);
     emit logLine(index, QString::fromUtf8(line), false);
 }
 
 void RunModel::appendStderr(int index, const QString& line) {
     if (index < 0 || index >= m_ranks.size()) return;
     QStringList& tail = m_ranks[index].lastStderr;
+    if (!line.trimmed().isEmpty()) m_ranks[index].lastOutput = line.left(400);
     tail.push_back(line);
     while (tail.size() > kStderrLines)
         tail.pop_front();
@@ -310,7 +316,7 @@ std::optional<Diagnosis> RunModel::checkParamsIdentical() {
         if (!first) first = &r;
         if (r.paramsSha256 == first->paramsSha256) continue;
         m_summary.paramsIdentical = 0;
-        const FailureKind* kind = findFailureKind(failure_code::RanksDiverged);
+        const FailureKind* kind = findFailureKind(protocol::diagnosis::RanksDiverged);
         if (!kind) return std::nullopt;
         Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
         d.matched = QStringLiteral("params_sha256 of rank %1: %2..., of rank %3: %4...")
@@ -325,6 +331,25 @@ std::optional<Diagnosis> RunModel::checkParamsIdentical() {
     return std::nullopt;
 }
 
+// A run that ended well without one training step trained nothing: say so, with what the rank said last.
+std::optional<Diagnosis> RunModel::noTrainingSteps() const {
+    if (m_summary.steps > 0 || m_firstStep >= 0 || m_ranks.isEmpty()) return std::nullopt;
+    const RankStatus& r = m_ranks.front();
+    Diagnosis d;
+    d.code = protocol::diagnosis::NoTrainingSteps;
+    d.rank = r.rank;
+    d.message = tr("The run ended without reporting one training step: nothing was trained.").toStdString();
+    d.fix =
+        tr("Check that the training loop ran (an empty data set or loader, 0 epochs, a loop only some ranks "
+           "enter) and that it calls optimizer.step(); with --no-instrument, steps are read from the "
+           "script's "
+           "loss lines only (--loss-regex).")
+            .toStdString();
+    d.matched = r.lastOutput.isEmpty() ? tr("(rank %1 printed nothing)").arg(r.rank).toStdString()
+                                       : r.lastOutput.toStdString();
+    return d;
+}
+
 void RunModel::applyMonitorEvent(const nlohmann::json& e) {
     const QString type = str(e, protocol::field::Event);
     if (type == QLatin1String(protocol::ev::Gpu))
@@ -334,6 +359,21 @@ void RunModel::applyMonitorEvent(const nlohmann::json& e) {
     else
         return;
     emit monitorSampled();
+}
+
+void RunModel::setCollectives(int index, qint64 entered, bool inside) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    RankStatus& r = m_ranks[index];
+    if (r.collectives == entered && r.inCollective == inside) return;
+    r.collectives = entered;
+    r.inCollective = inside;
+    emit rankUpdated(index);
+}
+
+void RunModel::setLiveDiagnosis(const std::optional<Diagnosis>& d) {
+    m_liveDiagnosis = d;
+    if (d) m_lastHoldUp = d;
+    emit liveDiagnosisChanged();
 }
 
 void RunModel::noteRestart() {
@@ -348,11 +388,14 @@ void RunModel::noteRestart() {
         r.errorMessage.clear();
         m_throughput.restart(i);
         m_perStepSamples[i] = -1;
+        r.collectives = -1;
+        r.inCollective = false;
         r.samples = 0;
         emit rankUpdated(i);
     }
     m_firstStep = -1;
     m_globalStep = 0;
+    m_liveDiagnosis.reset();
     emit restarted(m_summary.restarts);
 }
 
@@ -487,10 +530,17 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
         }
         m_summary.diagnosis = diagnoseRun(outputs, failedRank);
         if (!m_summary.diagnosis) m_summary.diagnosis = m_nonFiniteLoss;
+        // A timeout or a lost peer is what waiting ends in: the rank everyone waited for is the cause.
+        const FailureKind* kind = m_summary.diagnosis ? findFailureKind(m_summary.diagnosis->code) : nullptr;
+        if (m_lastHoldUp && (!m_summary.diagnosis || (kind && kind->consequence)))
+            m_summary.diagnosis = m_lastHoldUp;
+    } else if (status == QLatin1String("stopped")) {
+        m_summary.diagnosis = m_liveDiagnosis; // stopped while held up: why it hung
     } else if (status == QLatin1String("ok")) {
         const std::optional<Diagnosis> diverged = checkParamsIdentical();
-        // Completed, but on a loss that diverged, or with ranks that no longer agree.
-        m_summary.diagnosis = m_nonFiniteLoss ? m_nonFiniteLoss : diverged;
+        // Completed, but on a loss that diverged, with ranks that no longer agree, or without training at
+        // all.
+        m_summary.diagnosis = m_nonFiniteLoss ? m_nonFiniteLoss : diverged ? diverged : noTrainingSteps();
     }
     m_finished = true;
     emit progressChanged();

@@ -57,12 +57,15 @@ struct RankStatus {
     qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
     QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
     double testAccuracy = qQNaN();
-    double lastProgressT = 0; // unix seconds of the last step/epoch event (stall watch)
-    int exitCode = -1;        // -1 while running or when killed by a signal
-    QString exitText;         // "exit code 3", "killed by signal 9 (SIGKILL)", "stopped by the launcher"
-    QString errorCode;        // from the last `error` event
+    double lastProgressT = 0;  // unix seconds of the last step/epoch event (stall watch)
+    qint64 collectives = -1;   // collectives entered (the hold-up watch's reading); -1: not reported
+    bool inCollective = false; // waiting inside collective #collectives
+    int exitCode = -1;         // -1 while running or when killed by a signal
+    QString exitText;          // "exit code 3", "killed by signal 9 (SIGKILL)", "stopped by the launcher"
+    QString errorCode;         // from the last `error` event
     QString errorMessage;
     QStringList lastStderr; // last 50 lines
+    QString lastOutput;     // the last non-empty line it printed (stdout or stderr, not telemetry)
     RankStartup startup;
 };
 
@@ -116,6 +119,11 @@ public:
     void setRankState(int index, RankState s, const QString& exitText = QString(), int exitCode = -1);
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
     void noteRestart();                              // a restart: ranks go back to Pending, series continue
+    void setCollectives(int index, qint64 entered, bool inside); // the hold-up watch's reading of a rank
+    // Who holds the run up now (RANK_BEHIND, COLLECTIVE_WAIT_ALL), or nullopt once it moves on; a run that
+    // then fails or is stopped keeps the last one as its diagnosis unless its output names a root cause.
+    void setLiveDiagnosis(const std::optional<Diagnosis>& d);
+    const std::optional<Diagnosis>& liveDiagnosis() const { return m_liveDiagnosis; }
     void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
     // Replay of a recorded run (core/launch/model/run_replay.h): the model's clock follows the events'
     // timestamps instead of the wall clock, so elapsed time, ETA and series x values are those of the
@@ -156,6 +164,7 @@ signals:
     void monitorSampled();
     void restarted(int restartCount);
     void runFinished(bool ok);
+    void liveDiagnosisChanged();
 
 private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
@@ -164,7 +173,8 @@ private:
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.
     std::optional<Diagnosis> checkParamsIdentical();
-    double worldScale() const; // the local ranks' sums scaled to the whole world
+    std::optional<Diagnosis> noTrainingSteps() const; // NO_TRAINING_STEPS for a run that ended ok untrained
+    double worldScale() const;                        // the local ranks' sums scaled to the whole world
     void updateSummaryLive();
     void fillLiveFigures(RunSummary& s) const; // steps, wall time, throughput and loss as they stand now
     double now() const;                        // the wall clock, or the replay clock while one is set
@@ -192,6 +202,7 @@ private:
     // becomes when the run ends: a script that trains on with a NaN loss completes, but its result is
     // worthless.
     std::optional<Diagnosis> m_nonFiniteLoss;
+    std::optional<Diagnosis> m_liveDiagnosis, m_lastHoldUp; // now; the last one seen
     bool m_finished = false;
     double m_clockT = 0; // replay clock; 0: live
 };

@@ -2,6 +2,9 @@
 // reading its output line by line; stopping it (terminate, then kill).
 #include "launch/run/rank_processes.h"
 
+#include "launch/run/collective_watch.h"
+#include "protocol/collective_progress.h"
+
 #include "launch/diagnose/stack_dump.h"
 #include "launch/run/script_instrument.h"
 #include "launch/run/warm_workers.h"
@@ -75,6 +78,8 @@ QProcessEnvironment RankProcesses::environment(int index) const {
         env.insert(QString::fromLatin1(protocol::kStacksFileEnv), stacksFile(m_launch.stacksDir, rank));
         env.insert(QString::fromLatin1(protocol::kStacksRequestEnv),
                    stacksRequestFile(m_launch.stacksDir, rank));
+        env.insert(QString::fromLatin1(protocol::kCollectivesFileEnv),
+                   collectivesFile(m_launch.stacksDir, rank));
     }
     // The secret travels in the environment, never on a command line (ps shows those); scripts have no use
     // for it.

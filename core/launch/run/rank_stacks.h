@@ -8,9 +8,11 @@
 
 #include <QCoreApplication>
 #include <QJsonObject>
+#include <QMap>
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 #include <functional>
 
@@ -31,7 +33,9 @@ public:
     void setFolder(const QString& stacksDir) { m_folder = stacksDir; } // empty: no rank can be asked
     bool canAsk() const { return !m_folder.isEmpty(); }
     // live: the pids of this attempt's ranks (an earlier attempt's pid may belong to someone else now).
-    void request(const QString& reason, const QSet<qint64>& live);
+    // done (optional): called with what each rank wrote (by global rank) once the answers are collected.
+    using Answers = std::function<void(const QMap<int, QString>& stacksByRank)>;
+    void request(const QString& reason, const QSet<qint64>& live, Answers done = {});
 
 private:
     QObject& m_owner;
@@ -40,6 +44,7 @@ private:
     QString m_folder;
     bool m_asking = false; // a question is out; its answer comes kStacksWaitMs after it was asked
     QStringList m_reasons; // why it was asked, every asker's reason
+    QVector<Answers> m_done;
 };
 
 } // namespace ddpdesk::launch

@@ -47,6 +47,8 @@ bool RunFolder::makePath(const QString& dir, QString* error) {
     }
     for (const QString& d : missing) {
         if (!QDir().mkdir(d)) {
+            // Made by someone else in between (another node's launcher sharing the parent): there, not ours.
+            if (QFileInfo(d).isDir()) continue;
             if (error) *error = tr("cannot create folder '%1' (check the path and permissions)").arg(d);
             return false;
         }

@@ -74,11 +74,15 @@ void StallWatch::check() {
     for (const RankStatus& r : m_model.ranks())
         maxStep = qMax(maxStep, r.step);
     const RankStatus& first = m_model.rank(m_model.indexOfRank(behind.first()));
-    // Behind by step counters, or all stuck at the same point (waiting for a rank elsewhere, or for the
-    // store).
-    const QString what = first.step < maxStep
+    // Who holds the run up, as the hold-up watch found it from the ranks' collectives; else behind by step
+    // counters; else nobody here is behind (waiting for a rank elsewhere, or for the store).
+    const std::optional<Diagnosis>& holdUp = m_model.liveDiagnosis();
+    const QString what = holdUp ? QString::fromStdString(holdUp->message)
+                         : first.step < maxStep
                              ? tr("rank(s) behind: %1").arg(names.join(", "))
-                             : tr("rank(s) %1 all stuck at the same point").arg(names.join(", "));
+                             : tr("no rank here is behind another (rank(s) %1 at the same point): "
+                                  "they wait for a rank elsewhere or for the store")
+                                   .arg(names.join(", "));
     QString report =
         tr("no progress for %1 s; %2 [%3]").arg(m_config.stallTimeoutSec).arg(what, counters.join("; "));
     QJsonArray behindJson;

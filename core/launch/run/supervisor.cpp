@@ -7,6 +7,7 @@
 
 #include "launch/model/json_bridge.h"
 #include "launch/record/metrics_log.h"
+#include "launch/run/collective_watch.h"
 #include "launch/run/monitor_feed.h"
 #include "launch/run/rank_line_reader.h"
 #include "launch/run/rank_processes.h"
@@ -55,6 +56,7 @@ struct Supervisor::Impl {
     RankLineReader lines;
     RankStacks stacks;
     StallWatch stall;
+    CollectiveWatch collectives;
     MonitorFeed monitor;
     TensorBoardFeed tensorboard; // kept across restarts: one file per run
     ScriptStoreHost scriptStore;
@@ -101,6 +103,22 @@ Supervisor::Impl::Impl(Supervisor& s)
                  emit s.message(Supervisor::tr("stall: %1").arg(report));
                  emit s.stallDetected(report);
              }}),
+      collectives(s, s.m_model,
+                  {[this, &s] { return s.m_running && !stopping && !restartPending; },
+                   [this, &s] {
+                       QVector<int> live;
+                       const QSet<qint64> pids = ranks.livePids();
+                       for (const RankStatus& r : s.m_model.ranks())
+                           if (r.pid && pids.contains(r.pid)) live.push_back(r.rank);
+                       return live;
+                   },
+                   [&s](const QString& text) { emit s.message(text); },
+                   [this, &s](int rank, const QJsonObject& fields) {
+                       if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Diagnosis, fields, rank);
+                   },
+                   [this, &s](const QString& reason, std::function<void(const QMap<int, QString>&)> done) {
+                       stacks.request(reason, ranks.livePids(), std::move(done));
+                   }}),
       monitor(
           s, s.m_model,
           [&s](const std::vector<nlohmann::json>& events) {
@@ -212,6 +230,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     d->ranks.setLaunch({program, instrumentDir, stacksDir, secret});
     d->lines.setInstrumented(!instrumentDir.isEmpty());
     d->stacks.setFolder(stacksDir);
+    d->collectives.setFolder(stacksDir);
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
@@ -235,6 +254,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
                           [this](const QString& text) { emit message(text); });
     if (!spawnAll()) return true; // the failure is reported through finished()
     d->stall.start();
+    d->collectives.start();
     d->monitor.update(m_monitorMs);
     return true;
 }
@@ -244,6 +264,7 @@ bool Supervisor::spawnAll() {
     d->userStop = false;
     d->failures.clear();
     d->stall.rearm();
+    d->collectives.rearm();
     d->ranks.clear();
     d->lines.beginAttempt();
     emit attemptStarted(m_restarts);
@@ -377,6 +398,7 @@ void Supervisor::onAllExited() {
 
 void Supervisor::finishRun(const QString& status) {
     d->stall.stop();
+    d->collectives.stop();
     d->store.release();
     d->folder.removeEmptyCreated(); // the default store folder, now that its file is gone
     d->runSecret.release();

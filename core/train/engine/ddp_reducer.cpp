@@ -164,8 +164,10 @@ ReducerStats DdpReducer::finishBackward() {
     auto deadline = start + m_timeout;
     std::vector<at::Tensor> averaged(m_buckets.size());
     for (std::size_t k = 0; k < m_buckets.size(); ++k) {
-        WaitScope waiting({m_transport->waitName(), "training", "allreduce", static_cast<int>(k),
-                           static_cast<int>(m_buckets.size())});
+        WaitScope waiting(
+            {m_transport->waitName(), "training", "allreduce", static_cast<int>(k),
+             static_cast<int>(m_buckets.size()),
+             static_cast<std::int64_t>(m_buckets[k].flat.numel() * m_buckets[k].flat.element_size())});
         averaged[k] = m_transport->finish(k, m_buckets[k].flat, deadline);
     }
     stats.commWaitMs =

@@ -1,5 +1,6 @@
 #include "train/worker/wait_report.h"
 
+#include "protocol/collective_progress.h"
 #include "protocol/stacks_request.h"
 
 #include <chrono>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -29,7 +31,22 @@ struct State {
     std::vector<Active> stack;
     std::int64_t step = 0;
     int epoch = 0;
+    std::unique_ptr<std::ofstream> collectives; // the live collective record, rewritten in place
+    protocol::CollectiveRecord record;
 };
+
+bool countsAsCollective(const WaitPoint& p) {
+    return p.collective == "allreduce" || p.collective == "broadcast" || p.collective == "barrier";
+}
+
+void writeRecord(State& s) {
+    if (!s.collectives) return;
+    const std::string bytes = protocol::formatCollectiveRecord(s.record);
+    s.collectives->seekp(0);
+    s.collectives->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    s.collectives->flush();
+    if (!*s.collectives) s.collectives.reset(); // a full disk: the launcher learns less, training goes on
+}
 
 State& state() {
     static State s;
@@ -49,12 +66,27 @@ WaitScope::WaitScope(WaitPoint point) {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     m_depth = static_cast<int>(s.stack.size());
+    if (m_depth == 0 && countsAsCollective(point)) {
+        protocol::CollectiveRecord& r = s.record;
+        ++r.entered;
+        r.kind = point.collective;
+        r.bytes = point.bytes;
+        r.detail = point.bucket >= 0
+                       ? "bucket " + std::to_string(point.bucket + 1) + " of " + std::to_string(point.buckets)
+                       : point.what;
+        r.t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+        writeRecord(s);
+    }
     s.stack.push_back({std::move(point), Clock::now()});
 }
 
 WaitScope::~WaitScope() {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
+    if (m_depth == 0 && !s.stack.empty() && countsAsCollective(s.stack.front().point)) {
+        ++s.record.completed;
+        writeRecord(s);
+    }
     s.stack.resize(static_cast<std::size_t>(m_depth));
 }
 
@@ -96,6 +128,15 @@ std::string waitReportText(const nlohmann::json& r) {
 }
 
 void startWaitReporter(int rank, std::int64_t pid) {
+    if (const char* path = std::getenv(protocol::kCollectivesFileEnv); path && *path) {
+        State& s = state();
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.collectives = std::make_unique<std::ofstream>(std::filesystem::u8path(path),
+                                                        std::ios::out | std::ios::binary | std::ios::trunc);
+        if (!*s.collectives) s.collectives.reset();
+        s.record.pid = pid;
+        writeRecord(s);
+    }
     const char* file = std::getenv(protocol::kStacksFileEnv);
     const char* request = std::getenv(protocol::kStacksRequestEnv);
     if (!file || !*file || !request || !*request) return;

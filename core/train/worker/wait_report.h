@@ -18,6 +18,7 @@ struct WaitPoint {
     std::string collective; // allreduce | broadcast | barrier | store | connect
     int bucket = -1;        // 0-based gradient bucket, -1 when not one
     int buckets = 0;
+    std::int64_t bytes = 0; // the collective's payload on this rank, when known
 };
 
 // Marks the wait for its lifetime; nests (the innermost one is reported). One thread at a time: the
@@ -41,7 +42,10 @@ void noteProgress(std::int64_t step, int epoch); // the step and epoch now being
 nlohmann::json waitReport();
 std::string waitReportText(const nlohmann::json& report); // one line for people
 
-// Starts the watcher when the launcher gave this rank a stacks file and request file (no-op otherwise).
+// Starts the watcher when the launcher gave this rank a stacks file and request file (no-op otherwise), and
+// the live collective record (protocol/collective_progress.h) when it gave a collectives file: each outermost
+// WaitScope of an allreduce, broadcast or barrier counts as one collective entered, and completed when it
+// ends.
 void startWaitReporter(int rank, std::int64_t pid);
 
 } // namespace ddpdesk::train

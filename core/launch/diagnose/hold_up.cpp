@@ -1,0 +1,65 @@
+#include "launch/diagnose/hold_up.h"
+
+#include "protocol/finding_codes.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ddpdesk::launch {
+
+std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, double now,
+                                 const HoldUpThresholds& thresholds) {
+    if (ranks.size() < 2) return std::nullopt;
+    std::int64_t latest = 0;
+    for (const RankCollectives& r : ranks)
+        latest = std::max(latest, r.record.entered);
+    if (latest == 0) return std::nullopt;
+    HoldUp h;
+    h.number = latest;
+    double firstIn = now, lastIn = 0;
+    const protocol::CollectiveRecord* sample = nullptr;
+    for (const RankCollectives& r : ranks) {
+        if (r.record.entered < latest) {
+            h.behind.push_back(r.rank);
+        } else if (r.record.inside()) {
+            h.waiting.push_back(r.rank);
+            firstIn = std::min(firstIn, r.record.t);
+            lastIn = std::max(lastIn, r.record.t);
+            sample = &r.record;
+        }
+    }
+    // Nobody inside the latest one: the ranks that finished it are computing, not waiting for anyone.
+    if (!sample) return std::nullopt;
+    h.kind = sample->kind;
+    h.detail = sample->detail;
+    h.bytes = sample->bytes;
+    if (!h.behind.empty()) {
+        h.waitedS = now - firstIn;
+        if (h.waitedS < thresholds.behindS) return std::nullopt;
+        h.code = protocol::diagnosis::RankBehind;
+        return h;
+    }
+    if (h.waiting.size() != ranks.size()) return std::nullopt; // some finished it: it is moving
+    h.waitedS = now - lastIn;
+    if (h.waitedS < thresholds.allWaitS) return std::nullopt;
+    h.code = protocol::diagnosis::CollectiveWaitAll;
+    return h;
+}
+
+std::string describeCollective(const HoldUp& h) {
+    std::string text = h.kind + " #" + std::to_string(h.number);
+    std::string inside = h.detail;
+    if (h.bytes > 0) {
+        char size[32];
+        if (h.bytes >= 1000 * 1000)
+            std::snprintf(size, sizeof size, "%.1f MB", double(h.bytes) / 1e6);
+        else if (h.bytes >= 1000)
+            std::snprintf(size, sizeof size, "%.1f kB", double(h.bytes) / 1e3);
+        else
+            std::snprintf(size, sizeof size, "%lld bytes", static_cast<long long>(h.bytes));
+        inside += (inside.empty() ? "" : ", ") + std::string(size);
+    }
+    return inside.empty() ? text : text + " (" + inside + ")";
+}
+
+} // namespace ddpdesk::launch

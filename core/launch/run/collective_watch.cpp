@@ -1,0 +1,138 @@
+#include "launch/run/collective_watch.h"
+
+#include "launch/diagnose/stack_dump.h"
+#include "protocol/finding_codes.h"
+#include "protocol/telemetry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QStringList>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+QString ranksText(const std::vector<int>& ranks) {
+    QStringList names;
+    for (int r : ranks)
+        names << QString::number(r);
+    return ranks.size() == 1 ? CollectiveWatch::tr("rank %1").arg(names.front())
+                             : CollectiveWatch::tr("ranks %1").arg(names.join(QStringLiteral(", ")));
+}
+
+QJsonArray jsonRanks(const std::vector<int>& ranks) {
+    QJsonArray a;
+    for (int r : ranks)
+        a.push_back(r);
+    return a;
+}
+
+} // namespace
+
+QString collectivesFile(const QString& dir, int rank) {
+    return QDir(dir).filePath(QStringLiteral("collectives-%1.txt").arg(rank));
+}
+
+CollectiveWatch::CollectiveWatch(QObject& owner, RunModel& model, Hooks hooks)
+    : m_owner(owner), m_model(model), m_hooks(std::move(hooks)) {
+    m_timer.setInterval(1000);
+    QObject::connect(&m_timer, &QTimer::timeout, &m_owner, [this] { check(); });
+}
+
+void CollectiveWatch::start() {
+    if (!m_folder.isEmpty()) m_timer.start();
+}
+
+void CollectiveWatch::rearm() {
+    m_reported.clear();
+    m_asking = false;
+    if (m_folder.isEmpty()) return;
+    // An earlier attempt's records would speak for ranks that are not there yet.
+    const QDir dir(m_folder);
+    for (const QString& name : dir.entryList({QStringLiteral("collectives-*.txt")}, QDir::Files))
+        QFile::remove(dir.filePath(name));
+}
+
+void CollectiveWatch::check() {
+    if (m_folder.isEmpty() || m_asking || !m_hooks.live()) return;
+    std::vector<RankCollectives> records;
+    for (int rank : m_hooks.ranks()) {
+        QFile f(collectivesFile(m_folder, rank));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QByteArray bytes = f.read(qint64(protocol::kCollectiveRecordBytes));
+        const auto record =
+            protocol::parseCollectiveRecord(std::string_view(bytes.constData(), size_t(bytes.size())));
+        if (!record) continue; // caught half-written: the next look reads it whole
+        records.push_back({rank, *record});
+        m_model.setCollectives(m_model.indexOfRank(rank), record->entered, record->inside());
+    }
+    const std::optional<HoldUp> h = findHoldUp(records, protocol::nowSeconds(), m_thresholds);
+    if (!h) {
+        if (!m_reported.isEmpty()) m_model.setLiveDiagnosis(std::nullopt); // it moved on
+        m_reported.clear();
+        return;
+    }
+    const QString key = QStringLiteral("%1 #%2").arg(QString::fromStdString(h->code)).arg(h->number);
+    if (key == m_reported) return;
+    m_reported = key;
+    if (h->code != protocol::diagnosis::RankBehind) {
+        report(*h, {});
+        return;
+    }
+    // Where the late ranks are, before saying so: their stacks come within a second and a half.
+    m_asking = true;
+    m_hooks.stacks(tr("%1 behind").arg(ranksText(h->behind)),
+                   [this, hold = *h](const QMap<int, QString>& stacks) {
+                       m_asking = false;
+                       report(hold, stacks);
+                   });
+}
+
+void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) {
+    if (!m_hooks.live()) return;
+    const QString what = QString::fromStdString(describeCollective(h));
+    const QString waited = QString::number(h.waitedS, 'f', 1);
+    Diagnosis d;
+    d.code = h.code;
+    QString text, fix;
+    if (h.code == protocol::diagnosis::RankBehind) {
+        text = (h.behind.size() == 1 ? tr("%1 has not entered %2 that %3 entered %4 s ago")
+                                     : tr("%1 have not entered %2 that %3 entered %4 s ago"))
+                   .arg(ranksText(h.behind), what, ranksText(h.waiting), waited);
+        QStringList where;
+        for (int r : h.behind) {
+            const QString at = whereInUserCode(stacks.value(r));
+            if (!at.isEmpty()) where << tr("rank %1 is at %2").arg(r).arg(at);
+        }
+        if (!where.isEmpty()) text += QStringLiteral("; ") + where.join(QStringLiteral("; "));
+        d.matched = where.join(QStringLiteral("; ")).toStdString();
+        d.rank = h.behind.front();
+        fix = tr("Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a "
+                 "branch only some ranks take that skips a collective, a device that hangs).")
+                  .arg(ranksText(h.behind));
+    } else {
+        text =
+            tr("every rank here has waited in %1 for %2 s and none of them is behind: a rank elsewhere (on "
+               "another node) has not entered it, or the network does not carry the data")
+                .arg(what, waited);
+        fix = tr("Check that every node's ranks are running (Diagnose reads the store), and that "
+                 "GLOO_SOCKET_IFNAME names a link all nodes share.");
+    }
+    d.message = text.toStdString();
+    d.fix = fix.toStdString();
+    m_model.setLiveDiagnosis(d);
+    m_hooks.message(tr("hold-up [%1]: %2").arg(QString::fromStdString(h.code), text));
+    m_hooks.event(d.rank, {{protocol::field::Code, QString::fromStdString(h.code)},
+                           {protocol::field::Text, text},
+                           {protocol::field::Behind, jsonRanks(h.behind)},
+                           {protocol::field::Waiting, jsonRanks(h.waiting)},
+                           {protocol::field::Collective,
+                            QJsonObject{{protocol::field::Number, double(h.number)},
+                                        {protocol::field::Kind, QString::fromStdString(h.kind)},
+                                        {protocol::field::Detail, QString::fromStdString(h.detail)},
+                                        {protocol::field::Bytes, double(h.bytes)}}},
+                           {protocol::field::WaitedS, h.waitedS}});
+}
+
+} // namespace ddpdesk::launch

@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/model/run_model.h"
+#include "protocol/finding_codes.h"
 #include "run_panel.h"
 
 #include <QCoreApplication>
@@ -111,7 +112,10 @@ void RunFailureBanner::showHoldUp(const launch::RunModel* model) {
     setWarning(true);
     m_failedRank = d->rank;
     m_diagnose->show(); // the doctor adds what the store says
-    m_text->setText(RunPanel::tr("<b>The run is held up.</b>") + diagnosisHtml(d));
+    const bool straggler = d->code == protocol::diagnosis::Straggler;
+    m_text->setText((straggler ? RunPanel::tr("<b>One rank is slower than the others.</b>")
+                               : RunPanel::tr("<b>The run is held up.</b>")) +
+                    diagnosisHtml(d));
     show();
 }
 

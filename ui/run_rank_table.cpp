@@ -65,10 +65,10 @@ RunRankTable::RunRankTable(QWidget* parent) : m_table(new QTableWidget(0, ColCou
 }
 
 void RunRankTable::retranslate() {
-    m_table->setHorizontalHeaderLabels({RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"),
-                                        RunPanel::tr("Loss"), RunPanel::tr("Samples/s"),
-                                        RunPanel::tr("Comm wait"), RunPanel::tr("Collective #"),
-                                        RunPanel::tr("PID"), RunPanel::tr("Exit")});
+    m_table->setHorizontalHeaderLabels(
+        {RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"), RunPanel::tr("Loss"),
+         RunPanel::tr("Samples/s"), RunPanel::tr("Comm wait"), RunPanel::tr("Own work"),
+         RunPanel::tr("Collective #"), RunPanel::tr("PID"), RunPanel::tr("Exit")});
     m_shownState.fill(-1); // state names are translated: redraw them
 }
 
@@ -83,6 +83,26 @@ void RunRankTable::setRowCount(int rows) {
                 m_table->setItem(r, c, item);
             }
     m_shownState = QVector<int>(rows, -1);
+}
+
+// Its own work per step against the fastest rank's ("1.0x" for the fastest): amber from kSlowRatio on, and
+// the tooltip says what the figure is and against what.
+void RunRankTable::showStraggler(int row, const launch::StragglerScore& s) {
+    QTableWidgetItem* item = m_table->item(row, ColStraggler);
+    const QString text =
+        s.known() ? QStringLiteral("%1\u00d7").arg(s.vsFastest, 0, 'f', 2) : QStringLiteral("\u2013");
+    if (item->text() == text) return;
+    item->setText(text);
+    const bool slow = s.known() && s.slowSinceT > 0;
+    item->setForeground(slow ? QColor(0xb3, 0x5c, 0x00) : QColor());
+    item->setToolTip(
+        s.known() ? RunPanel::tr("Own work per step (step time less the time it waited for the others): "
+                                 "%1 ms, %2x the fastest rank's, %3x its own best")
+                        .arg(s.ownMs, 0, 'f', 1)
+                        .arg(s.vsFastest, 0, 'f', 2)
+                        .arg(s.vsOwnBest, 0, 'f', 2)
+                  : RunPanel::tr("Not measured yet: needs two ranks or more reporting their step and "
+                                 "comm wait times"));
 }
 
 void RunRankTable::update(const launch::RunModel& model) {
@@ -116,6 +136,7 @@ void RunRankTable::update(const launch::RunModel& model) {
         set(ColRate,
             r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 0) : QStringLiteral("\u2013"));
         set(ColComm, QStringLiteral("%1 %").arg(r.commWaitShare * 100.0, 0, 'f', 1));
+        showStraggler(i, r.straggler);
         // The latest collective this rank entered; "waiting" while it is inside it (the hold-up watch's
         // reading).
         set(ColCollective, r.collectives < 0 ? QStringLiteral("\u2013")

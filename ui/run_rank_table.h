@@ -1,6 +1,7 @@
 #pragma once
 
-// The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, PID, exit). Refreshed
+// The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, own work against the
+// fastest rank's, the collective it is in, PID, exit). Refreshed
 // from a RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of
 // an unchanged row costs no repaint.
 
@@ -11,6 +12,7 @@ class QWidget;
 
 namespace ddpdesk::launch {
 class RunModel;
+struct StragglerScore;
 enum class RankState;
 } // namespace ddpdesk::launch
 
@@ -25,6 +27,7 @@ public:
         ColLoss,
         ColRate,
         ColComm,
+        ColStraggler,
         ColCollective,
         ColPid,
         ColExit,
@@ -39,6 +42,8 @@ public:
     void update(const launch::RunModel& model);
 
 private:
+    void showStraggler(int row, const launch::StragglerScore& s);
+
     QTableWidget* m_table;
     QVector<int> m_shownState; // per row, the RankState drawn last (-1: none yet)
 };

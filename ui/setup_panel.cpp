@@ -32,19 +32,29 @@
 
 namespace ddpdesk::ui {
 
-SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
-    build();
+SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent), m_ui(layOutSetupPanel(*this)) {
+    m_validateTimer = new QTimer(this);
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(150); // validate() touches the file system; coalesce keystrokes
+    connect(m_validateTimer, &QTimer::timeout, this, &SetupPanel::revalidate);
+    onEveryEdit(m_ui, this, [this] {
+        updateEnabled();
+        m_validateTimer->start();
+        emit configChanged();
+    });
+    connectButtons();
+    updateEnabled();
     retranslate();
     setRunsFolder(QDir::homePath());
     revalidate();
 }
 
 void SetupPanel::retranslate() {
-    m_workloadBox->setTitle(tr("Workload"));
-    m_workload->setItemText(0, tr("Autoencoder (synthetic data)"));
-    m_workload->setItemText(1, tr("Fashion-MNIST classifier"));
-    m_workload->setItemText(2, tr("TorchScript model file"));
-    m_workload->setItemText(3, tr("Your own script (torchrun environment)"));
+    m_ui.workloadBox->setTitle(tr("Workload"));
+    m_ui.workload->setItemText(0, tr("Autoencoder (synthetic data)"));
+    m_ui.workload->setItemText(1, tr("Fashion-MNIST classifier"));
+    m_ui.workload->setItemText(2, tr("TorchScript model file"));
+    m_ui.workload->setItemText(3, tr("Your own script (torchrun environment)"));
     auto label = [](QFormLayout* f, int row, const QString& text) {
         if (auto* item = f->itemAt(row, QFormLayout::LabelRole)) {
             static_cast<QLabel*>(item->widget())->setText(text);
@@ -55,89 +65,89 @@ void SetupPanel::retranslate() {
         if (auto* field = f->itemAt(row, QFormLayout::FieldRole)) l->setBuddy(field->widget());
         f->setWidget(row, QFormLayout::LabelRole, l);
     };
-    label(m_workloadForm, 0, tr("&Workload:"));
-    label(m_workloadForm, 1, tr("Model file:"));
-    label(m_workloadForm, 2, tr("Script:"));
-    label(m_workloadForm, 3, tr("Script arguments:"));
-    label(m_workloadForm, 4, tr("Working folder:"));
-    label(m_workloadForm, 5, tr("Data folder:"));
-    m_workDir->setPlaceholderText(tr("the script's folder"));
-    m_workDir->setToolTip(
+    label(m_ui.workloadForm, 0, tr("&Workload:"));
+    label(m_ui.workloadForm, 1, tr("Model file:"));
+    label(m_ui.workloadForm, 2, tr("Script:"));
+    label(m_ui.workloadForm, 3, tr("Script arguments:"));
+    label(m_ui.workloadForm, 4, tr("Working folder:"));
+    label(m_ui.workloadForm, 5, tr("Data folder:"));
+    m_ui.workDir->setPlaceholderText(tr("the script's folder"));
+    m_ui.workDir->setToolTip(
         tr("Where the script's ranks run, as torchrun runs them where it was started: files the "
            "script opens by relative path are read and written here."));
-    m_dataDir->setPlaceholderText(tr("default (built-in dataset location)"));
-    m_scriptArgs->setPlaceholderText(tr("--epochs 3 --lr 0.01"));
-    m_devicesBox->setTitle(tr("Devices"));
-    m_useCpu->setText(tr("CPU workers"));
-    m_useGpu->setText(tr("GPUs"));
-    label(m_devicesForm, 0, tr("Run on:"));
-    label(m_devicesForm, 1, tr("&Processes per node:"));
-    label(m_devicesForm, 2, tr("GPUs:"));
-    label(m_devicesForm, 3, QString());
-    label(m_devicesForm, 4, tr("Nodes:"));
-    label(m_devicesForm, 5, tr("Node rank:"));
-    label(m_devicesForm, 6, tr("Run secret:"));
-    label(m_devicesForm, 7, tr("Backend:"));
-    m_runSecret->setPlaceholderText(tr("node 0's run secret (in the run-secret file node 0's log names)"));
-    m_runSecret->setToolTip(
+    m_ui.dataDir->setPlaceholderText(tr("default (built-in dataset location)"));
+    m_ui.scriptArgs->setPlaceholderText(tr("--epochs 3 --lr 0.01"));
+    m_ui.devicesBox->setTitle(tr("Devices"));
+    m_ui.useCpu->setText(tr("CPU workers"));
+    m_ui.useGpu->setText(tr("GPUs"));
+    label(m_ui.devicesForm, 0, tr("Run on:"));
+    label(m_ui.devicesForm, 1, tr("&Processes per node:"));
+    label(m_ui.devicesForm, 2, tr("GPUs:"));
+    label(m_ui.devicesForm, 3, QString());
+    label(m_ui.devicesForm, 4, tr("Nodes:"));
+    label(m_ui.devicesForm, 5, tr("Node rank:"));
+    label(m_ui.devicesForm, 6, tr("Run secret:"));
+    label(m_ui.devicesForm, 7, tr("Backend:"));
+    m_ui.runSecret->setPlaceholderText(tr("node 0's run secret (in the run-secret file node 0's log names)"));
+    m_ui.runSecret->setToolTip(
         tr("Node 0 makes a secret for each multi-node run, saves it in a file only you can read and "
            "shows the command for the other nodes in its log. Ranks that cannot prove they know it are "
            "refused."));
-    m_storeBox->setTitle(tr("Rendezvous store"));
-    m_fileStore->setText(tr("FileStore (file or shared folder)"));
-    m_tcpStore->setText(tr("TCPStore (host:port)"));
-    label(m_storeForm, 0, tr("Store:"));
-    label(m_storeForm, 1, tr("Store file:"));
-    label(m_storeForm, 2, tr("Master host:"));
-    label(m_storeForm, 3, tr("Port:"));
-    m_storePath->setPlaceholderText(tr("default: a fresh file inside the run folder"));
-    m_trainBox->setTitle(tr("Training"));
-    m_lengthKind->setItemText(0, tr("steps"));
-    m_lengthKind->setItemText(1, tr("epochs"));
-    label(m_trainForm, 0, tr("Length:"));
-    label(m_trainForm, 1, tr("&Batch size:"));
-    label(m_trainForm, 2, tr("Accumulate steps:"));
-    label(m_trainForm, 3, tr("Precision:"));
-    label(m_trainForm, 4, tr("Gradient compression:"));
-    label(m_trainForm, 5, tr("&Learning rate:"));
-    label(m_trainForm, 6, tr("Checkpoint every (steps):"));
-    label(m_trainForm, 7, QString());
-    label(m_trainForm, 8, QString());
-    label(m_trainForm, 9, tr("Max restarts:"));
-    label(m_trainForm, 10, tr("Runs folder:"));
-    m_precision->setItemText(0, tr("fp32"));
-    m_precision->setItemText(1, tr("bf16 mixed precision"));
-    m_precision->setItemText(2, tr("fp16 mixed precision (CUDA only)"));
-    m_precision->setToolTip(
+    m_ui.storeBox->setTitle(tr("Rendezvous store"));
+    m_ui.fileStore->setText(tr("FileStore (file or shared folder)"));
+    m_ui.tcpStore->setText(tr("TCPStore (host:port)"));
+    label(m_ui.storeForm, 0, tr("Store:"));
+    label(m_ui.storeForm, 1, tr("Store file:"));
+    label(m_ui.storeForm, 2, tr("Master host:"));
+    label(m_ui.storeForm, 3, tr("Port:"));
+    m_ui.storePath->setPlaceholderText(tr("default: a fresh file inside the run folder"));
+    m_ui.trainBox->setTitle(tr("Training"));
+    m_ui.lengthKind->setItemText(0, tr("steps"));
+    m_ui.lengthKind->setItemText(1, tr("epochs"));
+    label(m_ui.trainForm, 0, tr("Length:"));
+    label(m_ui.trainForm, 1, tr("&Batch size:"));
+    label(m_ui.trainForm, 2, tr("Accumulate steps:"));
+    label(m_ui.trainForm, 3, tr("Precision:"));
+    label(m_ui.trainForm, 4, tr("Gradient compression:"));
+    label(m_ui.trainForm, 5, tr("&Learning rate:"));
+    label(m_ui.trainForm, 6, tr("Checkpoint every (steps):"));
+    label(m_ui.trainForm, 7, QString());
+    label(m_ui.trainForm, 8, QString());
+    label(m_ui.trainForm, 9, tr("Max restarts:"));
+    label(m_ui.trainForm, 10, tr("Runs folder:"));
+    m_ui.precision->setItemText(0, tr("fp32"));
+    m_ui.precision->setItemText(1, tr("bf16 mixed precision"));
+    m_ui.precision->setItemText(2, tr("fp16 mixed precision (CUDA only)"));
+    m_ui.precision->setToolTip(
         tr("Autocast for the forward pass and the loss, as torch.autocast does; weights and optimizer state "
            "stay fp32. fp16 needs a GPU and adds dynamic loss scaling; bf16 also runs on the CPU."));
-    m_compression->setItemText(0, tr("none (fp32)"));
-    m_compression->setItemText(1, tr("fp16 (half the bytes)"));
-    m_compression->setItemText(2, tr("bf16 (half the bytes)"));
-    m_compression->setToolTip(
+    m_ui.compression->setItemText(0, tr("none (fp32)"));
+    m_ui.compression->setItemText(1, tr("fp16 (half the bytes)"));
+    m_ui.compression->setItemText(2, tr("bf16 (half the bytes)"));
+    m_ui.compression->setToolTip(
         tr("Gradient buckets travel in 16 bits and are cast back after the exchange, as PyTorch's "
            "compression hooks do: half the traffic between ranks, every rank still identical."));
-    m_accumulate->setSpecialValueText(tr("off"));
-    m_accumulate->setToolTip(
+    m_ui.accumulate->setSpecialValueText(tr("off"));
+    m_ui.accumulate->setToolTip(
         tr("Micro-batches of the batch size per optimizer step: gradients add up and are exchanged once per "
            "step (DDP's no_sync), so a step sees this many times the batch at the memory cost of one."));
-    m_checkpointEvery->setSpecialValueText(tr("never"));
-    m_batch->setSpecialValueText(tr("default"));
-    m_lr->setSpecialValueText(tr("default"));
-    m_resume->setText(tr("Resume from the last checkpoint"));
-    m_tensorboard->setText(tr("Write TensorBoard files"));
-    m_tensorboard->setToolTip(tr(
+    m_ui.checkpointEvery->setSpecialValueText(tr("never"));
+    m_ui.batch->setSpecialValueText(tr("default"));
+    m_ui.lr->setSpecialValueText(tr("default"));
+    m_ui.resume->setText(tr("Resume from the last checkpoint"));
+    m_ui.tensorboard->setText(tr("Write TensorBoard files"));
+    m_ui.tensorboard->setToolTip(tr(
         "Scalars for TensorBoard in the run folder's tensorboard/ subfolder; point TensorBoard at the runs "
         "folder to compare runs."));
-    for (QPushButton* b :
-         {m_modelBrowse, m_scriptBrowse, m_workDirBrowse, m_dataBrowse, m_storeBrowse, m_runsBrowse})
+    for (QPushButton* b : {m_ui.modelBrowse, m_ui.scriptBrowse, m_ui.workDirBrowse, m_ui.dataBrowse,
+                           m_ui.storeBrowse, m_ui.runsBrowse})
         b->setToolTip(tr("Browse..."));
-    m_start->setText(tr("&Start"));
-    m_start->setToolTip(tr("Start the run (F5)"));
-    m_demo->setText(tr("Run &demo"));
-    m_demo->setToolTip(tr("Fashion-MNIST on every GPU, or on 2 CPU workers when there is none"));
-    m_copyAs->setText(tr("Copy as command"));
-    QMenu* menu = m_copyAs->menu();
+    m_ui.start->setText(tr("&Start"));
+    m_ui.start->setToolTip(tr("Start the run (F5)"));
+    m_ui.demo->setText(tr("Run &demo"));
+    m_ui.demo->setToolTip(tr("Fashion-MNIST on every GPU, or on 2 CPU workers when there is none"));
+    m_ui.copyAs->setText(tr("Copy as command"));
+    QMenu* menu = m_ui.copyAs->menu();
     menu->clear();
     const QList<QPair<QString, QString>> formats = {
         {QStringLiteral("torchrun"), tr("Copy as torchrun command")},
@@ -148,10 +158,10 @@ void SetupPanel::retranslate() {
         const QString name = f.first;
         menu->addAction(f.second, this, [this, name] { copyCommand(name); });
     }
-    m_saveProfile->setText(tr("Save profile..."));
-    m_loadProfile->setText(tr("Load profile..."));
-    m_gpuNote->setText(m_gpuList->count() ? QString()
-                                          : tr("No NVIDIA GPU detected: the run uses CPU workers."));
+    m_ui.saveProfile->setText(tr("Save profile..."));
+    m_ui.loadProfile->setText(tr("Load profile..."));
+    m_ui.gpuNote->setText(m_ui.gpuList->count() ? QString()
+                                                : tr("No NVIDIA GPU detected: the run uses CPU workers."));
     revalidate();
 }
 
@@ -161,77 +171,78 @@ void SetupPanel::changeEvent(QEvent* e) {
 }
 
 void SetupPanel::updateEnabled() {
-    const QString w = m_workload->currentData().toString();
-    m_modelFile->setEnabled(w == QLatin1String("torchscript"));
-    m_modelBrowse->setEnabled(m_modelFile->isEnabled());
+    const QString w = m_ui.workload->currentData().toString();
+    m_ui.modelFile->setEnabled(w == QLatin1String("torchscript"));
+    m_ui.modelBrowse->setEnabled(m_ui.modelFile->isEnabled());
     const bool script = w == QLatin1String(kScriptWorkload);
-    m_scriptFile->setEnabled(script);
-    m_scriptBrowse->setEnabled(script);
-    m_scriptArgs->setEnabled(script);
-    m_workDir->setEnabled(script);
-    m_workDirBrowse->setEnabled(script);
-    m_useGpu->setEnabled(m_gpuList->count() > 0);
-    const bool gpu = m_useGpu->isChecked() && m_useGpu->isEnabled();
-    m_nproc->setEnabled(!gpu);
-    m_gpuList->setEnabled(gpu);
-    m_runSecret->setEnabled(m_nnodes->value() > 1 && m_nodeRank->value() > 0);
-    const bool tcp = m_tcpStore->isChecked();
-    m_storePath->setEnabled(!tcp);
-    m_storeBrowse->setEnabled(!tcp);
-    m_tcpHost->setEnabled(tcp);
-    m_tcpPort->setEnabled(tcp);
-    m_start->setEnabled(canStart());
+    m_ui.scriptFile->setEnabled(script);
+    m_ui.scriptBrowse->setEnabled(script);
+    m_ui.scriptArgs->setEnabled(script);
+    m_ui.workDir->setEnabled(script);
+    m_ui.workDirBrowse->setEnabled(script);
+    m_ui.useGpu->setEnabled(m_ui.gpuList->count() > 0);
+    const bool gpu = m_ui.useGpu->isChecked() && m_ui.useGpu->isEnabled();
+    m_ui.nproc->setEnabled(!gpu);
+    m_ui.gpuList->setEnabled(gpu);
+    m_ui.runSecret->setEnabled(m_ui.nnodes->value() > 1 && m_ui.nodeRank->value() > 0);
+    const bool tcp = m_ui.tcpStore->isChecked();
+    m_ui.storePath->setEnabled(!tcp);
+    m_ui.storeBrowse->setEnabled(!tcp);
+    m_ui.tcpHost->setEnabled(tcp);
+    m_ui.tcpPort->setEnabled(tcp);
+    m_ui.start->setEnabled(canStart());
 }
 
 launch::RunConfig SetupPanel::config() const {
     launch::RunConfig c;
-    const QString w = m_workload->currentData().toString();
+    const QString w = m_ui.workload->currentData().toString();
     if (w == QLatin1String(kScriptWorkload)) {
-        c.scriptFile = m_scriptFile->text().trimmed();
-        c.scriptArgs = QProcess::splitCommand(m_scriptArgs->text());
+        c.scriptFile = m_ui.scriptFile->text().trimmed();
+        c.scriptArgs = QProcess::splitCommand(m_ui.scriptArgs->text());
         if (c.scriptFile.isEmpty())
             c.scriptFile = QStringLiteral(" "); // still script mode, so validate() names the missing script
-        c.workDir = m_workDir->text().trimmed();
+        c.workDir = m_ui.workDir->text().trimmed();
         if (c.workDir.isEmpty() && !c.scriptFile.trimmed().isEmpty())
             c.workDir = QFileInfo(c.scriptFile).absolutePath(); // a sibling import and relative files work
     } else {
         c.workload = w;
     }
-    c.modelFile = m_modelFile->isEnabled() ? m_modelFile->text().trimmed() : QString();
-    c.dataDir = m_dataDir->text().trimmed();
-    if (m_useGpu->isChecked() && m_useGpu->isEnabled()) {
+    c.modelFile = m_ui.modelFile->isEnabled() ? m_ui.modelFile->text().trimmed() : QString();
+    c.dataDir = m_ui.dataDir->text().trimmed();
+    if (m_ui.useGpu->isChecked() && m_ui.useGpu->isEnabled()) {
         QStringList ids;
-        for (int i = 0; i < m_gpuList->count(); ++i)
-            if (m_gpuList->item(i)->checkState() == Qt::Checked)
-                ids << m_gpuList->item(i)->data(Qt::UserRole).toString();
+        for (int i = 0; i < m_ui.gpuList->count(); ++i)
+            if (m_ui.gpuList->item(i)->checkState() == Qt::Checked)
+                ids << m_ui.gpuList->item(i)->data(Qt::UserRole).toString();
         c.devices = ids.isEmpty() ? QStringLiteral("") : ids.join(QLatin1Char(','));
         c.nproc = ids.size();
     } else {
         c.devices = QStringLiteral("cpu");
-        c.nproc = m_nproc->value();
+        c.nproc = m_ui.nproc->value();
     }
-    c.nnodes = m_nnodes->value();
-    c.nodeRank = m_nodeRank->value();
-    if (m_runSecret->isEnabled()) c.runSecret = m_runSecret->text().trimmed();
-    if (m_tcpStore->isChecked())
-        c.store = QStringLiteral("tcp://%1:%2").arg(m_tcpHost->text().trimmed()).arg(m_tcpPort->value());
-    else if (!m_storePath->text().trimmed().isEmpty())
-        c.store = QStringLiteral("file:") + m_storePath->text().trimmed();
+    c.nnodes = m_ui.nnodes->value();
+    c.nodeRank = m_ui.nodeRank->value();
+    if (m_ui.runSecret->isEnabled()) c.runSecret = m_ui.runSecret->text().trimmed();
+    if (m_ui.tcpStore->isChecked())
+        c.store =
+            QStringLiteral("tcp://%1:%2").arg(m_ui.tcpHost->text().trimmed()).arg(m_ui.tcpPort->value());
+    else if (!m_ui.storePath->text().trimmed().isEmpty())
+        c.store = QStringLiteral("file:") + m_ui.storePath->text().trimmed();
     protocol::WorkerSettings& t = c.training;
-    if (m_lengthKind->currentData().toString() == QLatin1String("epochs"))
-        t.epochs = m_length->value();
+    if (m_ui.lengthKind->currentData().toString() == QLatin1String("epochs"))
+        t.epochs = m_ui.length->value();
     else
-        t.steps = m_length->value();
+        t.steps = m_ui.length->value();
     // 0 in these boxes reads "the workload's default": nothing is passed on.
-    if (m_batch->value() > 0) t.batchSize = m_batch->value();
-    t.accumulate = m_accumulate->value();
-    t.precision = m_precision->currentData().toString().toStdString();
-    t.gradCompression = m_compression->currentData().toString().toStdString();
-    if (m_lr->value() > 0) t.lr = m_lr->value();
-    t.checkpointEvery = m_checkpointEvery->value();
-    t.resume = m_resume->isChecked();
-    c.tensorboard = m_tensorboard->isChecked();
-    c.maxRestarts = m_maxRestarts->value();
+    if (m_ui.batch->value() > 0) t.batchSize = m_ui.batch->value();
+    t.accumulate = m_ui.accumulate->value();
+    t.precision = m_ui.precision->currentData().toString().toStdString();
+    t.gradCompression = m_ui.compression->currentData().toString().toStdString();
+    if (m_ui.lr->value() > 0) t.lr = m_ui.lr->value();
+    t.checkpointEvery = m_ui.checkpointEvery->value();
+    t.resume = m_ui.resume->isChecked();
+    c.tensorboard = m_ui.tensorboard->isChecked();
+    c.maxRestarts = m_ui.maxRestarts->value();
     const QString runs = runsFolder();
     if (!runs.isEmpty())
         c.outDir = QDir(runs).filePath(QStringLiteral("run-") + QDateTime::currentDateTime().toString(
@@ -242,90 +253,93 @@ launch::RunConfig SetupPanel::config() const {
 void SetupPanel::setConfig(const launch::RunConfig& c) {
     const QSignalBlocker block(this);
     const QString w = c.isScript() ? QString::fromLatin1(kScriptWorkload) : c.workload;
-    const int wi = m_workload->findData(w);
-    m_workload->setCurrentIndex(wi < 0 ? 0 : wi);
-    m_modelFile->setText(c.modelFile);
-    m_scriptFile->setText(c.scriptFile.trimmed());
-    m_scriptArgs->setText(c.scriptArgs.join(QLatin1Char(' ')));
+    const int wi = m_ui.workload->findData(w);
+    m_ui.workload->setCurrentIndex(wi < 0 ? 0 : wi);
+    m_ui.modelFile->setText(c.modelFile);
+    m_ui.scriptFile->setText(c.scriptFile.trimmed());
+    m_ui.scriptArgs->setText(c.scriptArgs.join(QLatin1Char(' ')));
     // The script's own folder is the default; only another folder is shown.
-    m_workDir->setText(c.workDir == QFileInfo(c.scriptFile.trimmed()).absolutePath() ? QString() : c.workDir);
-    m_dataDir->setText(c.dataDir);
-    if (c.usesGpus() && m_gpuList->count() > 0) {
-        m_useGpu->setChecked(true);
+    m_ui.workDir->setText(c.workDir == QFileInfo(c.scriptFile.trimmed()).absolutePath() ? QString()
+                                                                                        : c.workDir);
+    m_ui.dataDir->setText(c.dataDir);
+    if (c.usesGpus() && m_ui.gpuList->count() > 0) {
+        m_ui.useGpu->setChecked(true);
         const QVector<int> ids = c.gpuList();
-        for (int i = 0; i < m_gpuList->count(); ++i)
-            m_gpuList->item(i)->setCheckState(
-                ids.contains(m_gpuList->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked : Qt::Unchecked);
+        for (int i = 0; i < m_ui.gpuList->count(); ++i)
+            m_ui.gpuList->item(i)->setCheckState(
+                ids.contains(m_ui.gpuList->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked
+                                                                                : Qt::Unchecked);
     } else {
-        m_useCpu->setChecked(true);
-        m_nproc->setValue(c.nproc);
+        m_ui.useCpu->setChecked(true);
+        m_ui.nproc->setValue(c.nproc);
     }
-    m_nnodes->setValue(c.nnodes);
-    m_nodeRank->setValue(c.nodeRank);
+    m_ui.nnodes->setValue(c.nnodes);
+    m_ui.nodeRank->setValue(c.nodeRank);
     if (c.storeIsTcp()) {
-        m_tcpStore->setChecked(true);
-        m_tcpHost->setText(c.storeHost());
-        m_tcpPort->setValue(c.storePort());
+        m_ui.tcpStore->setChecked(true);
+        m_ui.tcpHost->setText(c.storeHost());
+        m_ui.tcpPort->setValue(c.storePort());
     } else {
-        m_fileStore->setChecked(true);
-        m_storePath->setText(c.store.isEmpty() ? QString() : c.storeFilePath());
+        m_ui.fileStore->setChecked(true);
+        m_ui.storePath->setText(c.store.isEmpty() ? QString() : c.storeFilePath());
     }
     const protocol::WorkerSettings& t = c.training;
     const bool byEpochs = t.epochs && !t.steps;
-    m_lengthKind->setCurrentIndex(byEpochs ? 1 : 0);
-    m_length->setValue(int(byEpochs ? *t.epochs : t.steps.value_or(m_length->value())));
-    m_batch->setValue(int(t.batchSize.value_or(0)));
-    m_accumulate->setValue(int(t.accumulate));
-    const int pi = m_precision->findData(QString::fromStdString(t.precision));
-    m_precision->setCurrentIndex(pi < 0 ? 0 : pi);
-    const int ci = m_compression->findData(QString::fromStdString(t.gradCompression));
-    m_compression->setCurrentIndex(ci < 0 ? 0 : ci);
-    m_lr->setValue(t.lr.value_or(0.0));
-    m_checkpointEvery->setValue(int(t.checkpointEvery));
-    m_resume->setChecked(t.resume);
-    m_tensorboard->setChecked(c.tensorboard);
-    m_maxRestarts->setValue(c.maxRestarts);
+    m_ui.lengthKind->setCurrentIndex(byEpochs ? 1 : 0);
+    m_ui.length->setValue(int(byEpochs ? *t.epochs : t.steps.value_or(m_ui.length->value())));
+    m_ui.batch->setValue(int(t.batchSize.value_or(0)));
+    m_ui.accumulate->setValue(int(t.accumulate));
+    const int pi = m_ui.precision->findData(QString::fromStdString(t.precision));
+    m_ui.precision->setCurrentIndex(pi < 0 ? 0 : pi);
+    const int ci = m_ui.compression->findData(QString::fromStdString(t.gradCompression));
+    m_ui.compression->setCurrentIndex(ci < 0 ? 0 : ci);
+    m_ui.lr->setValue(t.lr.value_or(0.0));
+    m_ui.checkpointEvery->setValue(int(t.checkpointEvery));
+    m_ui.resume->setChecked(t.resume);
+    m_ui.tensorboard->setChecked(c.tensorboard);
+    m_ui.maxRestarts->setValue(c.maxRestarts);
     updateEnabled();
     revalidate();
 }
 
 QString SetupPanel::runsFolder() const {
-    return m_runsFolder->text().trimmed();
+    return m_ui.runsFolder->text().trimmed();
 }
 
 void SetupPanel::setRunsFolder(const QString& folder) {
-    m_runsFolder->setText(QDir::toNativeSeparators(folder));
+    m_ui.runsFolder->setText(QDir::toNativeSeparators(folder));
 }
 
 void SetupPanel::setGpus(const QVector<GpuChoice>& gpus) {
-    const QSignalBlocker block(m_gpuList);
+    const QSignalBlocker block(m_ui.gpuList);
     QHash<int, Qt::CheckState> ticks;
-    for (int i = 0; i < m_gpuList->count(); ++i)
-        ticks[m_gpuList->item(i)->data(Qt::UserRole).toInt()] = m_gpuList->item(i)->checkState();
-    const bool first = m_gpuList->count() == 0;
-    m_gpuList->clear();
+    for (int i = 0; i < m_ui.gpuList->count(); ++i)
+        ticks[m_ui.gpuList->item(i)->data(Qt::UserRole).toInt()] = m_ui.gpuList->item(i)->checkState();
+    const bool first = m_ui.gpuList->count() == 0;
+    m_ui.gpuList->clear();
     for (const GpuChoice& g : gpus) {
         QString text = tr("GPU %1: %2").arg(g.index).arg(g.name);
         if (g.utilPercent >= 0) text += tr("  \u2014 %1% busy").arg(g.utilPercent, 0, 'f', 0);
         if (g.memTotalMiB > 0)
             text += tr(", %1 / %2 MiB").arg(g.memUsedMiB, 0, 'f', 0).arg(g.memTotalMiB, 0, 'f', 0);
-        auto* item = new QListWidgetItem(text, m_gpuList);
+        auto* item = new QListWidgetItem(text, m_ui.gpuList);
         item->setData(Qt::UserRole, g.index);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(ticks.value(g.index, Qt::Checked));
     }
-    if (first && !gpus.isEmpty()) m_useGpu->setChecked(true);
-    m_gpuNote->setText(gpus.isEmpty() ? tr("No NVIDIA GPU detected: the run uses CPU workers.") : QString());
+    if (first && !gpus.isEmpty()) m_ui.useGpu->setChecked(true);
+    m_ui.gpuNote->setText(gpus.isEmpty() ? tr("No NVIDIA GPU detected: the run uses CPU workers.")
+                                         : QString());
     // An empty GPU checklist is only noise; the note says why there is none.
-    m_devicesForm->setRowVisible(m_gpuList, !gpus.isEmpty());
-    m_devicesForm->setRowVisible(m_gpuNote, gpus.isEmpty());
+    m_ui.devicesForm->setRowVisible(m_ui.gpuList, !gpus.isEmpty());
+    m_ui.devicesForm->setRowVisible(m_ui.gpuNote, gpus.isEmpty());
     updateEnabled();
     m_validateTimer->start();
 }
 
 void SetupPanel::setTcpPort(int port) {
-    m_tcpStore->setChecked(true);
-    m_tcpPort->setValue(port);
+    m_ui.tcpStore->setChecked(true);
+    m_ui.tcpPort->setValue(port);
     revalidate();
 }
 
@@ -336,7 +350,7 @@ void SetupPanel::setRunning(bool running) {
 }
 
 QString SetupPanel::problemText() const {
-    return m_reason->text();
+    return m_ui.reason->text();
 }
 
 void SetupPanel::revalidate() {
@@ -344,58 +358,58 @@ void SetupPanel::revalidate() {
     m_problems = c.validate();
     const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
     if (m_running) {
-        m_reasonIcon->setPixmap(icon(IconId::Info).pixmap(iconSize, iconSize));
-        m_reason->setText(tr("A run is in progress. Stop it on the Run page to start another."));
+        m_ui.reasonIcon->setPixmap(icon(IconId::Info).pixmap(iconSize, iconSize));
+        m_ui.reason->setText(tr("A run is in progress. Stop it on the Run page to start another."));
     } else if (m_problems.isEmpty()) {
-        m_reasonIcon->setPixmap(icon(IconId::Ok).pixmap(iconSize, iconSize));
-        m_reason->setText(tr("Ready: %n worker(s), world size %1, store %2.", nullptr, c.nproc)
-                              .arg(c.worldSize())
-                              .arg(c.store.isEmpty() ? tr("FileStore in the run folder") : c.store));
+        m_ui.reasonIcon->setPixmap(icon(IconId::Ok).pixmap(iconSize, iconSize));
+        m_ui.reason->setText(tr("Ready: %n worker(s), world size %1, store %2.", nullptr, c.nproc)
+                                 .arg(c.worldSize())
+                                 .arg(c.store.isEmpty() ? tr("FileStore in the run folder") : c.store));
     } else {
-        m_reasonIcon->setPixmap(icon(IconId::Error).pixmap(iconSize, iconSize));
+        m_ui.reasonIcon->setPixmap(icon(IconId::Error).pixmap(iconSize, iconSize));
         QStringList lines;
         for (const auto& p : m_problems)
             lines << (p.field.isEmpty() ? p.message : QStringLiteral("--%1: %2").arg(p.field, p.message));
-        m_reason->setText(tr("Cannot start yet: %1").arg(lines.join(QStringLiteral("; "))));
+        m_ui.reason->setText(tr("Cannot start yet: %1").arg(lines.join(QStringLiteral("; "))));
     }
     markProblemFields();
-    m_start->setEnabled(canStart());
-    m_start->setToolTip(canStart() ? tr("Start the run (F5)") : m_reason->text());
+    m_ui.start->setEnabled(canStart());
+    m_ui.start->setToolTip(canStart() ? tr("Start the run (F5)") : m_ui.reason->text());
 }
 
 void SetupPanel::markProblemFields() {
     if (m_fieldWidgets.isEmpty()) {
-        m_fieldWidgets = {{QStringLiteral("nproc"), m_nproc},
-                          {QStringLiteral("devices"), m_gpuList},
-                          {QStringLiteral("nnodes"), m_nnodes},
-                          {QStringLiteral("node-rank"), m_nodeRank},
-                          {QStringLiteral("store"), m_storePath},
-                          {QStringLiteral("port"), m_tcpPort},
-                          {QStringLiteral("model"), m_modelFile},
-                          {QStringLiteral("script"), m_scriptFile},
-                          {QStringLiteral("data"), m_dataDir},
-                          {QStringLiteral("out"), m_runsFolder},
-                          {QStringLiteral("steps"), m_length},
-                          {QStringLiteral("epochs"), m_length},
-                          {QStringLiteral("batch-size"), m_batch},
-                          {QStringLiteral("accumulate"), m_accumulate},
-                          {QStringLiteral("precision"), m_precision},
-                          {QStringLiteral("grad-compression"), m_compression},
-                          {QStringLiteral("lr"), m_lr},
-                          {QStringLiteral("max-restarts"), m_maxRestarts},
-                          {QStringLiteral("checkpoint-every"), m_checkpointEvery},
-                          {QStringLiteral("workdir"), m_workDir},
-                          {QStringLiteral("run-secret"), m_runSecret}};
+        m_fieldWidgets = {{QStringLiteral("nproc"), m_ui.nproc},
+                          {QStringLiteral("devices"), m_ui.gpuList},
+                          {QStringLiteral("nnodes"), m_ui.nnodes},
+                          {QStringLiteral("node-rank"), m_ui.nodeRank},
+                          {QStringLiteral("store"), m_ui.storePath},
+                          {QStringLiteral("port"), m_ui.tcpPort},
+                          {QStringLiteral("model"), m_ui.modelFile},
+                          {QStringLiteral("script"), m_ui.scriptFile},
+                          {QStringLiteral("data"), m_ui.dataDir},
+                          {QStringLiteral("out"), m_ui.runsFolder},
+                          {QStringLiteral("steps"), m_ui.length},
+                          {QStringLiteral("epochs"), m_ui.length},
+                          {QStringLiteral("batch-size"), m_ui.batch},
+                          {QStringLiteral("accumulate"), m_ui.accumulate},
+                          {QStringLiteral("precision"), m_ui.precision},
+                          {QStringLiteral("grad-compression"), m_ui.compression},
+                          {QStringLiteral("lr"), m_ui.lr},
+                          {QStringLiteral("max-restarts"), m_ui.maxRestarts},
+                          {QStringLiteral("checkpoint-every"), m_ui.checkpointEvery},
+                          {QStringLiteral("workdir"), m_ui.workDir},
+                          {QStringLiteral("run-secret"), m_ui.runSecret}};
     }
     QSet<QWidget*> bad;
     // A TCPStore problem names the whole store; tint what is actually wrong (the message may be translated).
-    const bool badPort = m_tcpPort->value() < 1 || m_tcpPort->value() > 65535;
+    const bool badPort = m_ui.tcpPort->value() < 1 || m_ui.tcpPort->value() > 65535;
     for (const auto& p : m_problems) {
         QWidget* w = m_fieldWidgets.value(p.field);
-        if (p.field == QLatin1String("store") && m_tcpStore->isChecked()) {
+        if (p.field == QLatin1String("store") && m_ui.tcpStore->isChecked()) {
             w = nullptr;
-            if (badPort) bad.insert(m_tcpPort);
-            if (!badPort || m_tcpHost->text().trimmed().isEmpty()) bad.insert(m_tcpHost);
+            if (badPort) bad.insert(m_ui.tcpPort);
+            if (!badPort || m_ui.tcpHost->text().trimmed().isEmpty()) bad.insert(m_ui.tcpHost);
         }
         if (w) bad.insert(w);
     }
@@ -407,10 +421,10 @@ void SetupPanel::markProblemFields() {
             w->setStyleSheet(isBad ? QStringLiteral("background-color: #fde7e9;") : QString());
         }
     }
-    if (m_tcpHost->property("problem").toBool() != bad.contains(m_tcpHost)) {
-        m_tcpHost->setProperty("problem", bad.contains(m_tcpHost));
-        m_tcpHost->setStyleSheet(bad.contains(m_tcpHost) ? QStringLiteral("background-color: #fde7e9;")
-                                                         : QString());
+    if (m_ui.tcpHost->property("problem").toBool() != bad.contains(m_ui.tcpHost)) {
+        m_ui.tcpHost->setProperty("problem", bad.contains(m_ui.tcpHost));
+        m_ui.tcpHost->setStyleSheet(bad.contains(m_ui.tcpHost) ? QStringLiteral("background-color: #fde7e9;")
+                                                               : QString());
     }
 }
 
@@ -442,6 +456,44 @@ bool SetupPanel::loadProfile(const QString& path, QString* error) {
     if (!launch::RunConfig::loadProfile(path, &c, error)) return false;
     setConfig(c);
     return true;
+}
+
+void SetupPanel::connectButtons() {
+    connect(m_ui.modelBrowse, &QPushButton::clicked, this, [this] {
+        browseInto(m_ui.modelFile, false, tr("TorchScript models (*.pt *.pth);;All files (*)"));
+    });
+    connect(m_ui.scriptBrowse, &QPushButton::clicked, this,
+            [this] { browseInto(m_ui.scriptFile, false, tr("Python scripts (*.py);;All files (*)")); });
+    connect(m_ui.dataBrowse, &QPushButton::clicked, this, [this] { browseInto(m_ui.dataDir, true); });
+    connect(m_ui.workDirBrowse, &QPushButton::clicked, this, [this] { browseInto(m_ui.workDir, true); });
+    connect(m_ui.storeBrowse, &QPushButton::clicked, this, [this] {
+        // A FileStore is a file that need not exist yet; pick where it goes.
+        const QString f = QFileDialog::getSaveFileName(this, tr("FileStore location"), m_ui.storePath->text(),
+                                                       QString(), nullptr, QFileDialog::DontConfirmOverwrite);
+        if (!f.isEmpty()) m_ui.storePath->setText(QDir::toNativeSeparators(f));
+    });
+    connect(m_ui.runsBrowse, &QPushButton::clicked, this, [this] { browseInto(m_ui.runsFolder, true); });
+    connect(m_ui.start, &QPushButton::clicked, this, [this] {
+        revalidate();
+        if (canStart()) emit startRequested(config());
+    });
+    connect(m_ui.demo, &QPushButton::clicked, this, &SetupPanel::demoRequested);
+    connect(m_ui.saveProfile, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getSaveFileName(this, tr("Save profile"), runsFolder(),
+                                                       tr("DDP Desk profiles (*.json)"));
+        QString err;
+        if (!f.isEmpty())
+            emit message(saveProfile(f, &err) ? tr("Profile saved to %1").arg(QDir::toNativeSeparators(f))
+                                              : err);
+    });
+    connect(m_ui.loadProfile, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Load profile"), runsFolder(),
+                                                       tr("DDP Desk profiles (*.json)"));
+        QString err;
+        if (!f.isEmpty())
+            emit message(loadProfile(f, &err) ? tr("Profile loaded from %1").arg(QDir::toNativeSeparators(f))
+                                              : err);
+    });
 }
 
 } // namespace ddpdesk::ui

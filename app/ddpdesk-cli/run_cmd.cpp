@@ -201,6 +201,12 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
                     "seconds without progress before a stall report (0: off)")
         ->capture_default_str()
         ->check(kNonNegative);
+    sub->add_option(
+           "--straggler-after", c.stragglerAfterSec,
+           "seconds a rank's own work per step may stay 1.3x the fastest rank's before it is named a "
+           "straggler (0: off)")
+        ->capture_default_str()
+        ->check(kNonNegative);
     auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
     if (requireOut) out->required();
     sub->add_option("--script", f.script,

@@ -2,6 +2,7 @@
 // census.
 
 #include "doctor/checks.h"
+#include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
 #include "net/net_socket.h"
 #include "protocol/finding_codes.h"
@@ -17,6 +18,18 @@ std::string joinRanks(const std::vector<int>& ranks) {
     for (std::size_t i = 0; i < ranks.size(); ++i)
         s << (i ? ", " : "") << ranks[i];
     return s.str();
+}
+
+// A job whose rank 0 hosts the TCPStore (tcp://, or env:// without torchrun's agent store, PyTorch 1.x
+// and 2.x): rank 0 joins the store's client count at once, then waits in the store's constructor for every
+// other rank before it writes a key of its own, while the others go on and write their Gloo addresses. So
+// when the count is one more than the named ranks and rank 0 is not among them, the one unnamed client is
+// rank 0. Not for stores someone else hosts (torchrun's agent, DDP Desk's launcher: every rank writes its
+// keys).
+bool rank0HostsTheStore(const RankCensus& census) {
+    return census.countedBy() == "clients" && census.agentAttempt < 0 && census.ddpdeskRecords.empty() &&
+           !census.arrived.empty() && !census.arrived.count(0) &&
+           census.initCount == static_cast<long long>(census.arrived.size()) + 1;
 }
 
 } // namespace
@@ -83,20 +96,27 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
                 protocol::finding::RanksExcess, Severity::Error,
                 {std::to_string(std::max(count, census.barrierCount)), std::to_string(world)}, e));
         } else if (count < world) {
+            std::set<int> arrived = census.arrived;
+            const bool rank0Inferred = rank0HostsTheStore(census);
+            if (rank0Inferred) arrived.insert(0);
             std::vector<int> missing;
             for (int r = 0; r < world; ++r)
-                if (!census.arrived.count(r)) missing.push_back(r);
+                if (!arrived.count(r)) missing.push_back(r);
             // A counter (init/, the barrier) can know more arrivals than the named ranks: then only the count
             // is honest, and naming "missing" ranks would contradict the counter.
-            const bool listKnown = static_cast<long long>(census.arrived.size()) >= count;
+            const bool listKnown = static_cast<long long>(arrived.size()) >= count;
             auto e = evidence;
             e["world_size"] = world;
             if (listKnown) {
-                e["arrived"] = census.arrived;
+                e["arrived"] = arrived;
                 e["missing"] = missing;
-                out.push_back(textFinding(
+                if (rank0Inferred) e["rank_0_inferred"] = "hosts the TCPStore: counted among its clients";
+                Finding f = textFinding(
                     protocol::finding::RanksMissing, "listed", pending ? Severity::Warning : Severity::Error,
-                    {std::to_string(count), std::to_string(world), joinRanks(missing)}, e));
+                    {std::to_string(count), std::to_string(world), joinRanks(missing)}, e);
+                if (rank0Inferred)
+                    appendNote(f, findingTextKey(protocol::finding::Note, "rank0_hosts_store"), {});
+                out.push_back(std::move(f));
             } else {
                 const bool barrier = census.countedBy() == "barrier";
                 e["arrived_count"] = count;

@@ -268,6 +268,11 @@ const FindingText kTexts[] = {
          "with a LibTorch that hosts it on loopback only (2.3 or newer, not on Windows); PyTorch "
          "1.x's TCPStore listens on every interface whatever host it is given.")},
     // Sentences appended to a finding's message (Finding::notes): no fix of their own.
+    {protocol::finding::Note, "rank0_hosts_store",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Rank 0 is counted without keys of its own: it hosts the TCPStore and waits in the "
+                       "store's constructor until every rank has connected."),
+     nullptr},
     {protocol::finding::Note, "not_all_ranks_probed",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Not all ranks probed: only ranks %1 were looked up one by one."),

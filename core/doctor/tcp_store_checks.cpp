@@ -158,8 +158,12 @@ void censusOver(const DoctorRequest& request, const protocol::StoreSpec& a, net:
             list += list.empty() ? "none of ranks " + probed : " (of ranks " + probed + ")";
             f.evidence["missing"] = missing;
             if (f.args.size() == 3) f.args[2] = list;
-            if (f.args.size() == 3)
+            if (f.args.size() == 3) {
                 f.message = fill(findingText(protocol::finding::RanksMissing, "listed")->message, f.args);
+                for (const Finding::Note& note : f.notes) // the notes appended before, in their order
+                    if (const FindingText* text = findingText(note.key))
+                        f.message += " " + fill(text->message, note.args);
+            }
         }
         appendNote(f, findingTextKey(protocol::finding::Note, "not_all_ranks_probed"), {probed});
         f.evidence["not_all_ranks_probed"] = true;

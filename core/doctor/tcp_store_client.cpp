@@ -1,7 +1,8 @@
 #include "doctor/tcp_store_client.h"
 
-#include "net/stream_connection.h"
+#include "net/net_socket.h"
 #include "net/tcp_store_wire.h"
+#include "os/tcp_socket.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -31,7 +32,7 @@ net::TimePoint TcpStoreClient::probeDeadline() const {
 
 bool TcpStoreClient::handshake(int dialect, OpenResult& r) {
     const net::TimePoint deadline = probeDeadline();
-    auto c = net::connectTcp(m_host, m_port, net::detail::timeLeft(deadline));
+    auto c = net::connectTcp(m_host, m_port, os::timeLeft(deadline));
     r.connect = c.status;
     r.address = c.address;
     if (c.status != net::ConnectStatus::Connected) {

@@ -1,7 +1,7 @@
 #pragma once
 
-// Portable, bounded TCP client primitives for the probes (net_socket.cpp, over the OS calls of
-// net_socket_posix.cpp / net_socket_win.cpp). Every call takes a timeout: a dropped port must cost the
+// Portable, bounded TCP client primitives for the probes (net_socket.cpp, over core/os's sockets,
+// os/tcp_socket.h). Every call takes a timeout: a dropped port must cost the
 // diagnosis seconds, never minutes.
 
 #include <chrono>

@@ -4,12 +4,8 @@
 
 namespace ddpdesk::net::detail {
 
-Millis timeLeft(TimePoint deadline) {
-    const auto now = Clock::now();
-    if (deadline <= now) return Millis(0);
-    if (deadline == TimePoint::max()) return Millis(24LL * 3600 * 1000);
-    return std::chrono::ceil<Millis>(deadline - now);
-}
+using os::SocketErrorKind;
+using os::TcpSocket;
 
 bool StreamConnection::fail(bool forWrite, std::string error) {
     m_error[forWrite] = std::move(error);
@@ -22,15 +18,16 @@ bool StreamConnection::ready(bool forWrite, TimePoint deadline, const char* what
     // Waited in slices, so cancel() from another thread ends the wait within one.
     for (;;) {
         if (m_cancelled) return fail(forWrite, "the connection was cancelled");
-        const Millis left = timeLeft(deadline);
+        const Millis left = os::timeLeft(deadline);
         if (left.count() <= 0) break;
-        switch (waitReady(forWrite, std::min(left, kCancelSlice))) {
-        case Wait::Ready:
+        switch (m_socket->waitReady(forWrite, std::min(left, kCancelSlice))) {
+        case TcpSocket::Wait::Ready:
             return true;
-        case Wait::TimedOut:
+        case TcpSocket::Wait::TimedOut:
             continue;
-        case Wait::Failed:
-            return fail(forWrite, "waiting on the socket failed: " + errorText(lastWaitError()));
+        case TcpSocket::Wait::Failed:
+            return fail(forWrite,
+                        "waiting on the socket failed: " + os::socketErrorText(m_socket->lastWaitError()));
         }
     }
     m_timedOut[forWrite] = true;
@@ -41,10 +38,10 @@ bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint dea
     auto p = static_cast<const char*>(data);
     while (size > 0) {
         if (!ready(true, deadline, "sending")) return false;
-        Io io = sendSome(p, size);
+        const TcpSocket::Io io = m_socket->sendSome(p, size);
         if (io.bytes < 0) {
-            if (isRetryable(io.error)) continue;
-            return fail(true, "send failed: " + errorText(io.error));
+            if (os::socketErrorKind(io.error) == SocketErrorKind::Retry) continue;
+            return fail(true, "send failed: " + os::socketErrorText(io.error));
         }
         p += io.bytes;
         size -= static_cast<std::size_t>(io.bytes);
@@ -55,32 +52,28 @@ bool StreamConnection::sendAll(const void* data, std::size_t size, TimePoint dea
 bool StreamConnection::sendByteNow(char byte) {
     // The socket is non-blocking: a full buffer fails at once. One attempt only; a caller that gets false has
     // the byte sent the waiting way (an interrupted call counts as a full buffer).
-    return !m_cancelled && sendSome(&byte, 1).bytes == 1;
+    return !m_cancelled && m_socket->sendSome(&byte, 1).bytes == 1;
 }
 
 bool StreamConnection::recvExact(void* data, std::size_t size, TimePoint deadline) {
     auto p = static_cast<char*>(data);
     while (size > 0) {
         if (!ready(false, deadline, "an answer")) return false;
-        Io io = recvSome(p, size);
+        const TcpSocket::Io io = m_socket->recvSome(p, size);
         if (io.bytes == 0) {
             m_closed = true;
             return fail(false, "the peer closed the connection");
         }
         if (io.bytes < 0) {
-            if (isRetryable(io.error)) continue;
-            m_closed = isReset(io.error);
-            return fail(false, "recv failed: " + errorText(io.error));
+            const SocketErrorKind kind = os::socketErrorKind(io.error);
+            if (kind == SocketErrorKind::Retry) continue;
+            m_closed = kind == SocketErrorKind::Reset;
+            return fail(false, "recv failed: " + os::socketErrorText(io.error));
         }
         p += io.bytes;
         size -= static_cast<std::size_t>(io.bytes);
     }
     return true;
-}
-
-void addUnique(std::vector<std::string>& addresses, const std::string& address) {
-    if (std::find(addresses.begin(), addresses.end(), address) == addresses.end())
-        addresses.push_back(address);
 }
 
 } // namespace ddpdesk::net::detail

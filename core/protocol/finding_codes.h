@@ -82,6 +82,7 @@ namespace diagnosis {
 constexpr const char* RankBehind = "RANK_BEHIND"; // ranks wait in a collective others never entered
 constexpr const char* CollectiveWaitAll = "COLLECTIVE_WAIT_ALL"; // every rank here waits in the same one
 constexpr const char* NoTrainingSteps = "NO_TRAINING_STEPS";     // a run that ended ok without one step
+constexpr const char* Straggler = "STRAGGLER"; // a rank's own work stays slower than the fastest rank's
 // Known failure texts (core/launch/diagnose/failure_diagnosis.cpp, in its table's order): root causes
 constexpr const char* NcclUnavailable = "NCCL_UNAVAILABLE";
 constexpr const char* LibuvUnavailable = "LIBUV_UNAVAILABLE";

@@ -49,8 +49,9 @@ constexpr const char* PeerWaitMs = "peer_wait_ms";
 constexpr const char* Nodes = "nodes";
 constexpr const char* LocalRanks = "local_ranks";
 
-// step: epoch, step, total_steps, loss, samples (cumulative), step_ms, compute_ms, comm_wait_ms (means since
-// the previous step event), bytes_allreduced, allreduce_calls, steps_averaged; with fp16 loss_scale,
+// step: epoch, step, total_steps, loss, samples (cumulative), step_ms, compute_ms, comm_wait_ms, data_ms
+// (means since the previous step event; data_ms: a script's time outside forward and backward - data loading,
+// the optimizer, its own code), bytes_allreduced, allreduce_calls, steps_averaged; with fp16 loss_scale,
 // skipped_steps; a non-finite loss is null with loss_nonfinite (and, from a script's output, line). Readers
 // also take samples_per_s when a script reports it.
 constexpr const char* Epoch = "epoch";
@@ -61,6 +62,7 @@ constexpr const char* Samples = "samples";
 constexpr const char* StepMs = "step_ms";
 constexpr const char* ComputeMs = "compute_ms";
 constexpr const char* CommWaitMs = "comm_wait_ms";
+constexpr const char* DataMs = "data_ms";
 constexpr const char* BytesAllreduced = "bytes_allreduced";
 constexpr const char* AllreduceCalls = "allreduce_calls";
 constexpr const char* StepsAveraged = "steps_averaged";
@@ -180,6 +182,17 @@ constexpr const char* Kind = "kind";
 constexpr const char* Detail = "detail";
 constexpr const char* Bytes = "bytes";
 constexpr const char* WaitedS = "waited_s";
+// diagnosis STRAGGLER (launch/run/straggler_watch.h): code, text, behind[] (the slow rank), fastest_rank,
+// ratio, own_ms, fastest_ms, slow_part ("compute", "data_loading"), part_ms, fastest_part_ms, slow_for_s, and
+// its process's cpu_percent, threads where the monitor sampled it.
+constexpr const char* FastestRank = "fastest_rank";
+constexpr const char* Ratio = "ratio";
+constexpr const char* OwnMs = "own_ms";
+constexpr const char* FastestMs = "fastest_ms";
+constexpr const char* SlowPart = "slow_part";
+constexpr const char* PartMs = "part_ms";
+constexpr const char* FastestPartMs = "fastest_part_ms";
+constexpr const char* SlowForS = "slow_for_s";
 // stacks: reason, pid, text.
 // run_end: summary (summary.json's object).
 constexpr const char* Summary = "summary";

@@ -190,7 +190,7 @@ $f = Get-Finding $r "PORT_IN_USE"
 if ($f -and $f.evidence.pid -eq $PID) { Report "5a" PASS "PORT_IN_USE on a listening port names this PowerShell (pid $PID)" }
 else { Report "5a" FAIL "PORT_IN_USE naming pid $PID for port $port" "findings: $(Get-Codes $r); pid in evidence: $(if ($f) { $f.evidence.pid })" }
 # Bound but not listening: connect is refused (after Windows' ~2 s of SYN retries, hence --timeout 5), so only the
-# exclusive wildcard bind in net_socket_win.cpp can tell the port is taken.
+# exclusive wildcard bind in os/tcp_socket_win.cpp can tell the port is taken.
 $sock = New-Object Net.Sockets.Socket([Net.Sockets.AddressFamily]::InterNetwork, [Net.Sockets.SocketType]::Stream, [Net.Sockets.ProtocolType]::Tcp)
 $sock.Bind((New-Object Net.IPEndPoint([Net.IPAddress]::Loopback, 0)))
 $port = $sock.LocalEndPoint.Port

@@ -37,7 +37,10 @@ import weakref
 
 _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None, "last_emit": 0.0, "emitted": 0,
-          "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0}
+          "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0,
+          # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
+          # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
+          "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0}
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -71,9 +74,10 @@ def _emit(force=False):
     waited = _comm_wait.wait_since_last_ms(read=not force and not _state["in_backward"])
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
+        event["data_ms"] = max(0.0, _state["step_ms"] - _state["model_ms"]) / _state["n_ms"]
         if waited is not None:
             event["comm_wait_ms"] = waited / steps
-    _state["step_ms"], _state["n_ms"] = 0.0, 0
+    _state["step_ms"], _state["n_ms"], _state["model_ms"] = 0.0, 0, 0.0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
     try:
@@ -89,6 +93,8 @@ def _on_step():
         if _state["t_step"] is not None:
             _state["step_ms"] += (now - _state["t_step"]) * 1000.0
             _state["n_ms"] += 1
+            _state["model_ms"] += _state["step_model_ms"]
+        _state["step_model_ms"] = 0.0
         _state["t_step"] = now
         _state["step"] += 1
         if _state["loss_acc"] is not None:
@@ -142,6 +148,10 @@ def _install():
             return backward(self, *args, **kwargs)
         finally:
             _state["in_backward"] -= 1
+            started = _state["t_forward"]
+            if started is not None and not _state["in_backward"]:
+                _state["step_model_ms"] += (time.perf_counter() - started) * 1000.0
+                _state["t_forward"] = None
 
     torch.Tensor.backward = counted_backward
 
@@ -149,6 +159,8 @@ def _install():
 
     def counted_forward(self, *args, **kwargs):
         _state["pending"] += _first_batch_size(args, kwargs)
+        if _state["t_forward"] is None and torch.is_grad_enabled():
+            _state["t_forward"] = time.perf_counter()
         if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
             _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
             _collectives.syncing_forward(self)

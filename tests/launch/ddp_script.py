@@ -3,6 +3,7 @@ environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, ...). It prints its los
 import argparse
 import os
 import sys
+import time
 
 import torch
 import torch.distributed as dist
@@ -14,6 +15,8 @@ def main():
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--fail-rank", type=int, default=-1)
     parser.add_argument("--accumulate", type=int, default=1, help="micro-batches per optimizer step")
+    parser.add_argument("--slow-rank", type=int, default=-1, help="this rank loads each batch slowly")
+    parser.add_argument("--slow-ms", type=float, default=0, help="how long --slow-rank's data loading takes")
     args = parser.parse_args()
 
     dist.init_process_group("gloo", init_method="env://")
@@ -28,6 +31,8 @@ def main():
     gen = torch.Generator().manual_seed(100 + rank)
     w_true = torch.arange(8, dtype=torch.float32).unsqueeze(1) / 8
     for step in range(1, args.steps + 1):
+        if rank == args.slow_rank:
+            time.sleep(args.slow_ms / 1000.0)  # a slow input pipeline, outside forward and backward
         opt.zero_grad()
         reported = 0.0  # gradient accumulation the usual way: each micro-batch's loss scaled, their sum reported
         for _ in range(args.accumulate):

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -68,11 +70,13 @@ private slots:
             traceback = traceback || v.toString().contains("deliberate failure in the user's script");
         QVERIFY2(traceback, qPrintable(r.out));
         // The traceback reads as `python SCRIPT` prints it: the script's frames first, none of the
-        // instrumentation's or runpy's ahead of them.
+        // instrumentation's or runpy's ahead of them. PyTorch 2.x's excepthook prefixes each line with
+        // "[rankN]: ", as it does outside DDP Desk.
         const QJsonArray lines = s["failed_rank_stderr"].toArray();
+        const QRegularExpression rankPrefix(R"(^\[rank\d+\]: )");
         int at = -1;
         for (int i = 0; i < lines.size(); ++i) {
-            const QString line = lines[i].toString();
+            const QString line = lines[i].toString().remove(rankPrefix);
             QVERIFY2(!line.contains("ddpdesk_instrument") && !line.contains("runpy"), qPrintable(line));
             if (line.startsWith("Traceback (most recent call last):")) at = i;
         }
@@ -81,6 +85,46 @@ private slots:
         QVERIFY2(lines[at + 1].toString().contains(script + "\", line "),
                  qPrintable(lines[at + 1].toString()));
         QVERIFY(launchtest::leftovers(launchtest::workerPids(out + "/metrics.jsonl")).isEmpty());
+    }
+
+    // A rank whose data loading takes 60 ms a step while the other's takes none: within 10 s of the first
+    // step it is named a straggler (after --straggler-after 3), with data loading as what is slow; the fast
+    // rank never is.
+    void aSlowRankIsNamedAStraggler() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("slow");
+        const auto r = launchtest::runCli({"run", "--script", launchtest::envPath("DDPDESK_TEST_SCRIPT"),
+                                           "--python", launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2",
+                                           "--straggler-after", "3", "--out", out, "--", "--steps", "200",
+                                           "--slow-rank", "1", "--slow-ms", "60"},
+                                          150000);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains("straggler [STRAGGLER]: rank 1's own work") ||
+                     r.err.contains("straggler [STRAGGLER]: rank 1's own work"),
+                 qPrintable(r.out + r.err));
+        const QVector<QJsonObject> events = launchtest::readJsonLines(out + "/metrics.jsonl");
+        double firstStepT = 0;
+        QJsonObject straggler;
+        for (const QJsonObject& e : events) {
+            if (e["event"].toString() == "step" && firstStepT == 0) firstStepT = e["t"].toDouble();
+            if (e["event"].toString() != "diagnosis" || e["code"].toString() != "STRAGGLER") continue;
+            QVERIFY2(e["behind"].toArray() == QJsonArray({1}), qPrintable(QJsonDocument(e).toJson()));
+            if (straggler.isEmpty()) straggler = e;
+        }
+        QVERIFY2(!straggler.isEmpty(), qPrintable(r.out + r.err));
+        QCOMPARE(straggler["slow_part"].toString(), QStringLiteral("data_loading"));
+        QCOMPARE(straggler["fastest_rank"].toInt(), 0);
+        QVERIFY2(straggler["ratio"].toDouble() >= 1.3, qPrintable(QJsonDocument(straggler).toJson()));
+        QVERIFY2(straggler["part_ms"].toDouble() >= 50, qPrintable(QJsonDocument(straggler).toJson()));
+        const double namedAfterS = straggler["t"].toDouble() - firstStepT;
+        QVERIFY2(namedAfterS <= 10, qPrintable(QString::number(namedAfterS)));
+        const QJsonArray ranks = launchtest::readJsonFile(out + "/summary.json")["ranks"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        QVERIFY2(ranks[1].toObject()["straggler"].toObject()["vs_fastest"].toDouble() >= 1.3,
+                 qPrintable(QJsonDocument(ranks[1].toObject()).toJson()));
+        QVERIFY2(ranks[0].toObject()["straggler"].toObject()["vs_fastest"].toDouble() < 1.3,
+                 qPrintable(QJsonDocument(ranks[0].toObject()).toJson()));
     }
 
     void sweepOneTwo() {

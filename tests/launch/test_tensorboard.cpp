@@ -215,6 +215,9 @@ private slots:
         QCOMPARE(r.series["throughput/samples_per_s/rank_0"], (Points{{1, 1600}, {2, 800}, {3, 1600}}));
         QCOMPARE(r.series["throughput/samples_per_s"], (Points{{1, 3200}, {2, 1600}, {3, 3200}}));
         QCOMPARE(r.series["comm/wait_share/rank_1"], (Points{{1, 0.25}, {2, 0.25}, {3, 0.25}}));
+        QCOMPARE(r.series["straggler/own_ms/rank_1"],
+                 (Points{{1, 7.5}, {2, 15}, {3, 7.5}}));         // step less wait
+        QVERIFY(!r.series.contains("straggler/data_ms/rank_1")); // not reported: not written
         QCOMPARE(r.series["gpu/0/utilization_pct"], (Points{{4, 50}}));
         QCOMPARE(r.series["gpu/0/memory_used_mib"], (Points{{4, 1024}}));
         QCOMPARE(r.series["worker/rank_0/cpu_pct"], (Points{{4, 90}}));

@@ -457,6 +457,10 @@ void RunConfig::addTrainingValueProblems(QVector<ConfigProblem>* problems) const
         add("stall-timeout", QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                          "%1 s is not valid; use 0 (off) or more seconds")
                                  .arg(stallTimeoutSec));
+    if (stragglerAfterSec < 0)
+        add("straggler-after", QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                           "%1 s is not valid; use 0 (off) or more seconds")
+                                   .arg(stragglerAfterSec));
 }
 
 QVector<ConfigProblem> RunConfig::validateValues() const {

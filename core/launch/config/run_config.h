@@ -56,9 +56,10 @@ struct RunConfig {
     // (unset: the worker's default, not passed on).
     protocol::WorkerSettings training;
     int maxRestarts = 0;
-    int timeoutSec = 60;       // worker's --timeout
-    int stallTimeoutSec = 120; // no progress for this long while others wait -> stall report + doctor
-    QString outDir;            // --out (required)
+    int timeoutSec = 60;        // worker's --timeout
+    int stallTimeoutSec = 120;  // no progress for this long while others wait -> stall report + doctor
+    int stragglerAfterSec = 30; // a rank this long kSlowRatio slower than the fastest -> STRAGGLER (0: off)
+    QString outDir;             // --out (required)
 
     bool isScript() const { return !scriptFile.isEmpty(); }
     QString effectiveWorkDir() const; // script ranks' working folder: workDir, or the current folder

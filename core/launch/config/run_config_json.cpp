@@ -32,6 +32,7 @@ QJsonObject RunConfig::toJson() const {
     o["max_restarts"] = maxRestarts;
     o["timeout"] = timeoutSec;
     o["stall_timeout"] = stallTimeoutSec;
+    o["straggler_after"] = stragglerAfterSec;
     o["out"] = outDir;
     // The training settings under their own keys, flat beside the rest as profiles always had them.
     const QJsonObject settings =
@@ -77,6 +78,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("max_restarts", c.maxRestarts);
     num("timeout", c.timeoutSec);
     num("stall_timeout", c.stallTimeoutSec);
+    num("straggler_after", c.stragglerAfterSec);
     str("out", c.outDir);
     c.training = protocol::settingsFromJson(
         nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString()));

@@ -80,6 +80,7 @@ QVector<MonitorReading> procReadings(const nlohmann::json& procEvent) {
         r.util = number(*p, {protocol::field::CpuPercent, "cpu"});
         r.memMiB = number(*p, {protocol::field::RssBytes, "resident_bytes", "memory_bytes"}, kMiB);
         if (r.memMiB < 0) r.memMiB = number(*p, {"rss_mib", "rss_mb"});
+        r.threads = int(number(*p, {protocol::field::Threads}));
         out << r;
     }
     return out;

@@ -16,6 +16,7 @@ struct MonitorReading {
     qint64 pid = 0;     // for per-process readings
     double util = -1;   // percent (GPU utilization or process CPU %)
     double memMiB = -1; // GPU memory used or process resident memory
+    int threads = -1;   // a process's threads
 };
 
 QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent);

@@ -76,6 +76,7 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_rate = QVector<QVector<QPointF>>(n);
     m_globalLoss.clear();
     m_throughput.reset(n);
+    m_straggler.reset(n, m_stragglerAfterS);
     m_commMs = QVector<double>(n, 0);
     m_stepMs = QVector<double>(n, 0);
     m_perStepSamples = QVector<qint64>(n, -1);
@@ -267,6 +268,9 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
         m_stepMs[index] += stepMs;
         m_commMs[index] += qMax(0.0, commMs);
         r.commWaitShare = qBound(0.0, m_commMs[index] / m_stepMs[index], 1.0);
+        m_straggler.onStep(index, e.t, stepMs, b.contains(protocol::field::CommWaitMs) ? commMs : -1,
+                           num(b, protocol::field::DataMs, -1));
+        r.straggler = m_straggler.score(index);
     }
     const double x = e.t - m_startT;
     if (!std::isnan(r.loss) && std::isfinite(r.loss)) {
@@ -372,7 +376,8 @@ void RunModel::setCollectives(int index, qint64 entered, bool inside) {
 
 void RunModel::setLiveDiagnosis(const std::optional<Diagnosis>& d) {
     m_liveDiagnosis = d;
-    if (d) m_lastHoldUp = d;
+    // A straggler slows the run down but holds nobody up: not what a failed run is then explained by.
+    if (d && d->code != protocol::diagnosis::Straggler) m_lastHoldUp = d;
     emit liveDiagnosisChanged();
 }
 
@@ -387,6 +392,8 @@ void RunModel::noteRestart() {
         r.errorCode.clear();
         r.errorMessage.clear();
         m_throughput.restart(i);
+        m_straggler.restart(i);
+        r.straggler = StragglerScore{};
         m_perStepSamples[i] = -1;
         r.collectives = -1;
         r.inCollective = false;

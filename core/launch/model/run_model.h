@@ -16,6 +16,7 @@
 
 #include "launch/diagnose/failure_diagnosis.h"
 #include "launch/model/monitor_readings.h"
+#include "launch/model/straggler.h"
 #include "launch/model/throughput.h"
 
 #include <map>
@@ -67,6 +68,7 @@ struct RankStatus {
     QStringList lastStderr; // last 50 lines
     QString lastOutput;     // the last non-empty line it printed (stdout or stderr, not telemetry)
     RankStartup startup;
+    StragglerScore straggler; // its own work per step against the fastest rank's and its own best
 };
 
 struct RunSummary {
@@ -120,6 +122,9 @@ public:
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
     void noteRestart();                              // a restart: ranks go back to Pending, series continue
     void setCollectives(int index, qint64 entered, bool inside); // the hold-up watch's reading of a rank
+    // How long a rank may stay a straggler before takeStragglerWarnings names it (0: never); before reset().
+    void setStragglerAfter(double seconds) { m_stragglerAfterS = seconds; }
+    QVector<StragglerWarning> takeStragglerWarnings() { return m_straggler.takeWarnings(now()); }
     // Who holds the run up now (RANK_BEHIND, COLLECTIVE_WAIT_ALL), or nullopt once it moves on; a run that
     // then fails or is stopped keeps the last one as its diagnosis unless its output names a root cause.
     void setLiveDiagnosis(const std::optional<Diagnosis>& d);
@@ -188,6 +193,8 @@ private:
     QVector<QVector<QPointF>> m_rate;
     QVector<QPointF> m_globalLoss;
     ThroughputMeter m_throughput;
+    StragglerMeter m_straggler;
+    double m_stragglerAfterS = 30;
     QVector<double> m_commMs, m_stepMs;
     QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples
     double m_firstStepT = 0;

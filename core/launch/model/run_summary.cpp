@@ -30,6 +30,20 @@ QJsonObject startupJson(const RankStartup& s) {
             {"prepare_s", seconds(s.prepareS)},
             {"peer_wait_s", seconds(s.peerWaitS)}};
 }
+
+// null with why when it could not be measured: one rank alone, too few step events, or no comm wait reported.
+QJsonObject stragglerJson(const StragglerScore& s) {
+    if (!s.known())
+        return {{"vs_fastest", QJsonValue()},
+                {"why",
+                 "not measured: it needs two ranks or more reporting their step and comm wait times past "
+                 "their first step events"}};
+    return {{"vs_fastest", s.vsFastest},
+            {"vs_own_best", s.vsOwnBest},
+            {"own_ms", s.ownMs},
+            {"data_ms", s.dataMs >= 0 ? QJsonValue(s.dataMs) : QJsonValue()},
+            {"slow", s.slowSinceT > 0}};
+}
 } // namespace
 
 QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
@@ -76,6 +90,7 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["steps"] = double(r.step);
         j["samples_per_s"] = r.samplesPerSec > 0 ? QJsonValue(r.samplesPerSec) : QJsonValue(QJsonValue::Null);
         j["comm_wait_share"] = r.commWaitShare;
+        j["straggler"] = stragglerJson(r.straggler);
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);

@@ -163,8 +163,14 @@ bool TensorBoardLog::onStep(const nlohmann::json& e, double t, QString* why) {
     if (samples && stepMs && *stepMs > 0 && *step > last.step && *samples >= last.samples)
         samplesPerS = (*samples - last.samples) / double(*step - last.step) / (*stepMs / 1000.0);
     if (samplesPerS) values.push_back({rankTag("throughput/samples_per_s/", *rank), float(*samplesPerS)});
-    if (const auto wait = number(e, protocol::field::CommWaitMs); wait && stepMs && *stepMs > 0)
+    if (const auto wait = number(e, protocol::field::CommWaitMs); wait && stepMs && *stepMs > 0) {
         values.push_back({rankTag("comm/wait_share/", *rank), float(std::clamp(*wait / *stepMs, 0.0, 1.0))});
+        // Its own work per step, what the straggler score compares across ranks (model/straggler.h): the
+        // ranks' curves side by side show which one the others wait for.
+        values.push_back({rankTag("straggler/own_ms/", *rank), float(std::max(0.0, *stepMs - *wait))});
+    }
+    if (const auto data = number(e, protocol::field::DataMs))
+        values.push_back({rankTag("straggler/data_ms/", *rank), float(*data)});
     // --precision fp16: the dynamic loss scale and the steps it skipped (the same on every rank).
     if (const auto scale = number(e, protocol::field::LossScale))
         values.push_back({rankTag("amp/loss_scale/", *rank), float(*scale)});

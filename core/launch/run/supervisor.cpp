@@ -18,6 +18,7 @@
 #include "launch/run/script_instrument.h"
 #include "launch/run/script_store_host.h"
 #include "launch/run/stall_watch.h"
+#include "launch/run/straggler_watch.h"
 #include "launch/run/tensorboard_feed.h"
 #include "protocol/telemetry.h"
 #include "protocol/worker_codes.h"
@@ -57,6 +58,7 @@ struct Supervisor::Impl {
     RankStacks stacks;
     StallWatch stall;
     CollectiveWatch collectives;
+    StragglerWatch stragglers;
     MonitorFeed monitor;
     TensorBoardFeed tensorboard; // kept across restarts: one file per run
     ScriptStoreHost scriptStore;
@@ -119,6 +121,16 @@ Supervisor::Impl::Impl(Supervisor& s)
                    [this, &s](const QString& reason, std::function<void(const QMap<int, QString>&)> done) {
                        stacks.request(reason, ranks.livePids(), std::move(done));
                    }}),
+      stragglers(s, s.m_model,
+                 {[this, &s] { return s.m_running && !stopping && !restartPending; },
+                  [&s](const QString& text) { emit s.message(text); },
+                  [this, &s](int rank, const QJsonObject& fields) {
+                      if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Diagnosis, fields, rank);
+                  },
+                  [&s](int index) {
+                      const QVector<int> gpus = s.m_config.gpuList();
+                      return index >= 0 && index < gpus.size() ? gpus[index] : -1;
+                  }}),
       monitor(
           s, s.m_model,
           [&s](const std::vector<nlohmann::json>& events) {
@@ -234,6 +246,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
+    m_model.setStragglerAfter(config.stragglerAfterSec);
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   qint64(config.training.steps.value_or(0)));
     QStringList tensorboardNotes;
@@ -255,6 +268,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     if (!spawnAll()) return true; // the failure is reported through finished()
     d->stall.start();
     d->collectives.start();
+    d->stragglers.start(config.stragglerAfterSec > 0);
     d->monitor.update(m_monitorMs);
     return true;
 }
@@ -399,6 +413,7 @@ void Supervisor::onAllExited() {
 void Supervisor::finishRun(const QString& status) {
     d->stall.stop();
     d->collectives.stop();
+    d->stragglers.stop();
     d->store.release();
     d->folder.removeEmptyCreated(); // the default store folder, now that its file is gone
     d->runSecret.release();

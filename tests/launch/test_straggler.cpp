@@ -1,0 +1,127 @@
+// Which rank is slow, and at what (core/launch/model/straggler.h): the scores and the warning's rules on
+// made-up step events. The live path (a real script with one slow rank, the launcher's watch, summary.json,
+// metrics.jsonl) is launch.script_sweep's aSlowRankIsNamedAStraggler.
+#include "launch/model/straggler.h"
+
+#include <QtTest>
+
+using ddpdesk::launch::StragglerMeter;
+
+namespace {
+
+// Both ranks step together every 100 ms of wall time (lockstep): the slow one works `slowOwnMs` of each
+// step, the fast one `fastOwnMs` and waits the rest in the gradient exchange.
+void lockstep(StragglerMeter& m, double from, double until, double fastOwnMs, double slowOwnMs,
+              double slowDataMs = -1, double fastDataMs = -1) {
+    const double stepMs = std::max(fastOwnMs, slowOwnMs) + 1;
+    for (double t = from; t < until; t += 0.1) {
+        m.onStep(0, t, stepMs, stepMs - fastOwnMs, fastDataMs);
+        m.onStep(1, t, stepMs, stepMs - slowOwnMs, slowDataMs);
+    }
+}
+
+} // namespace
+
+class StragglerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theSlowRankScoresAgainstTheFastest() {
+        StragglerMeter m;
+        m.reset(2, 30);
+        lockstep(m, 0, 5, 20, 60);
+        QVERIFY(m.score(1).known());
+        QVERIFY2(qAbs(m.score(1).vsFastest - 3.0) < 0.05, qPrintable(QString::number(m.score(1).vsFastest)));
+        QVERIFY(qAbs(m.score(0).vsFastest - 1.0) < 0.01);
+        QVERIFY(m.score(1).slowSinceT > 0);
+        QCOMPARE(m.score(0).slowSinceT, 0.0);
+        // Against its own best: it has always been this slow.
+        QVERIFY(qAbs(m.score(1).vsOwnBest - 1.0) < 0.01);
+    }
+
+    void aWarningComesAfterTheSustainedTimeAndOnce() {
+        StragglerMeter m;
+        m.reset(2, 3);
+        lockstep(m, 0, 2, 20, 60);
+        QVERIFY(m.takeWarnings(2).isEmpty()); // slow for about 2 s: not yet
+        lockstep(m, 2, 4, 20, 60);
+        const auto warnings = m.takeWarnings(4);
+        QCOMPARE(warnings.size(), 1);
+        QCOMPARE(warnings[0].index, 1);
+        QCOMPARE(warnings[0].fastest, 0);
+        QVERIFY(warnings[0].slowForS >= 3);
+        QCOMPARE(warnings[0].slowPart, QStringLiteral("compute")); // no data_ms reported
+        QVERIFY(m.takeWarnings(10).isEmpty());                     // said once
+    }
+
+    void catchingUpRearmsTheWarning() {
+        StragglerMeter m;
+        m.reset(2, 1);
+        lockstep(m, 0, 2, 20, 60);
+        QCOMPARE(m.takeWarnings(2).size(), 1);
+        lockstep(m, 2, 6, 20, 20); // the same speed again
+        QCOMPARE(m.score(1).slowSinceT, 0.0);
+        QVERIFY(m.takeWarnings(6).isEmpty());
+        lockstep(m, 6, 9, 20, 60);
+        QCOMPARE(m.takeWarnings(9).size(), 1);
+    }
+
+    void whatIsSlowIsTheLargerExcess() {
+        StragglerMeter m;
+        m.reset(2, 1);
+        // Both compute 20 ms; the slow rank also spends 40 ms outside forward and backward.
+        lockstep(m, 0, 3, 21, 61, 41, 1);
+        auto w = m.takeWarnings(3);
+        QCOMPARE(w.size(), 1);
+        QCOMPARE(w[0].slowPart, QStringLiteral("data_loading"));
+        QVERIFY(qAbs(w[0].partMs - 41) < 1);
+        QVERIFY(qAbs(w[0].fastestPartMs - 1) < 1);
+
+        StragglerMeter c;
+        c.reset(2, 1);
+        lockstep(c, 0, 3, 21, 61, 1, 1); // the same data loading, 40 ms more compute
+        w = c.takeWarnings(3);
+        QCOMPARE(w.size(), 1);
+        QCOMPARE(w[0].slowPart, QStringLiteral("compute"));
+    }
+
+    void tinyStepsAreJitterNotStragglers() {
+        StragglerMeter m;
+        m.reset(2, 1);
+        lockstep(m, 0, 5, 0.3, 0.9); // 3x, but less than a millisecond apart
+        QVERIFY(m.score(1).vsFastest > 2);
+        QCOMPARE(m.score(1).slowSinceT, 0.0);
+        QVERIFY(m.takeWarnings(5).isEmpty());
+    }
+
+    void oneRankOrNoCommWaitIsNotMeasured() {
+        StragglerMeter one;
+        one.reset(1, 1);
+        for (double t = 0; t < 3; t += 0.1)
+            one.onStep(0, t, 50, 0, -1);
+        QVERIFY(!one.score(0).known());
+
+        StragglerMeter noComm;
+        noComm.reset(2, 1);
+        for (double t = 0; t < 3; t += 0.1) {
+            noComm.onStep(0, t, 50, -1, -1);
+            noComm.onStep(1, t, 50, -1, -1);
+        }
+        QVERIFY(!noComm.score(0).known());
+        QVERIFY(noComm.takeWarnings(3).isEmpty());
+    }
+
+    void aRestartedRankStartsOver() {
+        StragglerMeter m;
+        m.reset(2, 1);
+        lockstep(m, 0, 3, 20, 60);
+        m.restart(1);
+        QVERIFY(!m.score(1).known());
+        QVERIFY(m.takeWarnings(3).isEmpty());
+        lockstep(m, 3, 6, 20, 20);
+        QVERIFY(qAbs(m.score(1).vsFastest - 1.0) < 0.05);
+    }
+};
+
+QTEST_GUILESS_MAIN(StragglerTest)
+#include "test_straggler.moc"

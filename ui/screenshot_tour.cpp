@@ -1,4 +1,5 @@
 #include "screenshot_tour.h"
+#include "screenshot_tour_scripts.h"
 
 #include "compare_panel.h"
 #include "doctor_panel.h"
@@ -7,6 +8,7 @@
 #include "launch/model/run_model.h"
 #include "launch/run/supervisor.h"
 #include "main_window.h"
+#include "protocol/finding_codes.h"
 #include "run_panel.h"
 #include "setup_panel.h"
 
@@ -27,63 +29,9 @@ namespace ddpdesk::ui {
 
 namespace {
 
-// The tour's own script: what users bring (env:// rendezvous, DistributedSampler, DDP, no prints), with rank
-// 1 stuck in its data loading for a while at step 150, for "Show stacks".
-const char kTourScript[] = R"PY(import time
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
-
-
-def stuck_in_data_loading():
-    time.sleep(12)
-
-
-def main():
-    dist.init_process_group("gloo")
-    torch.manual_seed(0)
-    x = torch.randn(4096, 32)
-    data = TensorDataset(x, x.sum(dim=1, keepdim=True))
-    loader = DataLoader(data, batch_size=16, sampler=DistributedSampler(data))
-    model = DDP(torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1)))
-    opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    step = 0
-    for epoch in range(2):
-        loader.sampler.set_epoch(epoch)
-        for xb, yb in loader:
-            step += 1
-            if step == 150 and dist.get_rank() == 1:
-                stuck_in_data_loading()
-            opt.zero_grad()
-            torch.nn.functional.mse_loss(model(xb), yb).backward()
-            opt.step()
-            time.sleep(0.02)
-    dist.destroy_process_group()
-
-
-main()
-)PY";
-
-// Trains on through a loss that becomes NaN (a learning rate far too high) and exits 0, as scripts without a
-// check do: the run completes with the NAN_LOSS warning.
-const char kTourNanScript[] = R"PY(import time
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-
-dist.init_process_group("gloo")
-torch.manual_seed(0)
-model = DDP(torch.nn.Linear(16, 1))
-opt = torch.optim.SGD(model.parameters(), lr=5.0)
-x = torch.randn(64, 16) * 10
-for step in range(60):
-    opt.zero_grad()
-    model(x).pow(2).mean().backward()
-    opt.step()
-    time.sleep(0.02)
-dist.destroy_process_group()
-)PY";
+bool liveDiagnosisIs(const launch::RunModel* m, const char* code) {
+    return m && m->liveDiagnosis() && m->liveDiagnosis()->code == code;
+}
 
 } // namespace
 
@@ -223,6 +171,11 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         },
         [scriptMark] { *scriptMark = QDateTime::currentMSecsSinceEpoch(); }, 60000);
     add(
+        QStringLiteral("hold-up named"),
+        [model] { return liveDiagnosisIs(model(), protocol::diagnosis::RankBehind); },
+        [this] { m_window->runPanel()->refreshNow(); }, 20000);
+    add(QStringLiteral("grab run-held-up"), always, [this] { grab(QStringLiteral("run-held-up")); });
+    add(
         QStringLiteral("show stacks"),
         [scriptMark] { return QDateTime::currentMSecsSinceEpoch() - *scriptMark > 2500; },
         [this] { m_window->runPanel()->showStacks(); }, 10000);
@@ -262,6 +215,25 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
         [this] { m_window->runPanel()->refreshNow(); }, 120000);
     add(
         QStringLiteral("grab nan warning"), always, [this] { grab(QStringLiteral("script-nan")); }, 1000);
+    add(QStringLiteral("script with a slow rank"), always, [this, base, tmp] {
+        const QString project = QDir(tmp->path()).filePath(QStringLiteral("myproject"));
+        QFile script(QDir(project).filePath(QStringLiteral("slow_loader.py")));
+        if (script.open(QIODevice::WriteOnly)) script.write(kTourSlowScript);
+        script.close();
+        launch::RunConfig c = base();
+        c.scriptFile = script.fileName();
+        c.workDir = project;
+        c.training.steps.reset();
+        c.stragglerAfterSec = 3;
+        m_window->startRun(c);
+    });
+    add(
+        QStringLiteral("straggler named"),
+        [model] { return liveDiagnosisIs(model(), protocol::diagnosis::Straggler); },
+        [this] { m_window->runPanel()->refreshNow(); }, 60000);
+    add(QStringLiteral("grab run-straggler"), always, [this] { grab(QStringLiteral("run-straggler")); });
+    add(
+        QStringLiteral("slow run done"), [running] { return !running(); }, [] {}, 60000);
     add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
         const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
         writeStaleStore(store);

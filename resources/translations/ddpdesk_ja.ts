@@ -340,7 +340,36 @@
         <source>first step at %1 s</source>
         <translation>%1 秒で最初のステップ</translation>
     </message>
-<message><source>Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].</source><translation>ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。</translation></message></context>
+<message><source>Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].</source><translation>ランク %1 の損失がステップ %3 で %2 になりました: 学習が発散しています [NAN_LOSS]。</translation></message>
+    <message>
+        <source>store server [%1]: %2</source>
+        <translation>ストアサーバー [%1]: %2</translation>
+    </message>
+    <message>
+        <source>The run ended without reporting one training step: nothing was trained.</source>
+        <translation>学習ステップが 1 回も報告されないまま実行が終わりました: 何も学習されていません。</translation>
+    </message>
+    <message>
+        <source>Check that the training loop ran (an empty data set or loader, 0 epochs, a loop only some ranks enter) and that it calls optimizer.step(); with --no-instrument, steps are read from the script's loss lines only (--loss-regex).</source>
+        <translation>学習ループが実行されたか (空のデータセットやローダー、0 エポック、一部のランクだけが入るループ)、optimizer.step() を呼んでいるかを確認してください。--no-instrument の場合、ステップはスクリプトの損失の行 (--loss-regex) からのみ読み取ります。</translation>
+    </message>
+    <message>
+        <source>(rank %1 printed nothing)</source>
+        <translation>(ランク %1 は何も出力していません)</translation>
+    </message>
+    <message>
+        <source>no training step was reported</source>
+        <translation>学習ステップが報告されませんでした</translation>
+    </message>
+    <message>
+        <source>the ranks did not report how many samples they trained on</source>
+        <translation>ランクが学習したサンプル数を報告しませんでした</translation>
+    </message>
+    <message>
+        <source>each rank reported one step; a rate needs two</source>
+        <translation>各ランクが報告したステップは 1 回だけです。速度の計算には 2 回必要です</translation>
+    </message>
+</context>
 <context>
     <name>ddpdesk::launch::RunReplay</name>
     <message>
@@ -512,7 +541,96 @@
 %3</source><translation>ランク %1 のスタック (%2):
 %3</translation></message><message><source>TensorBoard: %1</source><translation>TensorBoard: %1</translation></message><message><source>TensorBoard: %1 already holds event files of an earlier run in this folder; TensorBoard shows them as one run with this one's</source><translation>TensorBoard: %1 にはこのフォルダーでの以前の実行のイベントファイルがあります。TensorBoard はそれらをこの実行と 1 つの実行として表示します</translation></message><message><source>warning: the run secret could not be saved for the other nodes (%1); start node 0 with %2 FILE and give the other nodes the same file</source><translation>警告: 他のノード用に実行シークレットを保存できませんでした (%1)。ノード 0 を %2 FILE で起動し、他のノードにも同じファイルを渡してください</translation></message><message><source>other nodes join with (N = 1..%1; first copy %2 to each node, readable only by you there too: chmod 600):
   %3</source><translation>他のノードは次のコマンドで参加します (N = 1..%1。先に %2 を各ノードへコピーし、そこでもあなただけが読めるようにしてください: chmod 600):
-  %3</translation></message></context>
+  %3</translation></message>
+    <message>
+        <source>store server [%1]: %2</source>
+        <translation>ストアサーバー [%1]: %2</translation>
+    </message>
+    <message>
+        <source>no rank here is behind another (rank(s) %1 at the same point): they wait for a rank elsewhere or for the store</source>
+        <translation>ここでは他より遅れているランクはありません (ランク %1 は同じ地点): 別の場所のランクかストアを待っています</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>ランク %1</translation>
+    </message>
+    <message>
+        <source>ranks %1</source>
+        <translation>ランク %1</translation>
+    </message>
+    <message>
+        <source>%1 behind</source>
+        <translation>%1 が遅れています</translation>
+    </message>
+    <message>
+        <source>%1 has not entered %2 that %3 entered %4 s ago</source>
+        <translation>%3 が %4 秒前に入った %2 に %1 がまだ入っていません</translation>
+    </message>
+    <message>
+        <source>%1 have not entered %2 that %3 entered %4 s ago</source>
+        <translation>%3 が %4 秒前に入った %2 に %1 がまだ入っていません</translation>
+    </message>
+    <message>
+        <source>rank %1 is at %2</source>
+        <translation>ランク %1 は %2 にいます</translation>
+    </message>
+    <message>
+        <source>Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a branch only some ranks take that skips a collective, a device that hangs).</source>
+        <translation>全員が %1 を待っています: そこで何をしているかを確認してください (遅いデータ読み込み、sleep やロック、一部のランクだけが通って集団通信を飛ばす分岐、応答しないデバイス)。</translation>
+    </message>
+    <message>
+        <source>every rank here has waited in %1 for %2 s and none of them is behind: a rank elsewhere (on another node) has not entered it, or the network does not carry the data</source>
+        <translation>ここのすべてのランクが %1 で %2 秒待っており、遅れているランクはありません: 別の場所 (別のノード) のランクがまだ入っていないか、ネットワークがデータを運んでいません</translation>
+    </message>
+    <message>
+        <source>Check that every node's ranks are running (Diagnose reads the store), and that GLOO_SOCKET_IFNAME names a link all nodes share.</source>
+        <translation>すべてのノードのランクが動いているか (診断はストアを読みます)、GLOO_SOCKET_IFNAME がすべてのノードで共通の回線を指しているかを確認してください。</translation>
+    </message>
+    <message>
+        <source>hold-up [%1]: %2</source>
+        <translation>停滞 [%1]: %2</translation>
+    </message>
+    <message>
+        <source>data loading (its time outside forward and backward)</source>
+        <translation>データ読み込み (順伝播と逆伝播以外の時間)</translation>
+    </message>
+    <message>
+        <source>compute (its step less the time it waited for the others)</source>
+        <translation>計算 (ステップ時間から他のランクを待った時間を引いたもの)</translation>
+    </message>
+    <message>
+        <source>rank %1's own work per step has taken %2x the fastest rank's (rank %3) for %4 s: %5 takes %6 ms a step against %7 ms; the other ranks wait for it in the gradient exchange</source>
+        <translation>ランク %1 の 1 ステップあたりの自身の処理時間が、最も速いランク (ランク %3) の %2 倍の状態が %4 秒続いています: %5 が 1 ステップ %6 ms (最速は %7 ms)。他のランクは勾配交換でこのランクを待っています</translation>
+    </message>
+    <message>
+        <source>CPU %1 %</source>
+        <translation>CPU %1 %</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>スレッド %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 at %2 % utilization</source>
+        <translation>GPU %1 の使用率 %2 %</translation>
+    </message>
+    <message>
+        <source>; its process: %1</source>
+        <translation>。プロセス: %1</translation>
+    </message>
+    <message>
+        <source>Give rank %1's input pipeline more room (DataLoader num_workers, pin_memory, data on a local disk) or look for what else its process does between steps.</source>
+        <translation>ランク %1 の入力パイプラインに余裕を持たせるか (DataLoader の num_workers、pin_memory、データをローカルディスクに置く)、ステップの合間にそのプロセスが何をしているかを確認してください。</translation>
+    </message>
+    <message>
+        <source>Look at what runs beside rank %1: another process on its cores or its GPU, more threads than cores (threads x ranks), a slower or hotter GPU, a lower clock.</source>
+        <translation>ランク %1 の横で何が動いているかを確認してください: 同じコアや GPU 上の別のプロセス、コア数を超えるスレッド (スレッド数 x ランク数)、遅いまたは高温の GPU、低いクロック。</translation>
+    </message>
+    <message>
+        <source>straggler [%1]: %2</source>
+        <translation>遅いランク [%1]: %2</translation>
+    </message>
+</context>
 <context>
     <name>ddpdesk::launch::SweepRunner</name>
     <message>
@@ -1196,6 +1314,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>Not all ranks probed: only ranks %1 were looked up one by one.</source>
         <translation>すべてのランクを調べたわけではありません: 1 つずつ確認したのはランク %1 だけです。</translation>
     </message>
+    <message>
+        <source>Rank 0 is counted without keys of its own: it hosts the TCPStore and waits in the store's constructor until every rank has connected.</source>
+        <translation>ランク 0 は自身のキーなしで数えられています: TCPStore をホストしており、すべてのランクが接続するまでストアのコンストラクターで待っています。</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>
@@ -1727,7 +1849,40 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>stopped</source>
         <translation>停止</translation>
     </message>
-<message><source>Show stac&amp;ks</source><translation>スタックを表示(&amp;K)</translation></message><message><source>Where does it hang? Every script rank writes the Python stacks of all its threads into the log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)</source><translation>どこで止まっているか? スクリプトの各ランクは全スレッドの Python スタックをログに書き出し、ddpdesk-worker の各ランクは何を待っているか (集団通信、バケット、待機時間) を書き出します</translation></message><message><source>asked from the Run page</source><translation>実行ページから要求</translation></message><message><source>&lt;b&gt;The run completed, but rank %1 needs a look.&lt;/b&gt; %2</source><translation>&lt;b&gt;実行は完了しましたが、ランク %1 を確認してください。&lt;/b&gt; %2</translation></message><message><source>Seen: %1</source><translation>検出: %1</translation></message></context>
+<message><source>Show stac&amp;ks</source><translation>スタックを表示(&amp;K)</translation></message><message><source>Where does it hang? Every script rank writes the Python stacks of all its threads into the log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)</source><translation>どこで止まっているか? スクリプトの各ランクは全スレッドの Python スタックをログに書き出し、ddpdesk-worker の各ランクは何を待っているか (集団通信、バケット、待機時間) を書き出します</translation></message><message><source>asked from the Run page</source><translation>実行ページから要求</translation></message><message><source>&lt;b&gt;The run completed, but rank %1 needs a look.&lt;/b&gt; %2</source><translation>&lt;b&gt;実行は完了しましたが、ランク %1 を確認してください。&lt;/b&gt; %2</translation></message><message><source>Seen: %1</source><translation>検出: %1</translation></message>
+    <message>
+        <source>n/a</source>
+        <translation>計測なし</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;One rank is slower than the others.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;1 つのランクが他より遅れています。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The run is held up.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;実行が停滞しています。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Own work</source>
+        <translation>自身の処理</translation>
+    </message>
+    <message>
+        <source>Collective #</source>
+        <translation>集団通信 #</translation>
+    </message>
+    <message>
+        <source>Own work per step (step time less the time it waited for the others): %1 ms, %2x the fastest rank's, %3x its own best</source>
+        <translation>1 ステップあたりの自身の処理時間 (ステップ時間から他のランクを待った時間を引いたもの): %1 ms、最速のランクの %2 倍、自身の最良値の %3 倍</translation>
+    </message>
+    <message>
+        <source>Not measured yet: needs two ranks or more reporting their step and comm wait times</source>
+        <translation>まだ測定できません: ステップ時間と通信待ち時間を報告するランクが 2 つ以上必要です</translation>
+    </message>
+    <message>
+        <source>#%1 (waiting)</source>
+        <translation>#%1 (待機中)</translation>
+    </message>
+</context>
 <context>
     <name>ddpdesk::ui::SetupPanel</name>
     <message>

@@ -570,6 +570,85 @@ JA.update({
 })
 
 
+# Who holds the run up, stragglers, numbers a short run shows (collective_watch, straggler_watch, RunModel)
+JA.update({
+    'store server [%1]: %2':
+        'ストアサーバー [%1]: %2',
+    'The run ended without reporting one training step: nothing was trained.':
+        '学習ステップが 1 回も報告されないまま実行が終わりました: 何も学習されていません。',
+    "Check that the training loop ran (an empty data set or loader, 0 epochs, a loop only some ranks enter) and that it calls optimizer.step(); with --no-instrument, steps are read from the script's loss lines only (--loss-regex).":
+        '学習ループが実行されたか (空のデータセットやローダー、0 エポック、一部のランクだけが入るループ)、optimizer.step() を呼んでいるかを確認してください。--no-instrument の場合、ステップはスクリプトの損失の行 (--loss-regex) からのみ読み取ります。',
+    '(rank %1 printed nothing)':
+        '(ランク %1 は何も出力していません)',
+    'no training step was reported':
+        '学習ステップが報告されませんでした',
+    'the ranks did not report how many samples they trained on':
+        'ランクが学習したサンプル数を報告しませんでした',
+    'each rank reported one step; a rate needs two':
+        '各ランクが報告したステップは 1 回だけです。速度の計算には 2 回必要です',
+    'no rank here is behind another (rank(s) %1 at the same point): they wait for a rank elsewhere or for the store':
+        'ここでは他より遅れているランクはありません (ランク %1 は同じ地点): 別の場所のランクかストアを待っています',
+    'rank %1':
+        'ランク %1',
+    'ranks %1':
+        'ランク %1',
+    '%1 behind':
+        '%1 が遅れています',
+    '%1 has not entered %2 that %3 entered %4 s ago':
+        '%3 が %4 秒前に入った %2 に %1 がまだ入っていません',
+    '%1 have not entered %2 that %3 entered %4 s ago':
+        '%3 が %4 秒前に入った %2 に %1 がまだ入っていません',
+    'rank %1 is at %2':
+        'ランク %1 は %2 にいます',
+    'Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a branch only some ranks take that skips a collective, a device that hangs).':
+        '全員が %1 を待っています: そこで何をしているかを確認してください (遅いデータ読み込み、sleep やロック、一部のランクだけが通って集団通信を飛ばす分岐、応答しないデバイス)。',
+    'every rank here has waited in %1 for %2 s and none of them is behind: a rank elsewhere (on another node) has not entered it, or the network does not carry the data':
+        'ここのすべてのランクが %1 で %2 秒待っており、遅れているランクはありません: 別の場所 (別のノード) のランクがまだ入っていないか、ネットワークがデータを運んでいません',
+    "Check that every node's ranks are running (Diagnose reads the store), and that GLOO_SOCKET_IFNAME names a link all nodes share.":
+        'すべてのノードのランクが動いているか (診断はストアを読みます)、GLOO_SOCKET_IFNAME がすべてのノードで共通の回線を指しているかを確認してください。',
+    'hold-up [%1]: %2':
+        '停滞 [%1]: %2',
+    'data loading (its time outside forward and backward)':
+        'データ読み込み (順伝播と逆伝播以外の時間)',
+    'compute (its step less the time it waited for the others)':
+        '計算 (ステップ時間から他のランクを待った時間を引いたもの)',
+    "rank %1's own work per step has taken %2x the fastest rank's (rank %3) for %4 s: %5 takes %6 ms a step against %7 ms; the other ranks wait for it in the gradient exchange":
+        'ランク %1 の 1 ステップあたりの自身の処理時間が、最も速いランク (ランク %3) の %2 倍の状態が %4 秒続いています: %5 が 1 ステップ %6 ms (最速は %7 ms)。他のランクは勾配交換でこのランクを待っています',
+    'CPU %1 %':
+        'CPU %1 %',
+    '%1 threads':
+        'スレッド %1',
+    'GPU %1 at %2 % utilization':
+        'GPU %1 の使用率 %2 %',
+    '; its process: %1':
+        '。プロセス: %1',
+    "Give rank %1's input pipeline more room (DataLoader num_workers, pin_memory, data on a local disk) or look for what else its process does between steps.":
+        'ランク %1 の入力パイプラインに余裕を持たせるか (DataLoader の num_workers、pin_memory、データをローカルディスクに置く)、ステップの合間にそのプロセスが何をしているかを確認してください。',
+    'Look at what runs beside rank %1: another process on its cores or its GPU, more threads than cores (threads x ranks), a slower or hotter GPU, a lower clock.':
+        'ランク %1 の横で何が動いているかを確認してください: 同じコアや GPU 上の別のプロセス、コア数を超えるスレッド (スレッド数 x ランク数)、遅いまたは高温の GPU、低いクロック。',
+    'straggler [%1]: %2':
+        '遅いランク [%1]: %2',
+    "Rank 0 is counted without keys of its own: it hosts the TCPStore and waits in the store's constructor until every rank has connected.":
+        'ランク 0 は自身のキーなしで数えられています: TCPStore をホストしており、すべてのランクが接続するまでストアのコンストラクターで待っています。',
+    'n/a':
+        'n/a',
+    '<b>One rank is slower than the others.</b>':
+        '<b>1 つのランクが他より遅れています。</b>',
+    '<b>The run is held up.</b>':
+        '<b>実行が停滞しています。</b>',
+    'Own work':
+        '自身の処理',
+    'Collective #':
+        '集団通信 #',
+    "Own work per step (step time less the time it waited for the others): %1 ms, %2x the fastest rank's, %3x its own best":
+        '1 ステップあたりの自身の処理時間 (ステップ時間から他のランクを待った時間を引いたもの): %1 ms、最速のランクの %2 倍、自身の最良値の %3 倍',
+    'Not measured yet: needs two ranks or more reporting their step and comm wait times':
+        'まだ測定できません: ステップ時間と通信待ち時間を報告するランクが 2 つ以上必要です',
+    '#%1 (waiting)':
+        '#%1 (待機中)',
+})
+
+
 # Sentences the doctor appends to a finding (Finding::notes)
 JA.update({
     'Not all ranks probed: only ranks %1 were looked up one by one.':

@@ -79,8 +79,10 @@ int WarmWorkers::waiting() const {
 
 QList<qint64> WarmWorkers::pids() const {
     QList<qint64> out;
+    // Running, as take() wants them: a process whose pid is known may still be starting.
     for (const Entry& e : m_entries)
-        if (e.process->processId() > 0) out << e.process->processId();
+        if (e.process->state() == QProcess::Running && e.process->processId() > 0)
+            out << e.process->processId();
     return out;
 }
 

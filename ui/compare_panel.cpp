@@ -58,7 +58,7 @@ void ComparePanel::build() {
     m_status = new QLabel;
     m_status->setWordWrap(true);
 
-    m_table = new QTableWidget(0, 9);
+    m_table = new QTableWidget(0, 10);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -114,7 +114,7 @@ void ComparePanel::retranslate() {
     m_png->setText(tr("Export PNG..."));
     m_table->setHorizontalHeaderLabels({tr("Workers"), tr("Setting"), tr("Samples/s"), tr("Speedup"),
                                         tr("Efficiency"), tr("Time to target"), tr("Final loss"),
-                                        tr("Comm wait"), tr("Gradients/step")});
+                                        tr("Comm wait"), tr("Gradients/step"), tr("Why not faster")});
     m_speedup->setTitle(tr("Speedup vs ideal"));
     m_speedup->setAxisTitles(tr("workers"), tr("speedup"));
     m_loss->setTitle(tr("Loss vs wall time"));
@@ -232,12 +232,15 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
             r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
             std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
             QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1),
-            r.bytesPerStep > 0 ? QLocale().formattedDataSize(r.bytesPerStep) : QStringLiteral("\u2013")};
+            r.bytesPerStep > 0 ? QLocale().formattedDataSize(r.bytesPerStep) : QStringLiteral("\u2013"),
+            r.scaling.isEmpty() ? QStringLiteral("\u2013") : r.scaling.join(QStringLiteral(", "))};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(i, c, item);
         }
+        // The causes in words, with their fixes (diagnose/scaling.h), where the codes are.
+        m_table->item(i, cells.size() - 1)->setToolTip(r.scalingText.join(QStringLiteral("\n\n")));
     }
     m_speedup->removeAllSeries();
     m_loss->removeAllSeries();

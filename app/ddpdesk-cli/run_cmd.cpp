@@ -87,6 +87,9 @@ void printSummaryText(const launch::Supervisor& run) {
     if (const auto& d = s.diagnosis) // a known failure, explained (core/launch/diagnose/failure_diagnosis.h)
         std::cout << "Diagnosis [" << d->code << "]: " << d->message << "\n  Fix: " << d->fix
                   << "\n  Seen in rank " << d->rank << ": " << d->matched << "\n";
+    for (const launch::ScalingCause& c : s.scaling) // core/launch/diagnose/scaling.h
+        std::cout << "Scaling [" << c.code.toStdString() << "]: " << c.text.toStdString()
+                  << "\n  Fix: " << c.fix.toStdString() << "\n";
     std::cout << "metrics: " << run.metricsPath().toStdString()
               << "\nsummary: " << run.summaryPath().toStdString() << "\n";
     if (!run.tensorboardFile().isEmpty()) {

@@ -83,6 +83,11 @@ constexpr const char* RankBehind = "RANK_BEHIND"; // ranks wait in a collective 
 constexpr const char* CollectiveWaitAll = "COLLECTIVE_WAIT_ALL"; // every rank here waits in the same one
 constexpr const char* NoTrainingSteps = "NO_TRAINING_STEPS";     // a run that ended ok without one step
 constexpr const char* Straggler = "STRAGGLER"; // a rank's own work stays slower than the fastest rank's
+// Why a run does not scale (launch/diagnose/scaling.h; summary.json `scaling`, sweep.csv), beside STRAGGLER
+constexpr const char* CommBound = "COMM_BOUND"; // every rank waits on the gradient exchange
+constexpr const char* DataBound = "DATA_BOUND"; // steps spend their time outside forward/backward
+constexpr const char* CpuOversubscribed = "CPU_OVERSUBSCRIBED"; // threads x ranks > cores
+constexpr const char* GpuShared = "GPU_SHARED";                 // two ranks on one GPU
 // Known failure texts (core/launch/diagnose/failure_diagnosis.cpp, in its table's order): root causes
 constexpr const char* NcclUnavailable = "NCCL_UNAVAILABLE";
 constexpr const char* LibuvUnavailable = "LIBUV_UNAVAILABLE";

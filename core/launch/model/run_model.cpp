@@ -265,6 +265,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     if (bytes >= 0) r.bytesPerStep = qint64(bytes);
     const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
     if (stepMs > 0) {
+        r.stepMs = stepMs;
         m_stepMs[index] += stepMs;
         m_commMs[index] += qMax(0.0, commMs);
         r.commWaitShare = qBound(0.0, m_commMs[index] / m_stepMs[index], 1.0);

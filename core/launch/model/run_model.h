@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "launch/diagnose/failure_diagnosis.h"
+#include "launch/diagnose/scaling.h"
 #include "launch/model/monitor_readings.h"
 #include "launch/model/straggler.h"
 #include "launch/model/throughput.h"
@@ -55,6 +56,7 @@ struct RankStatus {
     double loss = qQNaN();
     double samplesPerSec = 0; // after warm-up (from its second step event on); 0 until known
     double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
+    double stepMs = -1;       // the latest step event's mean step time; -1: not reported
     qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
     QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
     double testAccuracy = qQNaN();
@@ -91,6 +93,9 @@ struct RunSummary {
     // 1: every rank reported the same params_sha256; 0: they differ (a RANKS_DIVERGED diagnosis); -1: unknown
     // (fewer than two ranks reported one).
     int paramsIdentical = -1;
+    // Why it would not get faster with more ranks, from what it measured (diagnose/scaling.h); set at the
+    // end.
+    QVector<ScalingCause> scaling;
     QJsonObject toJson(const QVector<RankStatus>& ranks) const; // the summary.json object
     // summary.json's object read back (its per-rank part is not kept); missing keys keep the defaults, a
     // missing status reads "stopped".
@@ -130,6 +135,7 @@ public:
     void setLiveDiagnosis(const std::optional<Diagnosis>& d);
     const std::optional<Diagnosis>& liveDiagnosis() const { return m_liveDiagnosis; }
     void finish(const QString& status, int failedRank, const QString& reason); // freezes the summary
+    void setScaling(const QVector<ScalingCause>& causes) { m_summary.scaling = causes; } // after finish()
     // Replay of a recorded run (core/launch/model/run_replay.h): the model's clock follows the events'
     // timestamps instead of the wall clock, so elapsed time, ETA and series x values are those of the
     // recording. Set it before reset() so the run starts at the first recorded event; 0 goes back to the wall

@@ -79,6 +79,11 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
     o["restarts"] = restarts;
     o["params_identical"] =
         paramsIdentical < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(paramsIdentical == 1);
+    QJsonArray why;
+    for (const ScalingCause& c : scaling)
+        why.push_back(
+            QJsonObject{{"code", c.code}, {"text", c.text}, {"fix", c.fix}, {"evidence", c.evidence}});
+    o["scaling"] = why;
     QJsonArray rs;
     for (const RankStatus& r : ranks) {
         QJsonObject j;

@@ -5,6 +5,7 @@
 // run's store (script_store_host.h).
 #include "launch/run/supervisor.h"
 
+#include "launch/diagnose/scaling.h"
 #include "launch/model/json_bridge.h"
 #include "launch/record/metrics_log.h"
 #include "launch/run/collective_watch.h"
@@ -431,6 +432,7 @@ void Supervisor::finishRun(const QString& status) {
         reason = d->stopReason;
     }
     m_model.finish(status, failedRank, reason);
+    m_model.setScaling(diagnoseScaling(scalingFacts(m_config, m_model)));
     const QJsonObject summary = m_model.summary().toJson(m_model.ranks());
     writeLauncherEvent(protocol::ev::RunEnd, {{protocol::field::Summary, summary}});
     d->log.close();

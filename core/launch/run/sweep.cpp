@@ -143,15 +143,15 @@ QString cell(double v, int prec = 4) {
 QString sweepCsv(const QVector<SweepRow>& rows) {
     QString out = QStringLiteral(
         "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share,"
-        "bytes_per_step,variant\n");
+        "bytes_per_step,variant,scaling\n");
     for (const SweepRow& r : rows) {
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
                    .arg(r.size.nproc)
                    .arg(cell(r.samplesPerS), cell(r.speedup), cell(r.efficiency),
                         r.timeToTargetS >= 0 ? cell(r.timeToTargetS) : QString(), cell(r.finalLoss),
                         cell(r.testAccuracy), cell(r.commWaitShare))
                    .arg(r.bytesPerStep)
-                   .arg(r.size.variant());
+                   .arg(r.size.variant(), r.scaling.join(QLatin1Char(';')));
     }
     return out;
 }
@@ -362,6 +362,10 @@ void SweepRunner::onRunFinished(bool ok) {
         row.bytesPerStep = qMax(row.bytesPerStep, r.bytesPerStep);
     }
     row.commWaitShare = model->rankCount() ? comm / model->rankCount() : 0;
+    for (const ScalingCause& c : s.scaling) {
+        row.scaling << c.code;
+        row.scalingText << QStringLiteral("%1: %2. %3").arg(c.code, c.text, c.fix);
+    }
     row.lossVsWall = model->globalLossSeries();
     m_rows.push_back(row);
     m_current = nullptr;

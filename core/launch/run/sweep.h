@@ -12,6 +12,7 @@
 #include <QPointF>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <functional>
@@ -41,6 +42,8 @@ struct SweepRow {
     double testAccuracy = qQNaN();
     double commWaitShare = 0; // mean over ranks
     qint64 bytesPerStep = 0;  // gradient bytes a rank exchanges per step (halves with --grad-compression)
+    QStringList scaling;      // why it would not get faster (diagnose/scaling.h codes)
+    QStringList scalingText;  // each one's text and fix
     double wallS = 0;
     QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
 };

@@ -1,0 +1,186 @@
+#include "launch/diagnose/scaling.h"
+
+#include "launch/config/run_config.h"
+#include "launch/model/run_model.h"
+#include "launch/model/straggler.h"
+#include "protocol/finding_codes.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QJsonArray>
+#include <QThread>
+
+#include <algorithm>
+
+namespace ddpdesk::launch {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ddpdesk::launch::Scaling", text);
+}
+
+QString percent(double share) {
+    return QString::number(share * 100.0, 'f', 0) + QStringLiteral(" %");
+}
+
+QString megabytes(double bytes) {
+    return QString::number(bytes / 1e6, 'f', bytes >= 1e7 ? 0 : 2) + QStringLiteral(" MB");
+}
+
+// The straggler the others wait for: the rank furthest above StragglerMeter::kSlowRatio, if any.
+const ScalingRank* straggler(const QVector<ScalingRank>& ranks) {
+    const ScalingRank* worst = nullptr;
+    for (const ScalingRank& r : ranks)
+        if (r.vsFastest >= StragglerMeter::kSlowRatio && (!worst || r.vsFastest > worst->vsFastest))
+            worst = &r;
+    return worst;
+}
+
+void commBound(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    // Every rank waits: nobody here is late, the exchange itself is slow (one rank waiting far less than the
+    // others is the one they wait for, a straggler, not the link).
+    double least = 1, bytes = -1, stepMs = -1;
+    for (const ScalingRank& r : f.ranks) {
+        if (r.commWaitShare < 0) return;
+        least = std::min(least, r.commWaitShare);
+        bytes = std::max(bytes, r.bytesPerStep);
+        stepMs = std::max(stepMs, r.stepMs);
+    }
+    if (f.ranks.size() < 2 || least < kCommBoundShare) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::CommBound);
+    c.text = tr("every rank waits at least %1 of its step for the gradient exchange: the exchange, not the "
+                "computation, sets the pace")
+                 .arg(percent(least));
+    QJsonObject e{{"least_comm_wait_share", least}};
+    if (bytes > 0 && stepMs > 0) {
+        const double waitS = least * stepMs / 1000.0;
+        c.text += tr(" (%1 of gradients a step; %2 per second while waiting)")
+                      .arg(megabytes(bytes), megabytes(bytes / std::max(waitS, 1e-6)));
+        e["bytes_per_step"] = bytes;
+        e["step_ms"] = stepMs;
+    }
+    c.fix =
+        tr("Exchange less often or less: a larger batch per rank or --accumulate, --grad-compression fp16, "
+           "a faster link between the nodes (GLOO_SOCKET_IFNAME / --iface naming it), or fewer ranks.");
+    c.evidence = e;
+    out.push_back(c);
+}
+
+void dataBound(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    const ScalingRank* most = nullptr;
+    for (const ScalingRank& r : f.ranks)
+        if (r.dataMs >= 0 && r.stepMs > 0 && r.dataMs / r.stepMs >= kDataBoundShare &&
+            (!most || r.dataMs / r.stepMs > most->dataMs / most->stepMs))
+            most = &r;
+    if (!most) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::DataBound);
+    c.text =
+        tr("rank %1 spends %2 of its step outside forward and backward (%3 ms of %4 ms): loading data, or "
+           "the script's own work between steps")
+            .arg(most->rank)
+            .arg(percent(most->dataMs / most->stepMs))
+            .arg(most->dataMs, 0, 'f', 1)
+            .arg(most->stepMs, 0, 'f', 1);
+    c.fix = tr(
+        "Feed the ranks faster: DataLoader num_workers and pin_memory, data on a local disk, work moved out "
+        "of the training loop.");
+    c.evidence = {{"rank", most->rank}, {"data_ms", most->dataMs}, {"step_ms", most->stepMs}};
+    out.push_back(c);
+}
+
+void cpuOversubscribed(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    const int wanted = f.threadsPerRank * f.localRanks;
+    if (f.threadsPerRank <= 0 || f.cores <= 0 || wanted <= f.cores) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::CpuOversubscribed);
+    c.text = tr("%1 ranks x %2 threads = %3 threads on %4 cores: the ranks take the cores from each other")
+                 .arg(f.localRanks)
+                 .arg(f.threadsPerRank)
+                 .arg(wanted)
+                 .arg(f.cores);
+    c.fix =
+        tr("Give each rank at most %1 thread(s) (--threads, or OMP_NUM_THREADS for a script), or run fewer "
+           "ranks on this machine.")
+            .arg(std::max(1, f.cores / std::max(1, f.localRanks)));
+    c.evidence = {{"ranks", f.localRanks}, {"threads_per_rank", f.threadsPerRank}, {"cores", f.cores}};
+    out.push_back(c);
+}
+
+void gpuShared(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    QHash<QString, QList<int>> byGpu;
+    for (int i = 0; i < f.devices.size() && i < f.ranks.size(); ++i)
+        if (f.devices[i] != QLatin1String("cpu")) byGpu[f.devices[i]] << f.ranks[i].rank;
+    for (auto it = byGpu.begin(); it != byGpu.end(); ++it) {
+        if (it.value().size() < 2) continue;
+        QStringList ranks;
+        QJsonArray json;
+        for (int r : it.value()) {
+            ranks << QString::number(r);
+            json.push_back(r);
+        }
+        ScalingCause c;
+        c.code = QString::fromLatin1(protocol::diagnosis::GpuShared);
+        c.text = tr("ranks %1 share GPU %2: they take turns on it")
+                     .arg(ranks.join(QStringLiteral(", ")), it.key());
+        c.fix =
+            tr("One rank per GPU: --devices with each GPU once, and --nproc no larger than the GPU count.");
+        c.evidence = {{"gpu", it.key()}, {"ranks", json}};
+        out.push_back(c);
+    }
+}
+
+void stragglerCause(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    const ScalingRank* s = straggler(f.ranks);
+    if (!s) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::Straggler);
+    c.text = tr("rank %1's own work takes %2x the fastest rank's: every step waits for it")
+                 .arg(s->rank)
+                 .arg(s->vsFastest, 0, 'f', 1);
+    c.fix = tr("See the STRAGGLER warning of the run for what is slow on rank %1 (compute or data loading).")
+                .arg(s->rank);
+    c.evidence = {{"rank", s->rank}, {"vs_fastest", s->vsFastest}};
+    out.push_back(c);
+}
+
+} // namespace
+
+ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
+    ScalingFacts f;
+    f.worldSize = config.worldSize();
+    f.localRanks = model.rankCount();
+    f.cores = QThread::idealThreadCount();
+    f.threadsPerRank = config.threadsPerWorker();
+    bool userThreads = false;
+    const int omp = qEnvironmentVariableIntValue("OMP_NUM_THREADS", &userThreads);
+    if (config.isScript() && !config.training.threads && userThreads && omp > 0) f.threadsPerRank = omp;
+    const QStringList devices = config.deviceList();
+    for (int i = 0; i < model.rankCount(); ++i) {
+        const RankStatus& r = model.rank(i);
+        ScalingRank s;
+        s.rank = r.rank;
+        s.stepMs = r.stepMs;
+        s.commWaitShare = r.stepMs > 0 ? r.commWaitShare : -1;
+        s.dataMs = r.straggler.dataMs;
+        s.vsFastest = r.straggler.known() ? r.straggler.vsFastest : -1;
+        s.bytesPerStep = r.bytesPerStep > 0 ? double(r.bytesPerStep) : -1;
+        f.ranks.push_back(s);
+        f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));
+    }
+    return f;
+}
+
+QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
+    QVector<ScalingCause> out;
+    cpuOversubscribed(facts, out);
+    gpuShared(facts, out);
+    stragglerCause(facts, out);
+    commBound(facts, out);
+    dataBound(facts, out);
+    return out;
+}
+
+} // namespace ddpdesk::launch

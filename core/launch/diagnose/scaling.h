@@ -1,0 +1,54 @@
+#pragma once
+
+// Why a run does not get faster with more ranks, from what it measured: every rank waiting on the gradient
+// exchange (COMM_BOUND), steps spent outside forward and backward (DATA_BOUND), more threads than cores
+// (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER). Each
+// cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the facts at
+// the end of a run (summary.json `scaling`, the CLI's end report, sweep.csv), tests feed made-up ones.
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace ddpdesk::launch {
+
+struct ScalingRank {
+    int rank = -1;
+    double commWaitShare = -1; // of its step time, waiting in the gradient exchange; -1: not reported
+    double stepMs = -1;        // its latest mean step time
+    double dataMs = -1;        // of which outside forward and backward (script ranks)
+    double vsFastest = -1;     // its own work against the fastest rank's (model/straggler.h); -1: unknown
+    double bytesPerStep = -1;
+};
+
+struct ScalingFacts {
+    int worldSize = 0;
+    int localRanks = 0;
+    int threadsPerRank = 0; // intra-op threads each rank was given; 0: unknown
+    int cores = 0;          // logical cores of this machine
+    QStringList devices;    // each local rank's device ("cpu", or a GPU index or UUID)
+    QVector<ScalingRank> ranks;
+};
+
+struct ScalingCause {
+    QString code; // protocol::diagnosis::CommBound, ...
+    QString text;
+    QString fix;
+    QJsonObject evidence;
+};
+
+// A comm-wait share this large on every rank is comm-bound, a data share this large data-bound; a straggler
+// is StragglerMeter's (model/straggler.h).
+constexpr double kCommBoundShare = 0.30;
+constexpr double kDataBoundShare = 0.30;
+
+QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts);
+
+class RunModel;
+struct RunConfig;
+// What a run measured and was given, as diagnoseScaling reads it: its ranks' figures, the threads each rank
+// got (the user's OMP_NUM_THREADS for a script where it was set), this machine's cores, each rank's device.
+ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model);
+
+} // namespace ddpdesk::launch

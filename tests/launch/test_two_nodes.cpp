@@ -10,6 +10,7 @@
 #include "launch_test_util.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -18,6 +19,8 @@
 #include <QSet>
 
 #include <algorithm>
+#include <csignal>
+#include <functional>
 
 class TwoNodesTest : public QObject {
     Q_OBJECT
@@ -146,9 +149,86 @@ private slots:
                  qPrintable(QStringLiteral("hierarchical %1 bytes, flat %2").arg(hierBytes).arg(flatBytes)));
     }
 
+    // A slow link between the nodes (tc's token bucket at 16 Mbit/s each way): every rank waits most of its
+    // step for the gradient exchange, and the end of the run says so (COMM_BOUND, with the gradient bytes and
+    // the rate they moved at) on both nodes.
+    void aSlowLinkIsCommBound() {
+        QString err;
+        for (const auto& [ns, veth] : {std::pair{m_nsA, m_vethA}, std::pair{m_nsB, m_vethB}})
+            if (ip({"netns", "exec", ns, "tc", "qdisc", "add", "dev", veth, "root", "tbf", "rate", "16mbit",
+                    "burst", "32kbit", "latency", "400ms"},
+                   &err) != 0)
+                QSKIP(qPrintable("could not shape the link with tc: " + err));
+        QTemporaryDir dir;
+        const bool ok = runJob(dir.path(), 1, {}, 29520);
+        for (const auto& [ns, veth] : {std::pair{m_nsA, m_vethA}, std::pair{m_nsB, m_vethB}})
+            ip({"netns", "exec", ns, "tc", "qdisc", "del", "dev", veth, "root"});
+        QVERIFY(ok);
+        for (int node : {0, 1}) {
+            const QJsonObject s =
+                launchtest::readJsonFile(dir.filePath(QStringLiteral("node%1/summary.json").arg(node)));
+            QJsonObject comm;
+            for (const QJsonValue& v : s["scaling"].toArray())
+                if (v.toObject()["code"].toString() == QLatin1String("COMM_BOUND")) comm = v.toObject();
+            QVERIFY2(!comm.isEmpty(), QJsonDocument(s).toJson().constData());
+            QVERIFY2(comm["text"].toString().contains("MB per second while waiting"),
+                     qPrintable(comm["text"].toString()));
+        }
+    }
+
+    // Node 1's ranks frozen (SIGSTOP) in the middle of training: node 0's two ranks wait inside the same
+    // allreduce and neither is behind, so the hold-up watch says a rank elsewhere or the network holds them
+    // (COLLECTIVE_WAIT_ALL) and then what the doctor reads in the store, as a second diagnosis event. Thawed,
+    // the run completes.
+    void aWaitNobodyHereExplainsAsksTheDoctor() {
+        QTemporaryDir dir;
+        const QString node0 = dir.filePath("node0"), node1 = dir.filePath("node1");
+        QJsonObject first, withDoctor;
+        QVector<qint64> frozen;
+        const bool ok = runJob(dir.path(), 2, {"--grad-transport", "gloo"}, 29521, 3000, [&] {
+            QElapsedTimer t;
+            t.start();
+            // Both of node 1's ranks are training.
+            while (t.elapsed() < 60000) {
+                const auto events = launchtest::readJsonLines(node1 + "/metrics.jsonl");
+                if (launchtest::countEvents(events, "step", 2) >= 5 &&
+                    launchtest::countEvents(events, "step", 3) >= 5)
+                    break;
+                QTest::qWait(100);
+            }
+            frozen = launchtest::workerPids(node1 + "/metrics.jsonl");
+            for (qint64 pid : frozen)
+                ::kill(pid_t(pid), SIGSTOP);
+            while (t.elapsed() < 90000 && withDoctor.isEmpty()) {
+                for (const QJsonObject& e : launchtest::readJsonLines(node0 + "/metrics.jsonl"))
+                    if (e["event"].toString() == QLatin1String("diagnosis") &&
+                        e["code"].toString() == QLatin1String("COLLECTIVE_WAIT_ALL"))
+                        (e.contains("doctor") ? withDoctor : first) = e;
+                QTest::qWait(250);
+            }
+            for (qint64 pid : frozen)
+                ::kill(pid_t(pid), SIGCONT);
+        });
+        QCOMPARE(frozen.size(), 2);
+        QStringList said; // what node 0 said instead, for the failure message
+        for (const QJsonObject& e : launchtest::readJsonLines(node0 + "/metrics.jsonl"))
+            if (e["event"].toString() == QLatin1String("diagnosis") ||
+                e["event"].toString() == QLatin1String("stall"))
+                said << QString::fromUtf8(QJsonDocument(e).toJson(QJsonDocument::Compact));
+        QVERIFY2(!first.isEmpty(),
+                 qPrintable("node 0 did not say that every rank there waits: " + said.join('\n')));
+        QCOMPARE(first["waiting"].toArray(), QJsonArray({0, 1}));
+        QVERIFY2(!withDoctor.isEmpty(), "the doctor's findings did not follow");
+        QVERIFY2(QJsonDocument(withDoctor["doctor"].toObject()).toJson().contains("STORE_REACHABLE"),
+                 QJsonDocument(withDoctor).toJson().constData());
+        QVERIFY(ok);
+    }
+
 private:
     // Starts one launcher per node (node 1 first: it must wait for the store) and waits for both.
-    bool runJob(const QString& dir, int perNode, const QStringList& extra, int port = 29517) {
+    // whileRunning: called once both launchers started, before waiting for them.
+    bool runJob(const QString& dir, int perNode, const QStringList& extra, int port = 29517, int steps = 8,
+                const std::function<void()>& whileRunning = {}) {
         // A fresh namespace: no other job holds the port. Node 0 takes the secret it is given instead of
         // inventing one, so both nodes can start at once.
         const QString store = QStringLiteral("tcp://10.77.0.1:%1").arg(port);
@@ -184,7 +264,7 @@ private:
                              "--iface",
                              iface,
                              "--steps",
-                             "8",
+                             QString::number(steps),
                              "--threads",
                              "1",
                              "--batch-size",
@@ -205,6 +285,7 @@ private:
         };
         QProcess* node1 = launcher(m_nsB, 1, m_vethB);
         QProcess* node0 = launcher(m_nsA, 0, m_vethA);
+        if (whileRunning) whileRunning();
         bool ok = true;
         for (QProcess* p : {node0, node1}) {
             if (!p->waitForFinished(100000)) {

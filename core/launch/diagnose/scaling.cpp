@@ -47,12 +47,14 @@ void commBound(const ScalingFacts& f, QVector<ScalingCause>& out) {
         bytes = std::max(bytes, r.bytesPerStep);
         stepMs = std::max(stepMs, r.stepMs);
     }
-    if (f.ranks.size() < 2 || least < kCommBoundShare) return;
+    // One local rank of a multi-node job counts: it waits for the other nodes' ranks over the link.
+    if (f.ranks.isEmpty() || f.worldSize < 2 || least < kCommBoundShare) return;
     ScalingCause c;
     c.code = QString::fromLatin1(protocol::diagnosis::CommBound);
-    c.text = tr("every rank waits at least %1 of its step for the gradient exchange: the exchange, not the "
-                "computation, sets the pace")
-                 .arg(percent(least));
+    c.text =
+        tr("every rank here waits at least %1 of its step for the gradient exchange: the exchange, not the "
+           "computation, sets the pace")
+            .arg(percent(least));
     QJsonObject e{{"least_comm_wait_share", least}};
     if (bytes > 0 && stepMs > 0) {
         const double waitS = least * stepMs / 1000.0;

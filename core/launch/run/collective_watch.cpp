@@ -35,7 +35,7 @@ QString collectivesFile(const QString& dir, int rank) {
 }
 
 CollectiveWatch::CollectiveWatch(QObject& owner, RunModel& model, Hooks hooks)
-    : m_owner(owner), m_model(model), m_hooks(std::move(hooks)) {
+    : m_owner(owner), m_model(model), m_hooks(std::move(hooks)), m_doctor(owner) {
     m_timer.setInterval(1000);
     QObject::connect(&m_timer, &QTimer::timeout, &m_owner, [this] { check(); });
 }
@@ -47,6 +47,7 @@ void CollectiveWatch::start() {
 void CollectiveWatch::rearm() {
     m_reported.clear();
     m_asking = false;
+    m_doctor.abandon();
     if (m_folder.isEmpty()) return;
     // An earlier attempt's records would speak for ranks that are not there yet.
     const QDir dir(m_folder);
@@ -123,6 +124,9 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
     d.fix = fix.toStdString();
     m_model.setLiveDiagnosis(d);
     m_hooks.message(tr("hold-up [%1]: %2").arg(QString::fromStdString(h.code), text));
+    if (h.code == protocol::diagnosis::CollectiveWaitAll && m_hooks.doctorRequest)
+        m_doctor.ask(m_hooks.doctorRequest(),
+                     [this, h](const BackgroundDoctor::Answer& a) { reportDoctor(h, a); });
     m_hooks.event(d.rank, {{protocol::field::Code, QString::fromStdString(h.code)},
                            {protocol::field::Text, text},
                            {protocol::field::Behind, jsonRanks(h.behind)},
@@ -133,6 +137,32 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
                                         {protocol::field::Detail, QString::fromStdString(h.detail)},
                                         {protocol::field::Bytes, double(h.bytes)}}},
                            {protocol::field::WaitedS, h.waitedS}});
+}
+
+// The store's view of a wait nobody here explains, said once it is in: on the terminal and the launcher log,
+// as a second `diagnosis` event of the same code with the doctor's findings, and its first error (or warning)
+// in the banner's text while the hold-up lasts.
+void CollectiveWatch::reportDoctor(const HoldUp& h, const BackgroundDoctor::Answer& a) {
+    const QString code = QString::fromStdString(h.code);
+    if (!a.error.isEmpty()) {
+        m_hooks.message(tr("hold-up [%1]: the doctor could not run: %2").arg(code, a.error));
+        return;
+    }
+    m_hooks.message(tr("hold-up [%1]: the doctor on the store:\n%2").arg(code, a.text.trimmed()));
+    m_hooks.event(-1,
+                  {{protocol::field::Code, code},
+                   {protocol::field::Collective, QJsonObject{{protocol::field::Number, double(h.number)}}},
+                   {protocol::field::Doctor, a.json}});
+    QString first;
+    for (const char* severity : {"error", "warning"})
+        for (const QJsonValue& f : a.json.value(QStringLiteral("findings")).toArray())
+            if (first.isEmpty() &&
+                f.toObject().value(QStringLiteral("severity")).toString() == QLatin1String(severity))
+                first = f.toObject().value(QStringLiteral("message")).toString();
+    std::optional<Diagnosis> d = m_model.liveDiagnosis();
+    if (first.isEmpty() || !d || d->code != h.code) return; // it moved on meanwhile
+    d->message += " " + tr("The doctor: %1").arg(first).toStdString();
+    m_model.setLiveDiagnosis(d);
 }
 
 } // namespace ddpdesk::launch

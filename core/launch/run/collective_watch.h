@@ -5,10 +5,13 @@
 // once per hold-up, within seconds rather than at the stall timeout: a message (the CLI, the launcher log), a
 // `diagnosis` event in metrics.jsonl and the model's live diagnosis (the Run page's banner and per-rank
 // collective column; summary.json's diagnosis when the run then fails or is stopped). For a rank behind it
-// first asks the ranks for their stacks and names where the late rank is in its own code.
+// first asks the ranks for their stacks and names where the late rank is in its own code; when every rank
+// here waits, it then has the doctor read the store (which node's ranks arrived, which port answers) and says
+// that too.
 
 #include "launch/diagnose/hold_up.h"
 #include "launch/model/run_model.h"
+#include "launch/run/background_doctor.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -36,6 +39,8 @@ public:
         // Asks the ranks for their stacks; done gets what each wrote (by global rank).
         std::function<void(const QString& reason, std::function<void(const QMap<int, QString>&)> done)>
             stacks;
+        // What the doctor is asked when every rank here waits (COLLECTIVE_WAIT_ALL): the run's store.
+        std::function<doctor::DoctorRequest()> doctorRequest;
     };
 
     CollectiveWatch(QObject& owner, RunModel& model, Hooks hooks);
@@ -49,6 +54,7 @@ public:
 private:
     void check();
     void report(const HoldUp& h, const QMap<int, QString>& stacks);
+    void reportDoctor(const HoldUp& h, const BackgroundDoctor::Answer& a);
 
     QObject& m_owner;
     RunModel& m_model;
@@ -58,6 +64,7 @@ private:
     HoldUpThresholds m_thresholds;
     QString m_reported; // the hold-up said last (code and collective number): said once
     bool m_asking = false;
+    BackgroundDoctor m_doctor; // for a wait nobody here explains; its answer is dropped with the watch
 };
 
 } // namespace ddpdesk::launch

@@ -2,42 +2,21 @@
 // the doctor about the store, instead of letting the run hang silently until the worker's own timeout.
 #include "launch/run/stall_watch.h"
 
-#include "doctor/doctor.h"
-#include "launch/model/json_bridge.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonArray>
 #include <QStringList>
 
-#include <mutex>
-#include <thread>
-
 namespace ddpdesk::launch {
 
-struct StallWatch::DoctorLink {
-    std::mutex mutex;
-    StallWatch* watch = nullptr; // null once the watch is gone
-    QObject* owner = nullptr;
-};
-
 StallWatch::StallWatch(QObject& owner, const RunConfig& config, const RunModel& model, Hooks hooks)
-    : m_owner(owner), m_config(config), m_model(model), m_hooks(std::move(hooks)) {
+    : m_owner(owner), m_config(config), m_model(model), m_hooks(std::move(hooks)), m_doctor(owner) {
     m_timer.setInterval(1000);
     QObject::connect(&m_timer, &QTimer::timeout, &m_owner, [this] { check(); });
 }
 
-StallWatch::~StallWatch() {
-    abandonDoctor();
-}
-
 void StallWatch::start() {
     if (m_config.stallTimeoutSec > 0) m_timer.start();
-}
-
-void StallWatch::abandonDoctor() {
-    if (!m_doctorLink) return;
-    std::lock_guard<std::mutex> lock(m_doctorLink->mutex);
-    m_doctorLink->watch = nullptr;
 }
 
 void StallWatch::check() {
@@ -48,7 +27,7 @@ void StallWatch::check() {
         m_reported = false; // progress resumed: a later stall is reported again
         return;
     }
-    if (m_reported || m_doctorBusy) return;
+    if (m_reported || m_doctor.busy()) return;
     m_reported = true;
 
     QStringList counters;
@@ -93,44 +72,23 @@ void StallWatch::check() {
                       {protocol::field::StallTimeoutS, m_config.stallTimeoutSec}};
 
     m_hooks.stacks(tr("no progress for %1 s").arg(m_config.stallTimeoutSec));
-    // The doctor probes the network with timeouts; run it off the event loop so the UI and the output keep
-    // going.
     ddpdesk::doctor::DoctorRequest req;
     req.store = m_hooks.diagnosisStore().toStdString();
     req.worldSize = m_config.worldSize();
     req.nodeRank = m_config.nodeRank;
     req.jobRunning = true;
-    if (!m_doctorLink) {
-        m_doctorLink = std::make_shared<DoctorLink>();
-        m_doctorLink->watch = this;
-        m_doctorLink->owner = &m_owner;
-    }
-    m_doctorBusy = true;
-    // Detached: quitting never waits for a diagnosis (it ends by its own deadline anyway); the answer is
-    // posted under the link's lock, so the watch cannot be destroyed in between, and Qt drops an event
-    // posted to an owner destroyed before it runs (the watch goes with its owner).
-    std::thread([link = m_doctorLink, req, report, event] {
+    m_doctor.ask(req, [this, report, event](const BackgroundDoctor::Answer& a) {
         QString fullReport = report;
         QJsonObject ev = event;
-        try {
-            const auto findings = ddpdesk::doctor::diagnose(req);
-            fullReport +=
-                QStringLiteral("\ndoctor:\n") + QString::fromStdString(ddpdesk::doctor::toText(findings));
-            ev[protocol::field::Doctor] = toQtJson(ddpdesk::doctor::toJson(findings));
-        } catch (const std::exception& e) {
-            fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(QString::fromUtf8(e.what()));
-            ev[protocol::field::DoctorError] = QString::fromUtf8(e.what());
+        if (a.error.isEmpty()) {
+            fullReport += QStringLiteral("\ndoctor:\n") + a.text;
+            ev[protocol::field::Doctor] = a.json;
+        } else {
+            fullReport += QLatin1Char('\n') + tr("doctor could not run: %1").arg(a.error);
+            ev[protocol::field::DoctorError] = a.error;
         }
-        std::lock_guard<std::mutex> lock(link->mutex);
-        if (StallWatch* watch = link->watch)
-            QMetaObject::invokeMethod(
-                link->owner,
-                [watch, fullReport, ev] {
-                    watch->m_doctorBusy = false;
-                    watch->m_hooks.diagnosed(fullReport, ev);
-                },
-                Qt::QueuedConnection);
-    }).detach();
+        m_hooks.diagnosed(fullReport, ev);
+    });
 }
 
 } // namespace ddpdesk::launch

@@ -6,15 +6,14 @@
 
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
+#include "launch/run/background_doctor.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
 #include <QString>
 #include <QTimer>
 
-#include <atomic>
 #include <functional>
-#include <memory>
 
 namespace ddpdesk::launch {
 
@@ -32,15 +31,13 @@ public:
 
     // owner: the context the doctor's answer is delivered in (gone with it).
     StallWatch(QObject& owner, const RunConfig& config, const RunModel& model, Hooks hooks);
-    ~StallWatch(); // a diagnosis still running is abandoned; its answer is dropped
 
     void start(); // checks every second while config.stallTimeoutSec > 0
     void stop() { m_timer.stop(); }
-    void rearm() { m_reported = false; } // a new attempt: its stall is reported again
-    void abandonDoctor();
+    void rearm() { m_reported = false; }         // a new attempt: its stall is reported again
+    void abandonDoctor() { m_doctor.abandon(); } // a diagnosis still running: its answer is dropped
 
 private:
-    struct DoctorLink;
     void check();
 
     QObject& m_owner;
@@ -49,10 +46,7 @@ private:
     Hooks m_hooks;
     QTimer m_timer;
     bool m_reported = false;
-    // The doctor runs on a detached thread; this link is how its answer finds the watch, and the destructor
-    // cuts it instead of waiting for the diagnosis.
-    std::shared_ptr<DoctorLink> m_doctorLink;
-    std::atomic<bool> m_doctorBusy{false};
+    BackgroundDoctor m_doctor; // abandoned with the watch: its answer is dropped
 };
 
 } // namespace ddpdesk::launch

@@ -121,6 +121,14 @@ Supervisor::Impl::Impl(Supervisor& s)
                    },
                    [this, &s](const QString& reason, std::function<void(const QMap<int, QString>&)> done) {
                        stacks.request(reason, ranks.livePids(), std::move(done));
+                   },
+                   [this, &s] {
+                       doctor::DoctorRequest req;
+                       req.store = scriptStore.diagnosisStore(s.m_config).toStdString();
+                       req.worldSize = s.m_config.worldSize();
+                       req.nodeRank = s.m_config.nodeRank;
+                       req.jobRunning = true;
+                       return req;
                    }}),
       stragglers(s, s.m_model,
                  {[this, &s] { return s.m_running && !stopping && !restartPending; },

@@ -91,8 +91,21 @@ def timed(fn, key):
     return call
 
 
+def closure_cells(fn, original, seen=()):
+    """The cells holding `original` in fn's closure, or in the closures of the module's functions it calls (the
+    backward wrapper calls it through a helper)."""
+    found = []
+    for c in fn.__closure__ or ():
+        v = c.cell_contents
+        if v is original:
+            found.append(c)
+        elif getattr(v, "__closure__", None) and v not in seen:
+            found += closure_cells(v, original, seen + (fn,))
+    return found
+
+
 def time_inner(wrapper, original, key):
-    cells = [c for c in wrapper.__closure__ if c.cell_contents is original]
+    cells = closure_cells(wrapper, original)
     assert len(cells) == 1, f"{key}: the module's wrapper no longer calls {original}"
     cells[0].cell_contents = timed(original, key + " inner")
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ std::vector<ProcessRef> portHolders(int port);
 
 // Processes that hold `path` open or locked right now (other than this process).
 std::vector<ProcessRef> fileHolders(const std::filesystem::path& path);
+
+// Whether process `pid` holds `path` open right now, compared by the file itself (a process in another root,
+// a chroot, names the same file by another path): Linux asks /proc, Windows the Restart Manager. nullopt
+// where this OS cannot tell.
+std::optional<bool> processHoldsFile(std::int64_t pid, const std::filesystem::path& path);
 
 // Running processes (other than this one) whose command line mentions `text` where an argument (or a quoted
 // word) ends (Linux only; Windows returns none), unless it also contains one of `unless` (the arguments read

@@ -128,6 +128,21 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
     return out;
 }
 
+std::optional<bool> processHoldsFile(std::int64_t pid, const std::filesystem::path& path) {
+#ifdef __linux__
+    struct stat want {};
+    if (pid <= 0 || ::stat(path.c_str(), &want) != 0) return false;
+    return forEachFd(pid, [&](const std::string& fdPath, const std::string&) {
+        struct stat st {};
+        return ::stat(fdPath.c_str(), &st) == 0 && st.st_ino == want.st_ino && st.st_dev == want.st_dev;
+    });
+#else
+    (void)pid;
+    (void)path;
+    return std::nullopt; // no /proc to ask
+#endif
+}
+
 std::vector<ProcessRef> processesMentioning(const std::string& text, const std::vector<std::string>& unless) {
     std::vector<ProcessRef> out;
     if (text.empty()) return out;

@@ -39,7 +39,10 @@ std::vector<ProcessRef> portHolders(int port) {
     return out;
 }
 
-std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
+namespace {
+
+// Every process the Restart Manager sees holding `path`, this one included.
+std::vector<ProcessRef> restartManagerHolders(const std::filesystem::path& path) {
     std::vector<ProcessRef> out;
     DWORD session = 0;
     WCHAR key[CCH_RM_SESSION_KEY + 1] = {0};
@@ -56,15 +59,29 @@ std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
             info.resize(count);
             rc = RmGetList(session, &needed, &count, info.empty() ? nullptr : info.data(), &reasons);
         }
-        const auto self = currentPid();
         if (rc == ERROR_SUCCESS)
-            for (UINT i = 0; i < count; ++i) {
-                auto pid = static_cast<std::int64_t>(info[i].Process.dwProcessId);
-                if (pid != self) addUnique(out, pid, narrow(info[i].strAppName), "open");
-            }
+            for (UINT i = 0; i < count; ++i)
+                addUnique(out, static_cast<std::int64_t>(info[i].Process.dwProcessId),
+                          narrow(info[i].strAppName), "open");
     }
     RmEndSession(session);
     return out;
+}
+
+} // namespace
+
+std::vector<ProcessRef> fileHolders(const std::filesystem::path& path) {
+    std::vector<ProcessRef> out;
+    const auto self = currentPid();
+    for (ProcessRef& p : restartManagerHolders(path))
+        if (p.pid != self) out.push_back(std::move(p));
+    return out;
+}
+
+std::optional<bool> processHoldsFile(std::int64_t pid, const std::filesystem::path& path) {
+    for (const ProcessRef& p : restartManagerHolders(path))
+        if (p.pid == pid) return true;
+    return false;
 }
 
 std::vector<ProcessRef> processesMentioning(const std::string&, const std::vector<std::string>&) {

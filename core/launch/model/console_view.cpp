@@ -1,7 +1,7 @@
 #include "launch/model/console_view.h"
 
-#include "launch/process/process_control.h"
 #include "launch/run/supervisor.h"
+#include "os/console.h"
 
 #include <cmath>
 #include <cstdio>
@@ -26,7 +26,7 @@ QString clock(double s) {
 } // namespace
 
 ConsoleView::ConsoleView(Supervisor* run, const QString& label, QObject* parent)
-    : QObject(parent), m_run(run), m_label(label), m_terminal(stderrIsTerminal()) {
+    : QObject(parent), m_run(run), m_label(label), m_terminal(os::stderrIsTerminal()) {
     connect(run, &Supervisor::message, this, [this](const QString& text) { printLine(text); });
     connect(run, &Supervisor::attemptStarted, this, [this](int attempt) {
         const RunConfig& c = m_run->config();
@@ -87,7 +87,7 @@ QString ConsoleView::progressText(const Supervisor& run, int width) {
 void ConsoleView::tick() {
     if (!m_run->isRunning() && !m_run->model()->isFinished()) return;
     const int room =
-        (m_terminal ? terminalColumns() : 200) - (m_label.isEmpty() ? 0 : int(m_label.size()) + 2);
+        (m_terminal ? os::terminalColumns() : 200) - (m_label.isEmpty() ? 0 : int(m_label.size()) + 2);
     QString line = progressText(*m_run, qMax(20, room));
     if (!m_label.isEmpty()) line = m_label + QStringLiteral(": ") + line;
     if (m_terminal) {

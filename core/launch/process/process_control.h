@@ -58,8 +58,4 @@ bool exitCausedByStop(int stage, int exitCode, bool crashed);
 // rank's watcher thread takes away. False when the process could not be asked.
 bool requestPythonStacks(qint64 pid, const QString& stacksFile, const QString& requestFile);
 
-// Console helpers for the live progress bar.
-bool stderrIsTerminal();
-int terminalColumns(); // of stderr; 80 when unknown
-
 } // namespace ddpdesk::launch

@@ -3,10 +3,10 @@
 // SIGINT/SIGTERM via a self-pipe.
 #include "launch/process/process_control.h"
 
+#include "os/process_holders.h"
 #include "os/process_job.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QSocketNotifier>
@@ -14,8 +14,6 @@
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -155,34 +153,12 @@ bool exitCausedByStop(int stage, int exitCode, bool crashed) {
 
 bool requestPythonStacks(qint64 pid, const QString& stacksFile, const QString&) {
     if (pid <= 0) return false;
-#ifdef __linux__
-    // SIGUSR1 ends a process that has no handler for it: only one that holds the stacks file open is asked.
-    // Compared by device and inode, since a rank in another root (a chroot) shows a different path for it.
-    struct stat wanted {};
-    if (::stat(QFile::encodeName(stacksFile).constData(), &wanted) != 0) return false;
-    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
-    bool holds = false;
-    for (const QString& fd : fds.entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
-        struct stat st {};
-        if (::stat(QFile::encodeName(fds.filePath(fd)).constData(), &st) == 0 && st.st_dev == wanted.st_dev &&
-            st.st_ino == wanted.st_ino)
-            holds = true;
-    }
-    if (!holds) return false;
-#else
-    (void)stacksFile;
-#endif
+    // SIGUSR1 ends a process that has no handler for it: only one that holds the stacks file open is asked
+    // (where the OS can tell; elsewhere the caller's announcement check is all).
+    const std::optional<bool> holds =
+        os::processHoldsFile(pid, std::filesystem::path(QFile::encodeName(stacksFile).constData()));
+    if (holds && !*holds) return false;
     return ::kill(pid_t(pid), SIGUSR1) == 0;
-}
-
-bool stderrIsTerminal() {
-    return isatty(STDERR_FILENO) == 1;
-}
-
-int terminalColumns() {
-    struct winsize ws = {};
-    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-    return 80;
 }
 
 } // namespace ddpdesk::launch

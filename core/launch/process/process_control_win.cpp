@@ -17,9 +17,6 @@
 
 #include <windows.h>
 
-#include <io.h>
-#include <stdio.h>
-
 namespace ddpdesk::launch {
 
 struct ProcessGuard::Impl {
@@ -115,17 +112,6 @@ bool requestPythonStacks(qint64 pid, const QString&, const QString& requestFile)
     if (!os::processAlive(pid)) return false;
     QFile request(requestFile); // the rank's watcher thread removes it once it has written its stacks
     return request.open(QIODevice::WriteOnly | QIODevice::NewOnly) || request.exists();
-}
-
-bool stderrIsTerminal() {
-    return _isatty(_fileno(stderr)) != 0;
-}
-
-int terminalColumns() {
-    CONSOLE_SCREEN_BUFFER_INFO info;
-    if (GetConsoleScreenBufferInfo(GetStdHandle(STD_ERROR_HANDLE), &info))
-        return info.srWindow.Right - info.srWindow.Left + 1;
-    return 80;
 }
 
 } // namespace ddpdesk::launch

@@ -61,6 +61,28 @@ private slots:
         QVERIFY(!launch::findHoldUp(ranks, now - 5)); // a big allreduce on a slow link takes a while
     }
 
+    // A ring allreduce lets a rank finish and move on while another still receives: node 0's rank 0 waits in
+    // the next bucket's allreduce (#32) while its rank 1 still waits in the epoch-loss allreduce (#31), both
+    // for a frozen node 1. Rank 1 waits too: it is not the one behind (launch.two_nodes produced exactly
+    // this).
+    void aRankWaitingInAnEarlierCollectiveIsNotBehind() {
+        const double now = 1000;
+        const std::vector<RankCollectives> ranks{rank(0, 32, 31, now - 17), rank(1, 31, 30, now - 18)};
+        QVERIFY(
+            !launch::findHoldUp(ranks, now - 12)); // not before the all-wait threshold, and never RANK_BEHIND
+        const auto h = launch::findHoldUp(ranks, now);
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString(h->code), QStringLiteral("COLLECTIVE_WAIT_ALL"));
+        QVERIFY(h->behind.empty());
+        QCOMPARE(h->waiting, (std::vector<int>{0, 1}));
+        QCOMPARE(h->number, std::int64_t(32));
+        // The same rank 1 between collectives (computing, frozen, loading data) is the one behind.
+        const auto behind = launch::findHoldUp({rank(0, 32, 31, now - 17), rank(1, 31, 31, now - 18)}, now);
+        QVERIFY(behind);
+        QCOMPARE(QString::fromStdString(behind->code), QStringLiteral("RANK_BEHIND"));
+        QCOMPARE(behind->behind, std::vector<int>{1});
+    }
+
     void movingRunsAreNotHeldUp() {
         const double now = 1000;
         // Between collectives (all completed), one ahead that finished (a broadcast root), or one rank only.

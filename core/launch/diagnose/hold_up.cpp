@@ -18,14 +18,19 @@ std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, doub
     h.number = latest;
     double firstIn = now, lastIn = 0;
     const protocol::CollectiveRecord* sample = nullptr;
+    std::vector<int> inside; // every rank waiting in some collective
     for (const RankCollectives& r : ranks) {
-        if (r.record.entered < latest) {
-            h.behind.push_back(r.rank);
-        } else if (r.record.inside()) {
-            h.waiting.push_back(r.rank);
-            firstIn = std::min(firstIn, r.record.t);
+        if (r.record.inside()) {
+            inside.push_back(r.rank);
             lastIn = std::max(lastIn, r.record.t);
-            sample = &r.record;
+            if (r.record.entered == latest) {
+                h.waiting.push_back(r.rank);
+                firstIn = std::min(firstIn, r.record.t);
+                sample = &r.record;
+            }
+        } else if (r.record.entered < latest) {
+            // Not waiting in any collective and not at the latest one: computing, loading data, stuck.
+            h.behind.push_back(r.rank);
         }
     }
     // Nobody inside the latest one: the ranks that finished it are computing, not waiting for anyone.
@@ -39,7 +44,10 @@ std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, doub
         h.code = protocol::diagnosis::RankBehind;
         return h;
     }
-    if (h.waiting.size() != ranks.size()) return std::nullopt; // some finished it: it is moving
+    // Every rank waits, some still inside an earlier collective (a ring allreduce lets a rank finish and move
+    // on while another still receives): nobody here is late, a peer elsewhere or the network is.
+    if (inside.size() != ranks.size()) return std::nullopt; // some finished it: it is moving
+    h.waiting = inside;
     h.waitedS = now - lastIn;
     if (h.waitedS < thresholds.allWaitS) return std::nullopt;
     h.code = protocol::diagnosis::CollectiveWaitAll;

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+#include <algorithm>
 
 using ddpdesk::launch::ScalingFacts;
 using ddpdesk::launch::ScalingRank;
@@ -128,7 +129,13 @@ private slots:
             qPrintable(r.out));
     }
 
-    void aTinyBatchOverLoopbackTcpIsCommBoundALargeOneIsNot() {
+    // Batch 1 waits a larger share of its step in the exchange than batch 1024, and each run's verdict
+    // follows its own measured shares: COMM_BOUND exactly when every rank waited 30 % or more. Quiet, batch 1
+    // waits about 45 % (COMM_BOUND) and batch 1024 about 5 %; with two CPU hogs beside them 23-38 % and 4-6
+    // %: a loaded machine stretches the computation and can bring the tiny batch under the line, so the
+    // verdict is checked against the figures. launch.two_nodes aSlowLinkIsCommBound produces COMM_BOUND on a
+    // shaped link whatever the load.
+    void aTinyBatchWaitsMoreAndTheVerdictFollowsTheFigures() {
         QTemporaryDir dir;
         auto run = [&](const char* batch) {
             const QString out = dir.filePath(QStringLiteral("batch-%1").arg(batch));
@@ -138,14 +145,25 @@ private slots:
                                               120000);
             return std::make_pair(r, out);
         };
-        const auto [tiny, tinyOut] = run("2");
+        auto leastShare = [](const QString& out) {
+            double least = 1;
+            for (const QJsonValue& v : launchtest::readJsonFile(out + "/summary.json")["ranks"].toArray())
+                least = std::min(least, v.toObject()["comm_wait_share"].toDouble(-1));
+            return least;
+        };
+        const auto [tiny, tinyOut] = run("1");
         QVERIFY(tiny.finished);
         QVERIFY2(tiny.exitCode == 0, qPrintable(tiny.err + tiny.out));
-        QVERIFY2(summaryCodes(tinyOut).contains("COMM_BOUND"), qPrintable(tiny.out));
-        const auto [large, largeOut] = run("512");
+        const auto [large, largeOut] = run("1024");
         QVERIFY(large.finished);
         QVERIFY2(large.exitCode == 0, qPrintable(large.err + large.out));
-        QVERIFY2(!summaryCodes(largeOut).contains("COMM_BOUND"), qPrintable(large.out));
+        const double tinyShare = leastShare(tinyOut), largeShare = leastShare(largeOut);
+        qInfo("least comm-wait share: batch 1 %.2f, batch 1024 %.2f", tinyShare, largeShare);
+        QVERIFY2(tinyShare > largeShare,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(tinyShare).arg(largeShare)));
+        QCOMPARE(summaryCodes(tinyOut).contains("COMM_BOUND"), tinyShare >= ddpdesk::launch::kCommBoundShare);
+        QCOMPARE(summaryCodes(largeOut).contains("COMM_BOUND"),
+                 largeShare >= ddpdesk::launch::kCommBoundShare);
     }
 };
 

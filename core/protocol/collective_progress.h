@@ -9,7 +9,10 @@
 // always written at offset 0; a reader that catches it half-written skips that read.
 // Writers: resources/python/ddpdesk_instrument.py (_Collectives: DDP's gradient allreduce per backward, and
 // the torch.distributed collectives a script calls itself), ddpdesk-worker (core/train/worker, per broadcast
-// and per gradient bucket).
+// and per gradient bucket). Where the rank's PyTorch keeps a Flight Recorder for Gloo (2.x since about 2.8),
+// the script rank adds what it says of the default process group (fr_*): it counts every collective, those a
+// script or library reaches past torch.distributed's functions too (ProcessGroup.allreduce, DDP's own
+// broadcasts), so the launcher can compare ranks by it where the counts above see nothing wrong.
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +32,13 @@ constexpr const char* Kind = "kind";           // the latest one's: "allreduce",
 constexpr const char* Bytes = "bytes";         // its payload on this rank
 constexpr const char* Detail = "detail";       // e.g. "DDP gradients", "bucket 2 of 3"
 constexpr const char* T = "t";                 // unix seconds it was entered at
+// PyTorch's Flight Recorder's view (absent where it has none): its sequence numbers on the default process
+// group, the latest collective's kind ("allreduce") and payload, and when the rank first saw it pending.
+constexpr const char* FlightEntered = "fr_entered";
+constexpr const char* FlightCompleted = "fr_completed";
+constexpr const char* FlightKind = "fr_kind";
+constexpr const char* FlightBytes = "fr_bytes";
+constexpr const char* FlightT = "fr_t";
 } // namespace collective_field
 
 struct CollectiveRecord {
@@ -40,6 +50,15 @@ struct CollectiveRecord {
     std::string detail;
     double t = 0;
     bool inside() const { return completed < entered; } // waiting in collective #entered
+
+    struct Flight {
+        std::int64_t entered = 0, completed = 0, bytes = 0;
+        std::string kind;
+        double t = 0;
+    };
+    std::optional<Flight> flight; // the Flight Recorder's counts, where the rank's PyTorch has one
+    // The record as the Flight Recorder counts (detail says so); nullopt without one.
+    std::optional<CollectiveRecord> flightView() const;
 };
 
 // The record as written (kCollectiveRecordBytes bytes, newline last); kind and detail are cut to fit.

@@ -184,7 +184,9 @@ constexpr const char* Bytes = "bytes";
 constexpr const char* WaitedS = "waited_s";
 // diagnosis STRAGGLER (launch/run/straggler_watch.h): code, text, behind[] (the slow rank), fastest_rank,
 // ratio, own_ms, fastest_ms, slow_part ("compute", "data_loading"), part_ms, fastest_part_ms, slow_for_s, and
-// its process's cpu_percent, threads where the monitor sampled it.
+// its process's cpu_percent, threads where the monitor sampled it; for a rank on a GPU, its index, its
+// gpu_util_percent, temperature_c and sm_clock_mhz, the fastest rank's GPU's fastest_sm_clock_mhz, and
+// gpu_other_pids (other processes on its GPU).
 constexpr const char* FastestRank = "fastest_rank";
 constexpr const char* Ratio = "ratio";
 constexpr const char* OwnMs = "own_ms";
@@ -193,6 +195,8 @@ constexpr const char* SlowPart = "slow_part";
 constexpr const char* PartMs = "part_ms";
 constexpr const char* FastestPartMs = "fastest_part_ms";
 constexpr const char* SlowForS = "slow_for_s";
+constexpr const char* FastestSmClockMhz = "fastest_sm_clock_mhz";
+constexpr const char* GpuOtherPids = "gpu_other_pids";
 // stacks: reason, pid, text.
 // run_end: summary (summary.json's object).
 constexpr const char* Summary = "summary";

@@ -186,6 +186,8 @@ def _install():
 
     torch.optim.Optimizer.__init__ = hooked_init
     _collectives.start(os.environ.get("DDPDESK_COLLECTIVES_FILE"))
+    if _collectives.file is not None:
+        _FlightRecorder().start()
 
 
 class _Collectives:
@@ -268,11 +270,18 @@ class _Collectives:
             self.completed += 1
             self._write()
 
+    def flight(self, view):
+        with self.lock:
+            self.fr = view
+            self._write()
+
     def _write(self):
         if self.file is None:
             return
-        record = json.dumps({"pid": os.getpid(), "entered": self.entered, "completed": self.completed,
-                             "kind": self.kind, "bytes": self.bytes, "detail": self.detail, "t": self.t})
+        fields = {"pid": os.getpid(), "entered": self.entered, "completed": self.completed, "kind": self.kind,
+                  "bytes": self.bytes, "detail": self.detail, "t": self.t}
+        fields.update(getattr(self, "fr", None) or {})
+        record = json.dumps(fields)
         try:
             self.file.seek(0)
             self.file.write(record.encode()[:self.RECORD_BYTES - 1].ljust(self.RECORD_BYTES - 1) + b"\n")
@@ -291,6 +300,72 @@ def _payload_bytes(value):
 
 
 _collectives = _Collectives()
+
+
+class _FlightRecorder:
+    """PyTorch's Flight Recorder (2.x where torch._C._distributed_c10d has _dump_fr_trace_json; on by default,
+    TORCH_FR_BUFFER_SIZE=0 turns it off) counts every collective of a process group, those reached past
+    torch.distributed's functions too (ProcessGroup.allreduce, DDP's own broadcasts), which _Collectives cannot
+    see. A daemon thread reads the default group's counts twice a second (the rank's main thread may be blocked
+    in a collective, with the GIL released) and adds them to the collective record as fr_*. For Gloo an entry
+    stays 'scheduled'; pg_status's last_enqueued / last_completed_collective say what is pending. Only the
+    small status is read each time (6 us), the entries only for a collective still pending at the next look (its
+    kind and size)."""
+
+    DTYPE_BYTES = {"Float": 4, "Double": 8, "Half": 2, "BFloat16": 2, "Long": 8, "Int": 4, "Short": 2, "Char": 1,
+                   "Byte": 1, "Bool": 1, "ComplexFloat": 8, "ComplexDouble": 16}
+
+    def start(self):
+        import torch
+
+        self.dump = getattr(torch._C._distributed_c10d, "_dump_fr_trace_json", None)
+        if self.dump is None or os.environ.get("TORCH_FR_BUFFER_SIZE", "").strip() == "0":
+            return
+        self.seen = (None, None, None)
+        self.pending = (None, "", 0, 0.0)  # sequence number, kind, bytes, when first seen pending
+        threading.Thread(target=self._poll, name="ddpdesk-flight-recorder", daemon=True).start()
+
+    def _poll(self):
+        sleep = time.sleep  # ours, whatever the script patches later
+        while True:
+            sleep(0.5)
+            try:
+                self._read()
+            except Exception:  # no process group yet, or gone: the next look tells
+                pass
+
+    def _read(self):
+        status = json.loads(self.dump(includeCollectives=False, onlyActive=None)).get("pg_status", {}).get("0")
+        if not status:
+            return
+        entered = max(0, int(status.get("last_enqueued_collective", 0)))
+        completed = max(0, min(int(status.get("last_completed_collective", 0)), entered))
+        seq, kind, nbytes, t = self.pending
+        if entered > completed and seq != entered:
+            seq, kind, nbytes, t = entered, "", 0, time.time()
+        elif entered > completed and not kind and t < time.time() - 0.4:
+            # Still pending at the next look: worth reading the entries (about 0.1 s for a full buffer of 2000,
+            # so never for the collectives a training step passes through in milliseconds).
+            kind, nbytes = self._describe(entered)
+            kind = kind or "collective"  # not in the buffer (another group's, or p2p): read once
+        self.pending = (seq, kind, nbytes, t)
+        if (entered, completed, kind) == self.seen:
+            return
+        self.seen = (entered, completed, kind)
+        _collectives.flight({"fr_entered": entered, "fr_completed": completed, "fr_kind": kind, "fr_bytes": nbytes,
+                             "fr_t": t})
+
+    def _describe(self, seq):
+        entries = json.loads(self.dump(includeCollectives=True, onlyActive=None)).get("entries", [])
+        for e in reversed(entries):
+            group = e.get("process_group") or [None]
+            if e.get("collective_seq_id") == seq and str(group[0]) == "0" and not e.get("is_p2p"):
+                kind = str(e.get("profiling_name", "")).split(":")[-1].replace("_", "")
+                nbytes = 0
+                for size, dtype in zip(e.get("input_sizes") or [], e.get("input_dtypes") or []):
+                    nbytes += math.prod(size) * self.DTYPE_BYTES.get(dtype, 0)
+                return kind, nbytes
+        return "", 0
 
 
 class _CommWait:

@@ -444,7 +444,126 @@
     </message>
 <message><source>%1 is in the way of DDP Desk's folder for the ranks' progress and stacks; move it</source><translation>%1 が、ランクの進捗とスタックを置く DDP Desk のフォルダーの置き場所をふさいでいます。移動してください</translation></message></context>
 <context>
+    <name>ddpdesk::launch::Scaling</name>
+    <message>
+        <source>every rank here waits at least %1 of its step for the gradient exchange: the exchange, not the computation, sets the pace</source>
+        <translation>ここのすべてのランクがステップの少なくとも %1 を勾配交換の待ちに費やしています: 計算ではなく交換が速度を決めています</translation>
+    </message>
+    <message>
+        <source> (%1 of gradients a step; %2 per second while waiting)</source>
+        <translation> (1 ステップあたり勾配 %1、待ち時間中の転送速度は毎秒 %2)</translation>
+    </message>
+    <message>
+        <source>Exchange less often or less: a larger batch per rank or --accumulate, --grad-compression fp16, a faster link between the nodes (GLOO_SOCKET_IFNAME / --iface naming it), or fewer ranks.</source>
+        <translation>交換の回数か量を減らしてください: ランクあたりのバッチを大きくする、--accumulate、--grad-compression fp16、ノード間の速いリンク (GLOO_SOCKET_IFNAME / --iface で指定)、またはランク数を減らす。</translation>
+    </message>
+    <message>
+        <source>rank %1 spends %2 of its step outside forward and backward (%3 ms of %4 ms): loading data, or the script's own work between steps</source>
+        <translation>ランク %1 はステップの %2 を forward と backward の外で費やしています (%4 ms 中 %3 ms): データの読み込みか、ステップ間のスクリプト自身の処理です</translation>
+    </message>
+    <message>
+        <source>Feed the ranks faster: DataLoader num_workers and pin_memory, data on a local disk, work moved out of the training loop.</source>
+        <translation>ランクへのデータ供給を速くしてください: DataLoader の num_workers と pin_memory、データをローカルディスクに置く、処理を学習ループの外へ移す。</translation>
+    </message>
+    <message>
+        <source>%1 ranks x %2 threads = %3 threads on %4 cores: the ranks take the cores from each other</source>
+        <translation>%1 ランク x %2 スレッド = %4 コアに %3 スレッド: ランク同士がコアを奪い合っています</translation>
+    </message>
+    <message>
+        <source>Give each rank at most %1 thread(s) (--threads, or OMP_NUM_THREADS for a script), or run fewer ranks on this machine.</source>
+        <translation>各ランクのスレッドを %1 以下にする (--threads、スクリプトでは OMP_NUM_THREADS) か、このマシンで動かすランクを減らしてください。</translation>
+    </message>
+    <message>
+        <source>ranks %1 share GPU %2: they take turns on it</source>
+        <translation>ランク %1 が GPU %2 を共有しています: 交代で使っています</translation>
+    </message>
+    <message>
+        <source>One rank per GPU: --devices with each GPU once, and --nproc no larger than the GPU count.</source>
+        <translation>GPU 1 基につき 1 ランクにしてください: --devices に各 GPU を一度ずつ指定し、--nproc は GPU 数以下にします。</translation>
+    </message>
+    <message>
+        <source>rank %1's own work takes %2x the fastest rank's: every step waits for it</source>
+        <translation>ランク %1 自身の処理に最速のランクの %2 倍かかっています: 毎ステップがこのランクを待っています</translation>
+    </message>
+    <message>
+        <source>See the STRAGGLER warning of the run for what is slow on rank %1 (compute or data loading).</source>
+        <translation>ランク %1 で何が遅いか (計算かデータ読み込みか) は、実行中の STRAGGLER 警告を見てください。</translation>
+    </message>
+    <message>
+        <source>speed not reported</source>
+        <translation>速度不明</translation>
+    </message>
+    <message>
+        <source>%1 Gbit/s</source>
+        <translation>%1 Gbit/s</translation>
+    </message>
+    <message>
+        <source>%1 Mbit/s</source>
+        <translation>%1 Mbit/s</translation>
+    </message>
+    <message>
+        <source>loopback</source>
+        <translation>ループバック</translation>
+    </message>
+    <message>
+        <source>wireless</source>
+        <translation>無線</translation>
+    </message>
+    <message>
+        <source>wired</source>
+        <translation>有線</translation>
+    </message>
+    <message>
+        <source>loopback reaches no other machine</source>
+        <translation>ループバックは他のマシンに届きません</translation>
+    </message>
+    <message>
+        <source>every rank here waits at least %1 of its step for the exchange, and %2 adds a hop and often a slower path</source>
+        <translation>ここのすべてのランクがステップの少なくとも %1 を交換の待ちに費やしており、%2 は経由地を 1 つ増やし、多くの場合遅い経路になります</translation>
+    </message>
+    <message>
+        <source>every rank here waits at least %1 of its step for the exchange over the slower link</source>
+        <translation>ここのすべてのランクが、遅いリンク越しの交換でステップの少なくとも %1 を待っています</translation>
+    </message>
+    <message>
+        <source>Gloo's traffic between the nodes goes through %1 (%2): %3</source>
+        <translation>ノード間の Gloo の通信は %1 を通っています (%2): %3</translation>
+    </message>
+    <message>
+        <source>; %1 is up here too</source>
+        <translation>。このマシンでは %1 も有効です</translation>
+    </message>
+    <message>
+        <source>Name the interface the nodes reach each other through: --iface %1 (GLOO_SOCKET_IFNAME=%1 for a script, torchrun or mpirun), on every node with its own interface name.</source>
+        <translation>ノード同士が通信できるインターフェースを指定してください: --iface %1 (スクリプト、torchrun、mpirun では GLOO_SOCKET_IFNAME=%1)。各ノードでそのノードのインターフェース名を指定します。</translation>
+    </message>
+    <message>
+        <source>Name the interface the nodes reach each other through: --iface NAME (GLOO_SOCKET_IFNAME), on every node.</source>
+        <translation>ノード同士が通信できるインターフェースを指定してください: すべてのノードで --iface 名前 (GLOO_SOCKET_IFNAME)。</translation>
+    </message>
+    <message>
+        <source>the host name '%1' resolves to %2</source>
+        <translation>ホスト名 '%1' は %2 に解決されます</translation>
+    </message>
+</context>
+<context>
     <name>ddpdesk::launch::Supervisor</name>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>SM clock %1 MHz against %2 MHz on GPU %3 of the fastest rank</source>
+        <translation>SM クロック %1 MHz (最速のランクの GPU %3 は %2 MHz)</translation>
+    </message>
+    <message>
+        <source>SM clock %1 MHz</source>
+        <translation>SM クロック %1 MHz</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other process(es) on its GPU (pid %1)</source>
+        <translation><numerusform>その GPU 上に他のプロセスが %n 個 (pid %1)</numerusform></translation>
+    </message>
     <message>
         <source>ddpdesk-worker not found next to this program (%1); reinstall DDP Desk or set DDPDESK_WORKER to its path</source>
         <translation>このプログラムと同じ場所に ddpdesk-worker が見つかりません (%1)。DDP Desk を再インストールするか、DDPDESK_WORKER にそのパスを設定してください</translation>

@@ -696,6 +696,64 @@ JA.update({
     "%1 does not split evenly over %2 rank(s) x %3 micro-batch(es); use a multiple of %4":
         "%1 は %2 ランク x %3 マイクロバッチで割り切れません。%4 の倍数を指定してください",
     "n/a": "計測なし",
+    'every rank here waits at least %1 of its step for the gradient exchange: the exchange, not the computation, sets the pace':
+        'ここのすべてのランクがステップの少なくとも %1 を勾配交換の待ちに費やしています: 計算ではなく交換が速度を決めています',
+    ' (%1 of gradients a step; %2 per second while waiting)':
+        ' (1 ステップあたり勾配 %1、待ち時間中の転送速度は毎秒 %2)',
+    'Exchange less often or less: a larger batch per rank or --accumulate, --grad-compression fp16, a faster link between the nodes (GLOO_SOCKET_IFNAME / --iface naming it), or fewer ranks.':
+        '交換の回数か量を減らしてください: ランクあたりのバッチを大きくする、--accumulate、--grad-compression fp16、ノード間の速いリンク (GLOO_SOCKET_IFNAME / --iface で指定)、またはランク数を減らす。',
+    "rank %1 spends %2 of its step outside forward and backward (%3 ms of %4 ms): loading data, or the script's own work between steps":
+        'ランク %1 はステップの %2 を forward と backward の外で費やしています (%4 ms 中 %3 ms): データの読み込みか、ステップ間のスクリプト自身の処理です',
+    'Feed the ranks faster: DataLoader num_workers and pin_memory, data on a local disk, work moved out of the training loop.':
+        'ランクへのデータ供給を速くしてください: DataLoader の num_workers と pin_memory、データをローカルディスクに置く、処理を学習ループの外へ移す。',
+    '%1 ranks x %2 threads = %3 threads on %4 cores: the ranks take the cores from each other':
+        '%1 ランク x %2 スレッド = %4 コアに %3 スレッド: ランク同士がコアを奪い合っています',
+    'Give each rank at most %1 thread(s) (--threads, or OMP_NUM_THREADS for a script), or run fewer ranks on this machine.':
+        '各ランクのスレッドを %1 以下にする (--threads、スクリプトでは OMP_NUM_THREADS) か、このマシンで動かすランクを減らしてください。',
+    'ranks %1 share GPU %2: they take turns on it':
+        'ランク %1 が GPU %2 を共有しています: 交代で使っています',
+    'One rank per GPU: --devices with each GPU once, and --nproc no larger than the GPU count.':
+        'GPU 1 基につき 1 ランクにしてください: --devices に各 GPU を一度ずつ指定し、--nproc は GPU 数以下にします。',
+    "rank %1's own work takes %2x the fastest rank's: every step waits for it":
+        'ランク %1 自身の処理に最速のランクの %2 倍かかっています: 毎ステップがこのランクを待っています',
+    'See the STRAGGLER warning of the run for what is slow on rank %1 (compute or data loading).':
+        'ランク %1 で何が遅いか (計算かデータ読み込みか) は、実行中の STRAGGLER 警告を見てください。',
+    'speed not reported':
+        '速度不明',
+    '%1 Gbit/s':
+        '%1 Gbit/s',
+    '%1 Mbit/s':
+        '%1 Mbit/s',
+    'loopback':
+        'ループバック',
+    'wireless':
+        '無線',
+    'wired':
+        '有線',
+    'loopback reaches no other machine':
+        'ループバックは他のマシンに届きません',
+    'every rank here waits at least %1 of its step for the exchange, and %2 adds a hop and often a slower path':
+        'ここのすべてのランクがステップの少なくとも %1 を交換の待ちに費やしており、%2 は経由地を 1 つ増やし、多くの場合遅い経路になります',
+    'every rank here waits at least %1 of its step for the exchange over the slower link':
+        'ここのすべてのランクが、遅いリンク越しの交換でステップの少なくとも %1 を待っています',
+    "Gloo's traffic between the nodes goes through %1 (%2): %3":
+        'ノード間の Gloo の通信は %1 を通っています (%2): %3',
+    '; %1 is up here too':
+        '。このマシンでは %1 も有効です',
+    'Name the interface the nodes reach each other through: --iface %1 (GLOO_SOCKET_IFNAME=%1 for a script, torchrun or mpirun), on every node with its own interface name.':
+        'ノード同士が通信できるインターフェースを指定してください: --iface %1 (スクリプト、torchrun、mpirun では GLOO_SOCKET_IFNAME=%1)。各ノードでそのノードのインターフェース名を指定します。',
+    'Name the interface the nodes reach each other through: --iface NAME (GLOO_SOCKET_IFNAME), on every node.':
+        'ノード同士が通信できるインターフェースを指定してください: すべてのノードで --iface 名前 (GLOO_SOCKET_IFNAME)。',
+    "the host name '%1' resolves to %2":
+        "ホスト名 '%1' は %2 に解決されます",
+    '%1 °C':
+        '%1 °C',
+    'SM clock %1 MHz against %2 MHz on GPU %3 of the fastest rank':
+        'SM クロック %1 MHz (最速のランクの GPU %3 は %2 MHz)',
+    'SM clock %1 MHz':
+        'SM クロック %1 MHz',
+    '%n other process(es) on its GPU (pid %1)':
+        'その GPU 上に他のプロセスが %n 個 (pid %1)',
 })
 
 

@@ -1,7 +1,11 @@
 """A DDP script that hangs the way real ones do, for tests/launch/test_script_stacks.cpp: a few steps train, then
 rank 1 gets stuck in its data loading (stuck_in_data_loading) while rank 0 waits for it in DDP's allreduce.
 
-    hang_script.py FOLDER
+    hang_script.py FOLDER [past]
+
+"past": at that step every rank first allreduces through the process group object itself
+(ProcessGroup.allreduce, past torch.distributed's functions), so rank 0 waits in a collective only PyTorch's
+Flight Recorder counts.
 
 Rank 1 stays stuck until FOLDER/go exists (at most 90 s); then both finish. FOLDER/stuck_at says when it got stuck. Prints nothing: steps come from DDP
 Desk's instrumentation module.
@@ -25,6 +29,7 @@ def stuck_in_data_loading(folder):
 
 def main():
     folder = sys.argv[1]
+    past = sys.argv[2:] == ["past"]
     dist.init_process_group("gloo")
     rank = dist.get_rank()
     torch.manual_seed(0)
@@ -33,6 +38,8 @@ def main():
     for step in range(6):
         if step == 3 and rank == 1:
             stuck_in_data_loading(folder)
+        if step == 3 and past:
+            dist.distributed_c10d._get_default_group().allreduce([torch.ones(2)]).wait()
         x = torch.randn(4, 8)
         loss = model(x).pow(2).mean()
         opt.zero_grad()

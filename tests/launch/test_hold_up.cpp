@@ -126,6 +126,46 @@ private slots:
         QVERIFY(py && py->entered == 4 && py->detail == "DDP gradients" && py->bytes == 36);
     }
 
+    // DDP Desk's own counts see nothing wrong (neither rank inside a collective it counts); the Flight
+    // Recorder's say rank 0 waits in #9 that rank 1 has not entered: the hold-up comes from them. A rank
+    // without Flight Recorder counts leaves them unused.
+    void theFlightRecordersCountsNameWhatTheOwnCountsMiss() {
+        const double now = 1000;
+        std::vector<RankCollectives> ranks{rank(0, 3, 3, now - 20), rank(1, 3, 3, now - 20)};
+        QVERIFY(!launch::findHoldUpByAnyCount(ranks, now));
+        protocol::CollectiveRecord::Flight waiting{9, 8, 8, "allreduce", now - 3.4};
+        protocol::CollectiveRecord::Flight behind{8, 8, 4, "broadcast", now - 30};
+        ranks[0].record.flight = waiting;
+        QVERIFY(!launch::findHoldUpByAnyCount(ranks, now)); // rank 1 has none: not comparable
+        ranks[1].record.flight = behind;
+        const auto h = launch::findHoldUpByAnyCount(ranks, now);
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString(h->code), QStringLiteral("RANK_BEHIND"));
+        QCOMPARE(h->behind, std::vector<int>{1});
+        QCOMPARE(QString::fromStdString(launch::describeCollective(*h)),
+                 QStringLiteral("allreduce #9 (PyTorch's Flight Recorder, 8 bytes)"));
+        // Its own counts come first where they see a hold-up.
+        ranks[0].record.entered = 4;
+        ranks[0].record.t = now - 5;
+        QCOMPARE(launch::findHoldUpByAnyCount(ranks, now)->number, std::int64_t(4));
+
+        // The record file carries them both ways, as the Python module writes them.
+        const auto py = protocol::parseCollectiveRecord(
+            "{\"pid\": 9, \"entered\": 3, \"completed\": 3, \"kind\": \"allreduce\", \"bytes\": 36, "
+            "\"detail\": \"DDP gradients\", \"t\": 1.5, \"fr_entered\": 9, \"fr_completed\": 8, "
+            "\"fr_kind\": \"allreduce\", \"fr_bytes\": 8, \"fr_t\": 2.5}     \n");
+        QVERIFY(py && py->flight);
+        QCOMPARE(py->flight->entered, std::int64_t(9));
+        QCOMPARE(py->flight->completed, std::int64_t(8));
+        QCOMPARE(py->flight->bytes, std::int64_t(8));
+        QCOMPARE(py->flightView()->detail, std::string("PyTorch's Flight Recorder"));
+        const auto back = protocol::parseCollectiveRecord(protocol::formatCollectiveRecord(*py));
+        QVERIFY(back && back->flight && back->flight->entered == 9 && back->flight->t == 2.5);
+        QVERIFY(
+            !protocol::parseCollectiveRecord(protocol::formatCollectiveRecord(protocol::CollectiveRecord{}))
+                 ->flight);
+    }
+
     // The main thread's innermost frame in the user's own code, with its source line; threads of PyTorch and
     // frames of the standard library and of DDP Desk's module are passed over.
     void whereInUserCodeReadsAFaulthandlerDump() {

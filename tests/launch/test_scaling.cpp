@@ -1,16 +1,22 @@
 // Why a run does not scale (core/launch/diagnose/scaling.h): the rules on made-up facts, then real ranks
 // producing the causes this machine can produce: ddpdesk-worker ranks given more threads than there are cores
 // (CPU_OVERSUBSCRIBED), and a tiny-batch model exchanging its gradients over Gloo's loopback TCP
-// (COMM_BOUND), which a large batch of the same model is not. A script rank loading data slowly (STRAGGLER,
-// not COMM_BOUND) is launch.script_sweep's aSlowRankIsNamedAStraggler.
+// (COMM_BOUND), which a large batch of the same model is not; a ddpdesk-worker rank sharing its core with
+// CPU hogs (STRAGGLER, compute). A script rank loading data slowly (STRAGGLER, data loading, not COMM_BOUND)
+// is launch.script_sweep's aSlowRankIsNamedAStraggler.
 #include "launch/diagnose/scaling.h"
 #include "launch_test_util.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 #include <algorithm>
+#include <memory>
 
 using ddpdesk::launch::ScalingFacts;
 using ddpdesk::launch::ScalingRank;
@@ -39,11 +45,45 @@ ScalingFacts healthy() {
     return f;
 }
 
+ddpdesk::os::NetInterface iface(const char* name, ddpdesk::os::InterfaceKind kind, const char* address,
+                                std::int64_t mbps, const char* why = "", bool up = true) {
+    ddpdesk::os::NetInterface i;
+    i.name = name;
+    i.kind = kind;
+    i.kindWhy = why;
+    i.addresses = {address};
+    i.speedMbps = mbps;
+    i.up = up;
+    return i;
+}
+
+// Two nodes of two ranks, every rank here waiting half its step, Gloo told to use `used`.
+ScalingFacts multiNode(const char* used, std::vector<ddpdesk::os::NetInterface> interfaces) {
+    ScalingFacts f = healthy();
+    f.worldSize = 4;
+    f.ranks = {rank(0, 0.50), rank(1, 0.55)};
+    f.glooInterface = used;
+    f.glooInterfaceFrom = QStringLiteral("--iface");
+    f.interfaces = std::move(interfaces);
+    return f;
+}
+
 QStringList codes(const ScalingFacts& f) {
     QStringList out;
     for (const auto& c : ddpdesk::launch::diagnoseScaling(f))
         out << c.code;
     return out;
+}
+
+qint64 rankPid(const QVector<QJsonObject>& events, int rank) {
+    for (const QJsonObject& e : events)
+        if (e["event"].toString() == QLatin1String("rank_start") && e["rank"].toInt() == rank)
+            return qint64(e["pid"].toDouble());
+    return 0;
+}
+
+bool pin(qint64 pid, int core) { // every thread the process has, and so those it starts later
+    return QProcess::execute("taskset", {"-a", "-p", "-c", QString::number(core), QString::number(pid)}) == 0;
 }
 
 QStringList summaryCodes(const QString& out) {
@@ -105,6 +145,57 @@ private slots:
         QVERIFY(codes(f).isEmpty());
     }
 
+    void aVirtualAdapterWhileAWiredOneIsUpIsTheWrongInterface() {
+        using K = ddpdesk::os::InterfaceKind;
+        ScalingFacts f =
+            multiNode("docker0", {iface("lo", K::Loopback, "127.0.0.1", -1),
+                                  iface("docker0", K::Virtual, "172.17.0.1", -1, "a Docker bridge"),
+                                  iface("eth0", K::Wired, "192.168.1.5", 1000)});
+        QCOMPARE(codes(f), (QStringList{"WRONG_INTERFACE", "COMM_BOUND"}));
+        const auto cause = ddpdesk::launch::diagnoseScaling(f)[0];
+        QVERIFY2(cause.text.contains("docker0 (172.17.0.1, a Docker bridge") &&
+                     cause.text.contains("eth0 (192.168.1.5, wired, 1 Gbit/s) is up"),
+                 qPrintable(cause.text));
+        QVERIFY2(cause.fix.contains("--iface eth0"), qPrintable(cause.fix));
+        QCOMPARE(cause.evidence["better_interface"].toString(), QStringLiteral("eth0"));
+        f.interfaces[2].up = false; // nothing better here: the adapter is all there is
+        QCOMPARE(codes(f), QStringList{"COMM_BOUND"});
+        f = multiNode("docker0", {iface("docker0", K::Virtual, "172.17.0.1", -1, "a Docker bridge"),
+                                  iface("eth0", K::Wired, "192.168.1.5", 1000)});
+        f.ranks = {rank(0, 0.05), rank(1, 0.08)}; // nobody waits: the adapter costs nothing measurable
+        QVERIFY(codes(f).isEmpty());
+        f = multiNode("docker0", {iface("docker0", K::Virtual, "172.17.0.1", -1, "a Docker bridge"),
+                                  iface("eth0", K::Wired, "192.168.1.5", 1000)});
+        f.worldSize = 2; // one node: Gloo's traffic never leaves this machine
+        QCOMPARE(codes(f), QStringList{"COMM_BOUND"});
+    }
+
+    void aSlowerLinkWhileAFasterOneIsUpIsTheWrongInterface() {
+        using K = ddpdesk::os::InterfaceKind;
+        ScalingFacts f = multiNode("eth0", {iface("eth0", K::Wired, "192.168.1.5", 1000),
+                                            iface("eth1", K::Wired, "10.0.0.5", 25000)});
+        QCOMPARE(codes(f), (QStringList{"WRONG_INTERFACE", "COMM_BOUND"}));
+        QVERIFY(ddpdesk::launch::diagnoseScaling(f)[0].fix.contains("--iface eth1"));
+        f.interfaces[1].speedMbps = 1000; // as fast: nothing to gain
+        QCOMPARE(codes(f), QStringList{"COMM_BOUND"});
+        f.interfaces[1].speedMbps = -1; // unknown: nothing claimed
+        QCOMPARE(codes(f), QStringList{"COMM_BOUND"});
+    }
+
+    void loopbackInAMultiNodeRunIsTheWrongInterface() {
+        using K = ddpdesk::os::InterfaceKind;
+        ScalingFacts f = multiNode(
+            "lo", {iface("lo", K::Loopback, "127.0.1.1", -1), iface("eth0", K::Wired, "192.168.1.5", 1000)});
+        f.glooInterfaceFrom = QStringLiteral("the host name 'box' resolves to 127.0.1.1");
+        f.ranks = {rank(0, 0.05), rank(1, 0.08)};
+        const auto causes = ddpdesk::launch::diagnoseScaling(f);
+        QCOMPARE(causes.size(), 1);
+        QCOMPARE(causes[0].code, QStringLiteral("WRONG_INTERFACE"));
+        QVERIFY2(causes[0].text.contains("resolves to 127.0.1.1") &&
+                     causes[0].text.contains("reaches no other"),
+                 qPrintable(causes[0].text));
+    }
+
     void unmeasuredFiguresClaimNothing() {
         ScalingFacts f = healthy();
         f.ranks = {rank(0, -1), rank(1, -1)};
@@ -164,6 +255,70 @@ private slots:
         QCOMPARE(summaryCodes(tinyOut).contains("COMM_BOUND"), tinyShare >= ddpdesk::launch::kCommBoundShare);
         QCOMPARE(summaryCodes(largeOut).contains("COMM_BOUND"),
                  largeShare >= ddpdesk::launch::kCommBoundShare);
+    }
+
+    // Two ddpdesk-worker ranks, each pinned to its own core; two busy loops then pinned to rank 1's core
+    // leave it a third of that core. Rank 1 is named within 10 s of the hogs' start (--straggler-after 3),
+    // with compute as what is slow and its CPU share beside it; rank 0 never is.
+    void aWorkerRankBesideCpuHogsIsNamedAStraggler() {
+#ifndef Q_OS_LINUX
+        QSKIP("pins ranks and hogs to cores with taskset (Linux)");
+#else
+        if (QThread::idealThreadCount() < 2) QSKIP("needs two cores: one per rank");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("hog"), metrics = out + "/metrics.jsonl";
+        QProcess cli;
+        cli.setProcessChannelMode(QProcess::MergedChannels);
+        cli.start(launchtest::envPath("DDPDESK_CLI"),
+                  {"run", "--workload", "autoencoder", "--nproc", "2", "--threads", "1", "--grad-transport",
+                   "gloo", "--batch-size", "128", "--steps", "1000000", "--telemetry-ms", "0",
+                   "--straggler-after", "3", "--out", out});
+        QVERIFY(cli.waitForStarted(10000));
+        std::vector<std::unique_ptr<QProcess>> hogs;
+        auto cleanUp = qScopeGuard([&] {
+            for (auto& h : hogs)
+                h->kill(), h->waitForFinished(5000);
+            cli.terminate();
+            if (!cli.waitForFinished(30000)) cli.kill(), cli.waitForFinished(5000);
+        });
+        qint64 pids[2] = {0, 0};
+        QElapsedTimer t;
+        t.start();
+        while ((!pids[0] || !pids[1]) && t.elapsed() < 60000 && cli.state() == QProcess::Running) {
+            cli.waitForFinished(100);
+            const auto events = launchtest::readJsonLines(metrics);
+            pids[0] = rankPid(events, 0);
+            pids[1] = rankPid(events, 1);
+        }
+        QVERIFY2(pids[0] && pids[1], qPrintable(QString::fromUtf8(cli.readAll())));
+        QVERIFY(pin(pids[0], 0));
+        QVERIFY(pin(pids[1], 1));
+        for (int i = 0; i < 2; ++i) {
+            hogs.push_back(std::make_unique<QProcess>());
+            hogs.back()->start("taskset", {"-c", "1", "sh", "-c", "while :; do :; done"});
+            QVERIFY(hogs.back()->waitForStarted(5000));
+        }
+        const double hogsT = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+        QJsonObject straggler;
+        t.restart();
+        while (straggler.isEmpty() && t.elapsed() < 60000 && cli.state() == QProcess::Running) {
+            cli.waitForFinished(200);
+            for (const QJsonObject& e : launchtest::readJsonLines(metrics))
+                if (e["event"].toString() == "diagnosis" && e["code"].toString() == "STRAGGLER") {
+                    QVERIFY2(e["behind"].toArray() == QJsonArray({1}), qPrintable(QJsonDocument(e).toJson()));
+                    straggler = e;
+                }
+        }
+        QVERIFY2(!straggler.isEmpty(), qPrintable(QString::fromUtf8(cli.readAll())));
+        const QString json = QString::fromUtf8(QJsonDocument(straggler).toJson());
+        QCOMPARE(straggler["slow_part"].toString(), QStringLiteral("compute"));
+        QCOMPARE(straggler["fastest_rank"].toInt(), 0);
+        QVERIFY2(straggler["ratio"].toDouble() >= 1.3, qPrintable(json));
+        QVERIFY2(straggler.contains("cpu_percent"), qPrintable(json)); // its process's share of a core
+        const double namedAfterS = straggler["t"].toDouble() - hogsT;
+        qInfo("rank 1 named a straggler %.1f s after the hogs started", namedAfterS);
+        QVERIFY2(namedAfterS <= 10, qPrintable(json));
+#endif
     }
 };
 

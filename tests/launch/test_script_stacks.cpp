@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -29,11 +30,11 @@ struct HungRun {
     QTemporaryDir tmp;
     QProcess cli;
     QString out() const { return tmp.filePath("run"); }
-    void start(const QStringList& extra) {
+    void start(const QStringList& extra, const QStringList& scriptArgs = {}) {
         cli.start(launchtest::envPath("DDPDESK_CLI"),
                   QStringList{"run", "--script", DDPDESK_HANG_SCRIPT, "--python",
                               launchtest::envPath("DDPDESK_PYTHON"), "--nproc", "2", "--out", out()} +
-                      extra + QStringList{"--", tmp.path()});
+                      extra + QStringList{"--", tmp.path()} + scriptArgs);
     }
     bool finish() {
         QFile(tmp.filePath("go")).open(QIODevice::WriteOnly);
@@ -45,6 +46,14 @@ struct HungRun {
         cli.waitForFinished(5000);
     }
 };
+
+// The hang_script.py hold-up as the launcher says it: rank 1 behind, rank 0 waiting in an allreduce.
+void rank1IsBehindRank0InAnAllreduce(const QJsonObject& said) {
+    QCOMPARE(said["code"].toString(), QStringLiteral("RANK_BEHIND"));
+    QCOMPARE(said["behind"].toArray(), QJsonArray{1});
+    QCOMPARE(said["waiting"].toArray(), QJsonArray{0});
+    QCOMPARE(said["collective"].toObject()["kind"].toString(), QStringLiteral("allreduce"));
+}
 
 launchtest::CliResult stacksOf(const QString& runDir) {
     return launchtest::runCli({"stacks", runDir}, 30000);
@@ -95,11 +104,9 @@ private slots:
                     said = e;
         }
         QVERIFY2(!said.isEmpty(), qPrintable(run.cli.readAllStandardError()));
-        QCOMPARE(said["code"].toString(), QStringLiteral("RANK_BEHIND"));
-        QCOMPARE(said["behind"].toArray(), QJsonArray{1});
-        QCOMPARE(said["waiting"].toArray(), QJsonArray{0});
+        rank1IsBehindRank0InAnAllreduce(said);
+        if (QTest::currentTestFailed()) return;
         const QJsonObject c = said["collective"].toObject();
-        QCOMPARE(c["kind"].toString(), QStringLiteral("allreduce"));
         QCOMPARE(c["detail"].toString(), QStringLiteral("DDP gradients"));
         QCOMPARE(c["bytes"].toInt(), 36); // Linear(8, 1): 9 float32 gradients
         QVERIFY(said["waited_s"].toDouble() >= 2.5);
@@ -119,6 +126,55 @@ private slots:
         QVERIFY2(log.contains("hold-up [RANK_BEHIND]: rank 1 has not entered allreduce #4"), qPrintable(log));
         // It moved on and completed: nothing is left as the run's diagnosis.
         QVERIFY(launchtest::readJsonFile(run.out() + "/summary.json")["diagnosis"].isNull());
+    }
+
+    // Rank 0 waits in an allreduce it reached through the process group object (ProcessGroup.allreduce, past
+    // torch.distributed's functions) while rank 1 is stuck in its data loading: DDP Desk's own counts see no
+    // collective, PyTorch's Flight Recorder (2.x; on by default) does, and the launcher names rank 1 from its
+    // counts. A PyTorch without one (1.13, 2.6) writes no Flight Recorder counts and nothing is named from
+    // them.
+    void aCollectivePastTorchDistributedIsSeenByTheFlightRecorder() {
+        QProcess probe;
+        probe.start(
+            launchtest::envPath("DDPDESK_PYTHON"),
+            {"-c", "import torch; print(hasattr(torch._C._distributed_c10d, '_dump_fr_trace_json'))"});
+        QVERIFY(probe.waitForFinished(60000));
+        const bool hasFlightRecorder = probe.readAllStandardOutput().trimmed() == "True";
+        HungRun run;
+        run.start({}, {"past"});
+        QElapsedTimer t;
+        t.start();
+        QJsonObject said;
+        bool stuck = false;
+        while (said.isEmpty() && t.elapsed() < 120000 && run.cli.state() != QProcess::NotRunning) {
+            QThread::msleep(250);
+            if (!stuck && QFile::exists(run.tmp.filePath("stuck_at"))) {
+                stuck = true;
+                t.restart(); // from here: named within seconds, or (without a Flight Recorder) never
+            }
+            if (stuck && !hasFlightRecorder && t.elapsed() > 6000) break;
+            for (const QJsonObject& e : launchtest::readJsonLines(QDir(run.out()).filePath("metrics.jsonl")))
+                if (e["event"].toString() == "diagnosis" &&
+                    e["collective"].toObject()["detail"].toString() == "PyTorch's Flight Recorder")
+                    said = e;
+        }
+        QVERIFY2(stuck, qPrintable(run.cli.readAllStandardError()));
+        if (!hasFlightRecorder) {
+            QVERIFY2(said.isEmpty(), qPrintable(QJsonDocument(said).toJson()));
+            QVERIFY(run.finish());
+            return;
+        }
+        QVERIFY2(!said.isEmpty(), qPrintable(run.cli.readAllStandardError()));
+        rank1IsBehindRank0InAnAllreduce(said);
+        if (QTest::currentTestFailed()) return;
+        const QJsonObject c = said["collective"].toObject();
+        QCOMPARE(c["bytes"].toInt(), 8); // torch.ones(2): two float32
+        const QString text = said["text"].toString();
+        QVERIFY2(text.contains("(PyTorch's Flight Recorder, 8 bytes) that rank 0 entered") &&
+                     text.contains("in stuck_in_data_loading"),
+                 qPrintable(text));
+        qInfo().noquote() << "named" << t.elapsed() / 1000.0 << "s after rank 1 got stuck:" << text;
+        QVERIFY(run.finish());
     }
 
     void stacksCommandOnALiveRun() {

@@ -1,7 +1,14 @@
 // Which rank is slow, and at what (core/launch/model/straggler.h): the scores and the warning's rules on
 // made-up step events. The live path (a real script with one slow rank, the launcher's watch, summary.json,
-// metrics.jsonl) is launch.script_sweep's aSlowRankIsNamedAStraggler.
+// metrics.jsonl) is launch.script_sweep's aSlowRankIsNamedAStraggler, and for ddpdesk-worker ranks
+// launch.scaling's aWorkerRankBesideCpuHogsIsNamedAStraggler. The evidence beside a warning is read here from
+// monitor events made by core/monitor itself (no GPU on the test machines: the GPU readings are made up).
+#include "launch/diagnose/straggler_evidence.h"
+#include "launch/model/run_model.h"
 #include "launch/model/straggler.h"
+#include "monitor/monitor_events.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QtTest>
 
@@ -26,6 +33,57 @@ class StragglerTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void theEvidenceNamesAHotDownClockedGpuAndWhatElseRunsOnIt() {
+        using namespace ddpdesk;
+        launch::RunModel model;
+        model.reset({0, 1}, 2, QStringLiteral("autoencoder"), 100);
+        model.setPid(0, 1000);
+        model.setPid(1, 1001);
+        monitor::GpuSample fast, slow;
+        fast.index = 0;
+        fast.gpuUtilPercent = 99;
+        fast.temperatureC = 61;
+        fast.smClockMHz = 1980;
+        fast.processes = std::vector<monitor::GpuProcess>{{1000, {}}};
+        slow.index = 1;
+        slow.gpuUtilPercent = 97;
+        slow.temperatureC = 87;
+        slow.smClockMHz = 1110;
+        slow.processes = std::vector<monitor::GpuProcess>{{1001, {}}, {4242, {}}};
+        model.applyMonitorEvent(monitor::gpuEvent({fast, slow}, monitor::NvmlStatus{}, 1.0));
+        monitor::ProcessSample p;
+        p.pid = 1001;
+        p.rank = 1;
+        p.alive = true;
+        p.cpuPercent = 100;
+        p.threads = 12;
+        model.applyMonitorEvent(monitor::procEvent({p}, {fast, slow}, 1.0));
+
+        const launch::StragglerEvidence e = launch::stragglerEvidence(model, 1, 1, 0);
+        const QString text = e.text.join(", ");
+        QCOMPARE(text,
+                 QStringLiteral("CPU 100 %, 12 threads, GPU 1 at 97 % utilization, 87 °C, SM clock 1110 "
+                                "MHz against 1980 MHz on GPU 0 of the fastest rank, 1 other "
+                                "process(es) on its GPU (pid 4242)"));
+        QCOMPARE(e.fields["temperature_c"].toDouble(), 87.0);
+        QCOMPARE(e.fields["sm_clock_mhz"].toDouble(), 1110.0);
+        QCOMPARE(e.fields["fastest_sm_clock_mhz"].toDouble(), 1980.0);
+        QCOMPARE(e.fields["gpu_other_pids"].toArray(), QJsonArray({4242}));
+        QCOMPARE(e.fields["index"].toInt(), 1);
+
+        // A GPU the driver gives no temperature, clock or process list for: only what it reads.
+        slow.temperatureC.reset();
+        slow.smClockMHz.reset();
+        slow.processes.reset();
+        model.applyMonitorEvent(monitor::gpuEvent({fast, slow}, monitor::NvmlStatus{}, 2.0));
+        const launch::StragglerEvidence partial = launch::stragglerEvidence(model, 1, 1, 0);
+        QCOMPARE(partial.text.join(", "), QStringLiteral("CPU 100 %, 12 threads, GPU 1 at 97 % utilization"));
+        QVERIFY(!partial.fields.contains("temperature_c") && !partial.fields.contains("gpu_other_pids"));
+        // A rank on the CPU: its process alone.
+        QCOMPARE(launch::stragglerEvidence(model, 1, -1, -1).text.join(", "),
+                 QStringLiteral("CPU 100 %, 12 threads"));
+    }
+
     void theSlowRankScoresAgainstTheFastest() {
         StragglerMeter m;
         m.reset(2, 30);

@@ -3,7 +3,9 @@
 // node 0's address. Each node also gets its own host name, IPC namespace and /dev/shm (unshare + a tmpfs):
 // network namespaces alone share those, and the same-machine shared-memory shortcut for gradients would then
 // span the two "nodes" and send nothing across the link. The link's byte counters prove gradients crossed it,
-// and that with two ranks per node the hierarchical exchange sends less across than flat Gloo.
+// and that with two ranks per node the hierarchical exchange sends less across than flat Gloo. What the end
+// of a run says of the link is checked on a shaped one (COMM_BOUND) and on a second, bridged one Gloo is told
+// to use while the direct link is up (WRONG_INTERFACE).
 // LibTorch first: Qt's "slots" macro would break its headers.
 #include "model_compare.h"
 
@@ -16,6 +18,7 @@
 #include <QtTest>
 
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 
 #include <algorithm>
@@ -176,6 +179,70 @@ private slots:
         }
     }
 
+    // A second link between the nodes behind a bridge on each side (what Docker or libvirt puts between a
+    // host and its network), slow (16 Mbit/s), and Gloo told to use the bridges while the direct veth link is
+    // up: every rank waits on the exchange, and both nodes name the bridge as the wrong interface and the
+    // veth as the one to use (WRONG_INTERFACE), beside COMM_BOUND.
+    void aBridgeWhileADirectLinkIsUpIsTheWrongInterface() {
+        const QString tag = QString::number(QCoreApplication::applicationPid());
+        const QString vethC = "vd" + tag + "c", vethD = "vd" + tag + "d";
+        const QString bridgeA = "vb" + tag + "a", bridgeB = "vb" + tag + "b";
+        const QList<QStringList> steps = {
+            {"link", "add", vethC, "type", "veth", "peer", "name", vethD},
+            {"link", "set", vethC, "netns", m_nsA},
+            {"link", "set", vethD, "netns", m_nsB},
+            {"-n", m_nsA, "link", "add", bridgeA, "type", "bridge"},
+            {"-n", m_nsB, "link", "add", bridgeB, "type", "bridge"},
+            {"-n", m_nsA, "link", "set", vethC, "master", bridgeA},
+            {"-n", m_nsB, "link", "set", vethD, "master", bridgeB},
+            {"-n", m_nsA, "addr", "add", "10.78.0.1/24", "dev", bridgeA},
+            {"-n", m_nsB, "addr", "add", "10.78.0.2/24", "dev", bridgeB},
+            {"-n", m_nsA, "link", "set", vethC, "up"},
+            {"-n", m_nsB, "link", "set", vethD, "up"},
+            {"-n", m_nsA, "link", "set", bridgeA, "up"},
+            {"-n", m_nsB, "link", "set", bridgeB, "up"},
+            {"netns", "exec", m_nsA, "tc", "qdisc", "add", "dev", vethC, "root", "tbf", "rate", "16mbit",
+             "burst", "32kbit", "latency", "400ms"},
+            {"netns", "exec", m_nsB, "tc", "qdisc", "add", "dev", vethD, "root", "tbf", "rate", "16mbit",
+             "burst", "32kbit", "latency", "400ms"},
+        };
+        auto cleanUp = qScopeGuard([&] {
+            ip({"-n", m_nsA, "link", "del", vethC}); // and so its peer
+            ip({"-n", m_nsA, "link", "del", bridgeA});
+            ip({"-n", m_nsB, "link", "del", bridgeB});
+        });
+        QString err;
+        for (const QStringList& s : steps)
+            if (ip(s, &err) != 0)
+                QSKIP(
+                    qPrintable("could not build the bridged link: 'ip " + s.join(' ') + "' failed: " + err));
+        // The bridges need a moment to forward (no STP: forwarding at once, but the ports come up first).
+        QTest::qWait(1500);
+        QTemporaryDir dir;
+        QVERIFY(runJob(dir.path(), 1, {}, 29522, 8, {}, {"10.78.0.1", bridgeA, bridgeB}));
+        for (int node : {0, 1}) {
+            const QJsonObject s =
+                launchtest::readJsonFile(dir.filePath(QStringLiteral("node%1/summary.json").arg(node)));
+            QJsonObject wrong;
+            QStringList codes;
+            for (const QJsonValue& v : s["scaling"].toArray()) {
+                codes << v.toObject()["code"].toString();
+                if (codes.back() == QLatin1String("WRONG_INTERFACE")) wrong = v.toObject();
+            }
+            QVERIFY2(!wrong.isEmpty(), QJsonDocument(s).toJson().constData());
+            QVERIFY2(codes.contains("COMM_BOUND"), qPrintable(codes.join(',')));
+            const QJsonObject e = wrong["evidence"].toObject();
+            QCOMPARE(e["gloo_interface"].toString(), node == 0 ? bridgeA : bridgeB);
+            QCOMPARE(e["gloo_interface_kind"].toString(), QStringLiteral("virtual"));
+            QCOMPARE(e["better_interface"].toString(), node == 0 ? m_vethA : m_vethB);
+            QVERIFY2(wrong["text"].toString().contains("a bridge"), qPrintable(wrong["text"].toString()));
+            if (node == 0)
+                qInfo().noquote() << wrong["text"].toString() << "/ Fix:" << wrong["fix"].toString();
+            QVERIFY2(wrong["fix"].toString().contains("--iface " + (node == 0 ? m_vethA : m_vethB)),
+                     qPrintable(wrong["fix"].toString()));
+        }
+    }
+
     // Node 1's ranks frozen (SIGSTOP) in the middle of training: node 0's two ranks wait inside the same
     // allreduce and neither is behind, so the hold-up watch says a rank elsewhere or the network holds them
     // (COLLECTIVE_WAIT_ALL) and then what the doctor reads in the store, as a second diagnosis event. Thawed,
@@ -225,13 +292,18 @@ private slots:
     }
 
 private:
+    struct Link {
+        QString storeHost, ifaceA, ifaceB; // empty: the veth pair's
+    };
+
     // Starts one launcher per node (node 1 first: it must wait for the store) and waits for both.
     // whileRunning: called once both launchers started, before waiting for them.
     bool runJob(const QString& dir, int perNode, const QStringList& extra, int port = 29517, int steps = 8,
-                const std::function<void()>& whileRunning = {}) {
+                const std::function<void()>& whileRunning = {}, const Link& link = {}) {
         // A fresh namespace: no other job holds the port. Node 0 takes the secret it is given instead of
         // inventing one, so both nodes can start at once.
-        const QString store = QStringLiteral("tcp://10.77.0.1:%1").arg(port);
+        const QString host = link.storeHost.isEmpty() ? QStringLiteral("10.77.0.1") : link.storeHost;
+        const QString store = QStringLiteral("tcp://%1:%2").arg(host).arg(port);
         const QString secret = QString(64, QLatin1Char('7'));
         auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
             auto* p = new QProcess(this);
@@ -283,8 +355,8 @@ private:
             p->start("ip", args + extra);
             return p;
         };
-        QProcess* node1 = launcher(m_nsB, 1, m_vethB);
-        QProcess* node0 = launcher(m_nsA, 0, m_vethA);
+        QProcess* node1 = launcher(m_nsB, 1, link.ifaceB.isEmpty() ? m_vethB : link.ifaceB);
+        QProcess* node0 = launcher(m_nsA, 0, link.ifaceA.isEmpty() ? m_vethA : link.ifaceA);
         if (whileRunning) whileRunning();
         bool ok = true;
         for (QProcess* p : {node0, node1}) {

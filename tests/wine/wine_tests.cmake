@@ -14,5 +14,6 @@ set(DDPDESK_WINE_TESTS
     "shared_memory|tests/os/test_shared_memory.cpp|win_os"
     "tcp_socket|tests/os/test_tcp_socket.cpp|win_os"
     "process_holders|tests/os/test_process_holders.cpp|win_os"
+    "net_interfaces|tests/os/test_net_interfaces.cpp|win_os"
     "nvml_planting|tests/monitor/win_nvml_planting.cpp|win_monitor"
     "nvml_fake|tests/monitor/test_nvml_fake.cpp|win_monitor")

@@ -54,6 +54,18 @@ std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, doub
     return h;
 }
 
+std::optional<HoldUp> findHoldUpByAnyCount(const std::vector<RankCollectives>& ranks, double now,
+                                           const HoldUpThresholds& thresholds) {
+    if (auto h = findHoldUp(ranks, now, thresholds)) return h;
+    std::vector<RankCollectives> flight;
+    for (const RankCollectives& r : ranks) {
+        const auto view = r.record.flightView();
+        if (!view) return std::nullopt;
+        flight.push_back({r.rank, *view});
+    }
+    return findHoldUp(flight, now, thresholds);
+}
+
 std::string describeCollective(const HoldUp& h) {
     std::string text = h.kind + " #" + std::to_string(h.number);
     std::string inside = h.detail;

@@ -39,6 +39,12 @@ struct HoldUpThresholds {
 std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, double now,
                                  const HoldUpThresholds& thresholds = {});
 
+// findHoldUp on the counts the ranks keep themselves, else, where every rank has PyTorch's Flight Recorder,
+// on its counts: a collective reached past torch.distributed's functions (ProcessGroup.allreduce, DDP's own
+// broadcasts) is only there.
+std::optional<HoldUp> findHoldUpByAnyCount(const std::vector<RankCollectives>& ranks, double now,
+                                           const HoldUpThresholds& thresholds = {});
+
 // "allreduce #57 (DDP gradients, 4.1 MB)"
 std::string describeCollective(const HoldUp& h);
 

@@ -3,6 +3,7 @@
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
 #include "launch/model/straggler.h"
+#include "net/net_socket.h"
 #include "protocol/finding_codes.h"
 
 #include <QCoreApplication>
@@ -37,18 +38,27 @@ const ScalingRank* straggler(const QVector<ScalingRank>& ranks) {
     return worst;
 }
 
-void commBound(const ScalingFacts& f, QVector<ScalingCause>& out) {
-    // Every rank waits: nobody here is late, the exchange itself is slow (one rank waiting far less than the
-    // others is the one they wait for, a straggler, not the link).
-    double least = 1, bytes = -1, stepMs = -1;
+// The smallest share of its step any rank here waited in the exchange; -1 where one did not report it.
+// Every rank waiting means nobody here is late: the exchange itself is slow (one rank waiting far less than
+// the others is the one they wait for, a straggler, not the link).
+double leastCommShare(const ScalingFacts& f) {
+    double least = 1;
     for (const ScalingRank& r : f.ranks) {
-        if (r.commWaitShare < 0) return;
+        if (r.commWaitShare < 0) return -1;
         least = std::min(least, r.commWaitShare);
+    }
+    // One local rank of a multi-node job counts: it waits for the other nodes' ranks over the link.
+    return f.ranks.isEmpty() || f.worldSize < 2 ? -1 : least;
+}
+
+void commBound(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    const double least = leastCommShare(f);
+    if (least < kCommBoundShare) return;
+    double bytes = -1, stepMs = -1;
+    for (const ScalingRank& r : f.ranks) {
         bytes = std::max(bytes, r.bytesPerStep);
         stepMs = std::max(stepMs, r.stepMs);
     }
-    // One local rank of a multi-node job counts: it waits for the other nodes' ranks over the link.
-    if (f.ranks.isEmpty() || f.worldSize < 2 || least < kCommBoundShare) return;
     ScalingCause c;
     c.code = QString::fromLatin1(protocol::diagnosis::CommBound);
     c.text =
@@ -148,6 +158,107 @@ void stragglerCause(const ScalingFacts& f, QVector<ScalingCause>& out) {
     out.push_back(c);
 }
 
+QString speedText(std::int64_t mbps) {
+    if (mbps < 0) return tr("speed not reported");
+    return mbps >= 1000 ? tr("%1 Gbit/s").arg(double(mbps) / 1000.0, 0, 'g', 3) : tr("%1 Mbit/s").arg(mbps);
+}
+
+QString described(const os::NetInterface& i) {
+    const QString kind = i.kind == os::InterfaceKind::Virtual    ? QString::fromStdString(i.kindWhy)
+                         : i.kind == os::InterfaceKind::Loopback ? tr("loopback")
+                         : i.kind == os::InterfaceKind::Wireless ? tr("wireless")
+                                                                 : tr("wired");
+    const QString address =
+        i.addresses.empty() ? QString() : QString::fromStdString(i.addresses.front()) + ", ";
+    return QStringLiteral("%1 (%2%3, %4)")
+        .arg(QString::fromStdString(i.name), address, kind, speedText(i.speedMbps));
+}
+
+// The interface Gloo should rather use: up, with an address, neither loopback nor virtual; the fastest, a
+// wired one before a wireless one of the same speed.
+const os::NetInterface* betterInterface(const ScalingFacts& f, const os::NetInterface& used) {
+    const os::NetInterface* best = nullptr;
+    auto rank = [](const os::NetInterface& i) {
+        return std::make_pair(i.speedMbps, i.kind == os::InterfaceKind::Wired ? 1 : 0);
+    };
+    for (const os::NetInterface& i : f.interfaces) {
+        if (i.name == used.name || !i.up || i.addresses.empty() || i.kind == os::InterfaceKind::Loopback ||
+            i.kind == os::InterfaceKind::Virtual)
+            continue;
+        if (!best || rank(i) > rank(*best)) best = &i;
+    }
+    return best;
+}
+
+void wrongInterface(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    if (f.worldSize <= f.localRanks || f.glooInterface.isEmpty()) return; // one node: Gloo stays here
+    const os::NetInterface* used = nullptr;
+    for (const os::NetInterface& i : f.interfaces)
+        if (QString::fromStdString(i.name) == f.glooInterface) used = &i;
+    if (!used) return;
+    const os::NetInterface* better = betterInterface(f, *used);
+    const bool commBoundHere = leastCommShare(f) >= kCommBoundShare;
+    QString why;
+    if (used->kind == os::InterfaceKind::Loopback)
+        why = tr("loopback reaches no other machine");
+    else if (commBoundHere && better && used->kind == os::InterfaceKind::Virtual)
+        why = tr("every rank here waits at least %1 of its step for the exchange, and %2 adds a hop "
+                 "and often a slower path")
+                  .arg(percent(leastCommShare(f)), QString::fromStdString(used->kindWhy));
+    else if (commBoundHere && better && used->speedMbps > 0 && better->speedMbps >= 2 * used->speedMbps)
+        why = tr("every rank here waits at least %1 of its step for the exchange over the slower link")
+                  .arg(percent(leastCommShare(f)));
+    if (why.isEmpty()) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::WrongInterface);
+    c.text = tr("Gloo's traffic between the nodes goes through %1 (%2): %3")
+                 .arg(described(*used), f.glooInterfaceFrom, why);
+    if (better) c.text += tr("; %1 is up here too").arg(described(*better));
+    c.fix = better
+                ? tr("Name the interface the nodes reach each other through: --iface %1 "
+                     "(GLOO_SOCKET_IFNAME=%1 for a script, torchrun or mpirun), on every node with its own "
+                     "interface name.")
+                      .arg(QString::fromStdString(better->name))
+                : tr("Name the interface the nodes reach each other through: --iface NAME "
+                     "(GLOO_SOCKET_IFNAME), on every node.");
+    QJsonObject e{{"gloo_interface", f.glooInterface},
+                  {"gloo_interface_kind", os::interfaceKindName(used->kind)},
+                  {"gloo_interface_from", f.glooInterfaceFrom}};
+    if (used->speedMbps > 0) e["gloo_interface_mbps"] = double(used->speedMbps);
+    if (better) {
+        e["better_interface"] = QString::fromStdString(better->name);
+        if (better->speedMbps > 0) e["better_interface_mbps"] = double(better->speedMbps);
+    }
+    c.evidence = e;
+    out.push_back(c);
+}
+
+// Where Gloo's traffic goes, the way Gloo picks it: the interface GLOO_SOCKET_IFNAME names (--iface sets
+// it), else the one holding the first address this machine's host name resolves to.
+void findGlooInterface(const RunConfig& config, ScalingFacts& f) {
+    f.interfaces = os::netInterfaces();
+    if (!config.iface.isEmpty()) {
+        f.glooInterface = config.iface;
+        f.glooInterfaceFrom = QStringLiteral("--iface");
+        return;
+    }
+    if (const QString env = qEnvironmentVariable("GLOO_SOCKET_IFNAME"); !env.isEmpty()) {
+        f.glooInterface = env.section(QLatin1Char(','), 0, 0);
+        f.glooInterfaceFrom = QStringLiteral("GLOO_SOCKET_IFNAME");
+        return;
+    }
+    const std::string host = net::localHostName();
+    const net::Resolved r = net::resolveHost(host, std::chrono::seconds(2));
+    for (const std::string& a : r.addresses)
+        for (const os::NetInterface& i : f.interfaces)
+            if (std::find(i.addresses.begin(), i.addresses.end(), a) != i.addresses.end()) {
+                f.glooInterface = QString::fromStdString(i.name);
+                f.glooInterfaceFrom = tr("the host name '%1' resolves to %2")
+                                          .arg(QString::fromStdString(host), QString::fromStdString(a));
+                return;
+            }
+}
+
 } // namespace
 
 ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
@@ -172,6 +283,7 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         f.ranks.push_back(s);
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));
     }
+    if (f.worldSize > f.localRanks) findGlooInterface(config, f);
     return f;
 }
 
@@ -180,6 +292,7 @@ QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
     cpuOversubscribed(facts, out);
     gpuShared(facts, out);
     stragglerCause(facts, out);
+    wrongInterface(facts, out);
     commBound(facts, out);
     dataBound(facts, out);
     return out;

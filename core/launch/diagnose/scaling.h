@@ -2,9 +2,12 @@
 
 // Why a run does not get faster with more ranks, from what it measured: every rank waiting on the gradient
 // exchange (COMM_BOUND), steps spent outside forward and backward (DATA_BOUND), more threads than cores
-// (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER). Each
+// (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER), Gloo's
+// traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE). Each
 // cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the facts at
 // the end of a run (summary.json `scaling`, the CLI's end report, sweep.csv), tests feed made-up ones.
+
+#include "os/net_interfaces.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -29,6 +32,10 @@ struct ScalingFacts {
     int cores = 0;          // logical cores of this machine
     QStringList devices;    // each local rank's device ("cpu", or a GPU index or UUID)
     QVector<ScalingRank> ranks;
+    // Where Gloo's traffic between the nodes goes (multi-node runs): the interface, how that is known
+    // ("--iface", "GLOO_SOCKET_IFNAME", "the host name 'x' resolves to 10.0.0.5"), and what else is here.
+    QString glooInterface, glooInterfaceFrom;
+    std::vector<os::NetInterface> interfaces;
 };
 
 struct ScalingCause {

@@ -62,6 +62,13 @@ QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent) {
         r.util = number(*g, {"gpu_util", protocol::field::GpuUtilPercent, "util_gpu", "utilization_gpu"});
         r.memMiB = number(*g, {protocol::field::MemUsedBytes, "memory_used_bytes"}, kMiB);
         if (r.memMiB < 0) r.memMiB = number(*g, {"mem_used_mib", "memory_used_mib"});
+        r.temperatureC = number(*g, {protocol::field::TemperatureC});
+        r.smClockMHz = number(*g, {protocol::field::SmClockMhz});
+        const auto processes = g->find(protocol::field::Processes);
+        if (processes != g->end() && processes->is_array())
+            for (const nlohmann::json& p : *processes)
+                if (p.is_object() && number(p, {protocol::field::Pid}) > 0)
+                    r.pids << qint64(number(p, {protocol::field::Pid}));
         out << r;
     }
     return out;

@@ -17,6 +17,9 @@ struct MonitorReading {
     double util = -1;   // percent (GPU utilization or process CPU %)
     double memMiB = -1; // GPU memory used or process resident memory
     int threads = -1;   // a process's threads
+    // GPUs only: what tells a slow GPU from a busy one.
+    double temperatureC = -1, smClockMHz = -1;
+    QVector<qint64> pids; // the compute processes on it, where the driver lists them
 };
 
 QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent);

@@ -68,7 +68,7 @@ void CollectiveWatch::check() {
         records.push_back({rank, *record});
         m_model.setCollectives(m_model.indexOfRank(rank), record->entered, record->inside());
     }
-    const std::optional<HoldUp> h = findHoldUp(records, protocol::nowSeconds(), m_thresholds);
+    const std::optional<HoldUp> h = findHoldUpByAnyCount(records, protocol::nowSeconds(), m_thresholds);
     if (!h) {
         if (!m_reported.isEmpty()) m_model.setLiveDiagnosis(std::nullopt); // it moved on
         m_reported.clear();

@@ -1,5 +1,6 @@
 #include "launch/run/straggler_watch.h"
 
+#include "launch/diagnose/straggler_evidence.h"
 #include "protocol/finding_codes.h"
 #include "protocol/telemetry.h"
 
@@ -51,23 +52,13 @@ void StragglerWatch::report(const StragglerWarning& w) {
                        {protocol::field::FastestPartMs, w.fastestPartMs},
                        {protocol::field::SlowForS, w.slowForS}};
     // Evidence beside it: what its process does, and its GPU, as the monitor last saw them.
-    QStringList evidence;
-    for (const MonitorReading& p : m_model.lastProcReadings()) {
-        if (p.pid != slow.pid || slow.pid <= 0) continue;
-        if (p.util >= 0) {
-            evidence << tr("CPU %1 %").arg(p.util, 0, 'f', 0);
-            fields[protocol::field::CpuPercent] = p.util;
-        }
-        if (p.threads > 0) {
-            evidence << tr("%1 threads").arg(p.threads);
-            fields[protocol::field::Threads] = p.threads;
-        }
-    }
-    const int gpu = m_hooks.gpuOf ? m_hooks.gpuOf(w.index) : -1;
-    for (const MonitorReading& g : m_model.lastGpuReadings())
-        if (gpu >= 0 && g.key == QStringLiteral("GPU %1").arg(gpu) && g.util >= 0)
-            evidence << tr("GPU %1 at %2 % utilization").arg(gpu).arg(g.util, 0, 'f', 0);
-    if (!evidence.isEmpty()) text += tr("; its process: %1").arg(evidence.join(QStringLiteral(", ")));
+    const StragglerEvidence evidence =
+        stragglerEvidence(m_model, w.index, m_hooks.gpuOf ? m_hooks.gpuOf(w.index) : -1,
+                          m_hooks.gpuOf ? m_hooks.gpuOf(w.fastest) : -1);
+    for (auto it = evidence.fields.begin(); it != evidence.fields.end(); ++it)
+        fields[it.key()] = it.value();
+    if (!evidence.text.isEmpty())
+        text += tr("; its process: %1").arg(evidence.text.join(QStringLiteral(", ")));
     fields[protocol::field::Text] = text;
 
     const QString fix = data ? tr("Give rank %1's input pipeline more room (DataLoader num_workers, "

@@ -68,7 +68,7 @@ void RunRankTable::retranslate() {
     m_table->setHorizontalHeaderLabels(
         {RunPanel::tr("Rank"), RunPanel::tr("State"), RunPanel::tr("Step"), RunPanel::tr("Loss"),
          RunPanel::tr("Samples/s"), RunPanel::tr("Comm wait"), RunPanel::tr("Own work"),
-         RunPanel::tr("Collective #"), RunPanel::tr("PID"), RunPanel::tr("Exit")});
+         RunPanel::tr("Collective #"), RunPanel::tr("Node"), RunPanel::tr("PID"), RunPanel::tr("Exit")});
     m_shownState.fill(-1); // state names are translated: redraw them
 }
 
@@ -142,6 +142,8 @@ void RunRankTable::update(const launch::RunModel& model) {
         set(ColCollective, r.collectives < 0 ? QStringLiteral("\u2013")
                            : r.inCollective  ? RunPanel::tr("#%1 (waiting)").arg(r.collectives)
                                              : QStringLiteral("#%1").arg(r.collectives));
+        set(ColNode,
+            r.host.isEmpty() ? QString::number(r.node) : QStringLiteral("%1 (%2)").arg(r.node).arg(r.host));
         set(ColPid, r.pid ? QString::number(r.pid) : QString());
         set(ColExit,
             r.exitText.isEmpty() ? (r.exitCode >= 0 ? QString::number(r.exitCode) : QString()) : r.exitText);

@@ -29,6 +29,7 @@ public:
         ColComm,
         ColStraggler,
         ColCollective,
+        ColNode, // where it runs: "0 (host)"; other nodes' ranks show on node 0 of a multi-node run
         ColPid,
         ColExit,
         ColCount

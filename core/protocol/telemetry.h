@@ -47,6 +47,9 @@ constexpr const char* Stall = "stall";
 constexpr const char* Stacks = "stacks";
 constexpr const char* Diagnosis = "diagnosis"; // the hold-up watch named who holds the run up
 constexpr const char* RunEnd = "run_end";
+// Node 0 of a multi-node run: another node's launcher connected, went silent or lost its link (node, host,
+// state: connected | no_contact | lost: WHY); protocol/node_link.h.
+constexpr const char* Node = "node";
 } // namespace ev
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",

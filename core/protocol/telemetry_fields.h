@@ -12,6 +12,9 @@ namespace ddpdesk::protocol::field {
 constexpr const char* V = "v";
 constexpr const char* Event = "event";
 constexpr const char* Rank = "rank";
+// The node an event came from, added by node 0's launcher to what another node's launcher forwarded
+// (protocol/node_link.h); absent on a node's own events.
+constexpr const char* Node = "node";
 constexpr const char* T = "t";
 constexpr const char* Source = "source"; // "launcher", "monitor", "script", the instrumentation's tag
 

@@ -549,6 +549,62 @@
 <context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
+        <source>stopped from node 0: %1</source>
+        <translation>ノード 0 から停止されました: %1</translation>
+    </message>
+    <message>
+        <source>node 0 asks: %1</source>
+        <translation>ノード 0 からの要求: %1</translation>
+    </message>
+    <message>
+        <source>node %1: %2</source>
+        <translation>ノード %1: %2</translation>
+    </message>
+    <message>
+        <source>node %1 (%2): its launcher is connected; its ranks show here</source>
+        <translation>ノード %1 (%2): ランチャーが接続しました。そのランクはここに表示されます</translation>
+    </message>
+    <message>
+        <source>node %1 (%2): no contact for %3 s</source>
+        <translation>ノード %1 (%2): %3 秒間連絡がありません</translation>
+    </message>
+    <message>
+        <source>node %1 (%2): %3</source>
+        <translation>ノード %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>node link: off with a FileStore; each node shows its own ranks (use a tcp:// store to see every node's ranks on node 0)</source>
+        <translation>ノードリンク: FileStore では使えません。各ノードは自分のランクだけを表示します (ノード 0 ですべてのノードのランクを見るには tcp:// ストアを使ってください)</translation>
+    </message>
+    <message>
+        <source>node link: off, the run has no usable secret (%1)</source>
+        <translation>ノードリンク: 使えるシークレットがないため無効です (%1)</translation>
+    </message>
+    <message>
+        <source>node link: off, the store's host %1 is not an address of this machine</source>
+        <translation>ノードリンク: ストアのホスト %1 はこのマシンのアドレスではないため無効です</translation>
+    </message>
+    <message>
+        <source>node link: cannot listen on %1:%2 (%3); each node shows its own ranks</source>
+        <translation>ノードリンク: %1:%2 で待ち受けできません (%3)。各ノードは自分のランクだけを表示します</translation>
+    </message>
+    <message>
+        <source>node link: listening on %1:%2 for the other nodes' launchers (multi-node run; only those that prove the run's secret are let in)</source>
+        <translation>ノードリンク: 他のノードのランチャーを %1:%2 で待ち受けています (複数ノードの実行。実行のシークレットを証明したものだけを受け入れます)</translation>
+    </message>
+    <message>
+        <source>node link: %1 event(s) of other nodes dropped: this launcher fell behind</source>
+        <translation>ノードリンク: 他のノードのイベントを %1 件破棄しました: このランチャーの処理が追いついていません</translation>
+    </message>
+    <message>
+        <source>node link: %1</source>
+        <translation>ノードリンク: %1</translation>
+    </message>
+    <message>
+        <source>node link: refused %1: %2</source>
+        <translation>ノードリンク: %1 を拒否しました: %2</translation>
+    </message>
+    <message>
         <source>%1 °C</source>
         <translation>%1 °C</translation>
     </message>
@@ -1768,6 +1824,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
 </context>
 <context>
     <name>ddpdesk::ui::RunPanel</name>
+    <message>
+        <source>Node</source>
+        <translation>ノード</translation>
+    </message>
     <message>
         <source>Loss smoothing: %1</source>
         <translation>損失の平滑化: %1</translation>

@@ -754,6 +754,36 @@ JA.update({
         'SM クロック %1 MHz',
     '%n other process(es) on its GPU (pid %1)':
         'その GPU 上に他のプロセスが %n 個 (pid %1)',
+    'stopped from node 0: %1':
+        'ノード 0 から停止されました: %1',
+    'node 0 asks: %1':
+        'ノード 0 からの要求: %1',
+    'node %1: %2':
+        'ノード %1: %2',
+    'node %1 (%2): its launcher is connected; its ranks show here':
+        'ノード %1 (%2): ランチャーが接続しました。そのランクはここに表示されます',
+    'node %1 (%2): no contact for %3 s':
+        'ノード %1 (%2): %3 秒間連絡がありません',
+    'node %1 (%2): %3':
+        'ノード %1 (%2): %3',
+    "node link: off with a FileStore; each node shows its own ranks (use a tcp:// store to see every node's ranks on node 0)":
+        'ノードリンク: FileStore では使えません。各ノードは自分のランクだけを表示します (ノード 0 ですべてのノードのランクを見るには tcp:// ストアを使ってください)',
+    'node link: off, the run has no usable secret (%1)':
+        'ノードリンク: 使えるシークレットがないため無効です (%1)',
+    "node link: off, the store's host %1 is not an address of this machine":
+        'ノードリンク: ストアのホスト %1 はこのマシンのアドレスではないため無効です',
+    'node link: cannot listen on %1:%2 (%3); each node shows its own ranks':
+        'ノードリンク: %1:%2 で待ち受けできません (%3)。各ノードは自分のランクだけを表示します',
+    "node link: listening on %1:%2 for the other nodes' launchers (multi-node run; only those that prove the run's secret are let in)":
+        'ノードリンク: 他のノードのランチャーを %1:%2 で待ち受けています (複数ノードの実行。実行のシークレットを証明したものだけを受け入れます)',
+    'node link: %1 event(s) of other nodes dropped: this launcher fell behind':
+        'ノードリンク: 他のノードのイベントを %1 件破棄しました: このランチャーの処理が追いついていません',
+    'node link: %1':
+        'ノードリンク: %1',
+    'node link: refused %1: %2':
+        'ノードリンク: %1 を拒否しました: %2',
+    'Node':
+        'ノード',
 })
 
 

@@ -30,6 +30,7 @@ ScalingRank rank(int r, double commShare, double stepMs = 20, double dataMs = -1
     s.stepMs = stepMs;
     s.dataMs = dataMs;
     s.vsFastest = vsFastest;
+    s.slow = vsFastest >= 1.3;
     s.bytesPerStep = 800000;
     return s;
 }
@@ -115,6 +116,8 @@ private slots:
         ScalingFacts f = healthy();
         f.ranks = {rank(0, 0.70), rank(1, 0.02, 20, -1, 3.5)};
         QCOMPARE(codes(f), QStringList{"STRAGGLER"});
+        f.ranks[1].slow = false; // 1.6x of 2 ms: the meter calls it jitter, and so does this
+        QVERIFY(codes(f).isEmpty());
     }
 
     void stepsOutsideForwardAndBackwardAreDataBound() {
@@ -257,9 +260,10 @@ private slots:
                  largeShare >= ddpdesk::launch::kCommBoundShare);
     }
 
-    // Two ddpdesk-worker ranks, each pinned to its own core; two busy loops then pinned to rank 1's core
-    // leave it a third of that core. Rank 1 is named within 10 s of the hogs' start (--straggler-after 3),
-    // with compute as what is slow and its CPU share beside it; rank 0 never is.
+    // Two ddpdesk-worker ranks, each pinned to its own core; four busy loops then pinned to rank 1's core
+    // leave it a fifth of that core (whatever else the machine runs, rank 0 keeps a larger share of its own).
+    // Rank 1 is named within 10 s of its first step beside the hogs (--straggler-after 3), with compute as
+    // what is slow and its CPU share beside it; rank 0 never is.
     void aWorkerRankBesideCpuHogsIsNamedAStraggler() {
 #ifndef Q_OS_LINUX
         QSKIP("pins ranks and hogs to cores with taskset (Linux)");
@@ -293,7 +297,7 @@ private slots:
         QVERIFY2(pids[0] && pids[1], qPrintable(QString::fromUtf8(cli.readAll())));
         QVERIFY(pin(pids[0], 0));
         QVERIFY(pin(pids[1], 1));
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < 4; ++i) {
             hogs.push_back(std::make_unique<QProcess>());
             hogs.back()->start("taskset", {"-c", "1", "sh", "-c", "while :; do :; done"});
             QVERIFY(hogs.back()->waitForStarted(5000));
@@ -315,8 +319,18 @@ private slots:
         QCOMPARE(straggler["fastest_rank"].toInt(), 0);
         QVERIFY2(straggler["ratio"].toDouble() >= 1.3, qPrintable(json));
         QVERIFY2(straggler.contains("cpu_percent"), qPrintable(json)); // its process's share of a core
-        const double namedAfterS = straggler["t"].toDouble() - hogsT;
-        qInfo("rank 1 named a straggler %.1f s after the hogs started", namedAfterS);
+        // From rank 1's first step beside the hogs: a loaded machine can take a while to start the ranks.
+        double firstStepT = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(metrics))
+            if (e["event"].toString() == "step" && e["rank"].toInt() == 1 && e["t"].toDouble() >= hogsT) {
+                firstStepT = e["t"].toDouble();
+                break;
+            }
+        QVERIFY(firstStepT > 0);
+        const double namedAfterS = straggler["t"].toDouble() - firstStepT;
+        qInfo("rank 1 named a straggler %.1f s after its first step beside the hogs (%.1f s after they "
+              "started)",
+              namedAfterS, straggler["t"].toDouble() - hogsT);
         QVERIFY2(namedAfterS <= 10, qPrintable(json));
 #endif
     }

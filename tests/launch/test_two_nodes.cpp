@@ -112,6 +112,36 @@ private slots:
                                 .arg(gradientBytes)));
     }
 
+    // Node 0's launcher is the run's one place: node 1's launcher forwards its ranks' events over the node
+    // link, so node 0's summary.json and metrics.jsonl hold all 4 ranks, each with its node and host, with
+    // identical parameters; node 1's still holds its own.
+    void nodeZeroShowsEveryNodesRanks() {
+        QTemporaryDir dir;
+        QVERIFY(runJob(dir.path(), 2, {}, 29541));
+        const QJsonObject s = launchtest::readJsonFile(dir.filePath("node0/summary.json"));
+        const QJsonArray ranks = s["ranks"].toArray();
+        QCOMPARE(ranks.size(), 4);
+        QSet<QString> digests;
+        for (int r = 0; r < 4; ++r) {
+            const QJsonObject rank = ranks[r].toObject();
+            QCOMPARE(rank["rank"].toInt(), r);
+            QCOMPARE(rank["node"].toInt(), r / 2);
+            QCOMPARE(rank["host"].toString(), QStringLiteral("ddpdesk-node%1").arg(r / 2));
+            QCOMPARE(rank["remote"].toBool(), r >= 2);
+            QCOMPARE(rank["state"].toString(), QStringLiteral("done"));
+            QCOMPARE(rank["steps"].toInt(), 8);
+            digests.insert(rank["params_sha256"].toString());
+        }
+        QCOMPARE(digests.size(), 1);
+        QVERIFY(!digests.values().first().isEmpty());
+        QCOMPARE(s["params_identical"].toBool(), true);
+        const auto events = launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl"));
+        for (int r : {2, 3})
+            QCOMPARE(launchtest::countEvents(events, "step", r), 8);
+        QVERIFY(launchtest::countEvents(events, "node") >= 1); // "node 1 ... connected"
+        QCOMPARE(launchtest::readJsonFile(dir.filePath("node1/summary.json"))["ranks"].toArray().size(), 2);
+    }
+
     // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first
     // ranks allreduce across the link. Flat Gloo's ring over 4 ranks sends 2 x 3/4 of every bucket across
     // each way, the two leaders 2 x 1/2: two thirds of the bytes at most, with the same parameters.
@@ -119,9 +149,9 @@ private slots:
         QTemporaryDir dir;
         const QString hier = dir.filePath("hier"), flat = dir.filePath("flat");
         const qint64 before = linkBytes();
-        QVERIFY(runJob(hier, 2, {}, 29518));
+        QVERIFY(runJob(hier, 2, {}, 29531));
         const qint64 between = linkBytes();
-        QVERIFY(runJob(flat, 2, {"--grad-transport", "gloo"}, 29519));
+        QVERIFY(runJob(flat, 2, {"--grad-transport", "gloo"}, 29533));
         const qint64 hierBytes = between - before, flatBytes = linkBytes() - between;
         QString models[2];
         for (const QString& job : {hier, flat}) {
@@ -163,7 +193,7 @@ private slots:
                    &err) != 0)
                 QSKIP(qPrintable("could not shape the link with tc: " + err));
         QTemporaryDir dir;
-        const bool ok = runJob(dir.path(), 1, {}, 29520);
+        const bool ok = runJob(dir.path(), 1, {}, 29535);
         for (const auto& [ns, veth] : {std::pair{m_nsA, m_vethA}, std::pair{m_nsB, m_vethB}})
             ip({"netns", "exec", ns, "tc", "qdisc", "del", "dev", veth, "root"});
         QVERIFY(ok);
@@ -219,7 +249,7 @@ private slots:
         // The bridges need a moment to forward (no STP: forwarding at once, but the ports come up first).
         QTest::qWait(1500);
         QTemporaryDir dir;
-        QVERIFY(runJob(dir.path(), 1, {}, 29522, 8, {}, {"10.78.0.1", bridgeA, bridgeB}));
+        QVERIFY(runJob(dir.path(), 1, {}, 29537, 8, {}, {"10.78.0.1", bridgeA, bridgeB}));
         for (int node : {0, 1}) {
             const QJsonObject s =
                 launchtest::readJsonFile(dir.filePath(QStringLiteral("node%1/summary.json").arg(node)));
@@ -252,7 +282,7 @@ private slots:
         const QString node0 = dir.filePath("node0"), node1 = dir.filePath("node1");
         QJsonObject first, withDoctor;
         QVector<qint64> frozen;
-        const bool ok = runJob(dir.path(), 2, {"--grad-transport", "gloo"}, 29521, 3000, [&] {
+        const bool ok = runJob(dir.path(), 2, {"--grad-transport", "gloo"}, 29539, 3000, [&] {
             QElapsedTimer t;
             t.start();
             // Both of node 1's ranks are training.
@@ -268,7 +298,7 @@ private slots:
                 ::kill(pid_t(pid), SIGSTOP);
             while (t.elapsed() < 90000 && withDoctor.isEmpty()) {
                 for (const QJsonObject& e : launchtest::readJsonLines(node0 + "/metrics.jsonl"))
-                    if (e["event"].toString() == QLatin1String("diagnosis") &&
+                    if (e["event"].toString() == QLatin1String("diagnosis") && !e.contains("node") &&
                         e["code"].toString() == QLatin1String("COLLECTIVE_WAIT_ALL"))
                         (e.contains("doctor") ? withDoctor : first) = e;
                 QTest::qWait(250);
@@ -298,6 +328,7 @@ private:
 
     // Starts one launcher per node (node 1 first: it must wait for the store) and waits for both.
     // whileRunning: called once both launchers started, before waiting for them.
+    // Ports two apart: node 0's launcher takes the store's port + 1 for the node link.
     bool runJob(const QString& dir, int perNode, const QStringList& extra, int port = 29517, int steps = 8,
                 const std::function<void()>& whileRunning = {}, const Link& link = {}) {
         // A fresh namespace: no other job holds the port. Node 0 takes the secret it is given instead of

@@ -29,11 +29,12 @@ QString megabytes(double bytes) {
     return QString::number(bytes / 1e6, 'f', bytes >= 1e7 ? 0 : 2) + QStringLiteral(" MB");
 }
 
-// The straggler the others wait for: the rank furthest above StragglerMeter::kSlowRatio, if any.
+// The straggler the others wait for: of the ranks the meter calls slow, the one furthest above
+// StragglerMeter::kSlowRatio.
 const ScalingRank* straggler(const QVector<ScalingRank>& ranks) {
     const ScalingRank* worst = nullptr;
     for (const ScalingRank& r : ranks)
-        if (r.vsFastest >= StragglerMeter::kSlowRatio && (!worst || r.vsFastest > worst->vsFastest))
+        if (r.slow && r.vsFastest >= StragglerMeter::kSlowRatio && (!worst || r.vsFastest > worst->vsFastest))
             worst = &r;
     return worst;
 }
@@ -264,14 +265,16 @@ void findGlooInterface(const RunConfig& config, ScalingFacts& f) {
 ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
     ScalingFacts f;
     f.worldSize = config.worldSize();
-    f.localRanks = model.rankCount();
+    // This node's ranks: on node 0 of a multi-node run the model holds the other nodes' too.
+    const int local = qMin(model.rankCount(), config.nproc);
+    f.localRanks = local;
     f.cores = QThread::idealThreadCount();
     f.threadsPerRank = config.threadsPerWorker();
     bool userThreads = false;
     const int omp = qEnvironmentVariableIntValue("OMP_NUM_THREADS", &userThreads);
     if (config.isScript() && !config.training.threads && userThreads && omp > 0) f.threadsPerRank = omp;
     const QStringList devices = config.deviceList();
-    for (int i = 0; i < model.rankCount(); ++i) {
+    for (int i = 0; i < local; ++i) {
         const RankStatus& r = model.rank(i);
         ScalingRank s;
         s.rank = r.rank;
@@ -279,6 +282,8 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         s.commWaitShare = r.stepMs > 0 ? r.commWaitShare : -1;
         s.dataMs = r.straggler.dataMs;
         s.vsFastest = r.straggler.known() ? r.straggler.vsFastest : -1;
+        // A ratio of tiny step times (2 ms against 3 ms) is jitter: the meter's own verdict decides.
+        s.slow = r.straggler.known() && r.straggler.slowSinceT > 0;
         s.bytesPerStep = r.bytesPerStep > 0 ? double(r.bytesPerStep) : -1;
         f.ranks.push_back(s);
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));

@@ -22,6 +22,7 @@ struct ScalingRank {
     double stepMs = -1;        // its latest mean step time
     double dataMs = -1;        // of which outside forward and backward (script ranks)
     double vsFastest = -1;     // its own work against the fastest rank's (model/straggler.h); -1: unknown
+    bool slow = false;         // StragglerMeter's verdict: kSlowRatio and at least a few milliseconds slower
     double bytesPerStep = -1;
 };
 

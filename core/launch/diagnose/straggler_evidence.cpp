@@ -11,7 +11,7 @@ namespace ddpdesk::launch {
 namespace {
 
 // The Supervisor's context: the watch's texts keep their translations.
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
+QString evidenceTr(const char* text, const char* disambiguation = nullptr, int n = -1) {
     return QCoreApplication::translate("ddpdesk::launch::Supervisor", text, disambiguation, n);
 }
 
@@ -30,11 +30,11 @@ StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int sl
     for (const MonitorReading& p : model.lastProcReadings()) {
         if (p.pid != slow.pid || slow.pid <= 0) continue;
         if (p.util >= 0) {
-            e.text << tr("CPU %1 %").arg(p.util, 0, 'f', 0);
+            e.text << evidenceTr("CPU %1 %").arg(p.util, 0, 'f', 0);
             e.fields[protocol::field::CpuPercent] = p.util;
         }
         if (p.threads > 0) {
-            e.text << tr("%1 threads").arg(p.threads);
+            e.text << evidenceTr("%1 threads").arg(p.threads);
             e.fields[protocol::field::Threads] = p.threads;
         }
     }
@@ -42,23 +42,23 @@ StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int sl
     if (!g) return e;
     e.fields[protocol::field::Index] = slowGpu;
     if (g->util >= 0) {
-        e.text << tr("GPU %1 at %2 % utilization").arg(slowGpu).arg(g->util, 0, 'f', 0);
+        e.text << evidenceTr("GPU %1 at %2 % utilization").arg(slowGpu).arg(g->util, 0, 'f', 0);
         e.fields[protocol::field::GpuUtilPercent] = g->util;
     }
     if (g->temperatureC >= 0) {
-        e.text << tr("%1 °C").arg(g->temperatureC, 0, 'f', 0);
+        e.text << evidenceTr("%1 °C").arg(g->temperatureC, 0, 'f', 0);
         e.fields[protocol::field::TemperatureC] = g->temperatureC;
     }
     if (g->smClockMHz >= 0) {
         const MonitorReading* f = fastestGpu != slowGpu ? gpuReading(model, fastestGpu) : nullptr;
         if (f && f->smClockMHz > 0) {
-            e.text << tr("SM clock %1 MHz against %2 MHz on GPU %3 of the fastest rank")
+            e.text << evidenceTr("SM clock %1 MHz against %2 MHz on GPU %3 of the fastest rank")
                           .arg(g->smClockMHz, 0, 'f', 0)
                           .arg(f->smClockMHz, 0, 'f', 0)
                           .arg(fastestGpu);
             e.fields[protocol::field::FastestSmClockMhz] = f->smClockMHz;
         } else {
-            e.text << tr("SM clock %1 MHz").arg(g->smClockMHz, 0, 'f', 0);
+            e.text << evidenceTr("SM clock %1 MHz").arg(g->smClockMHz, 0, 'f', 0);
         }
         e.fields[protocol::field::SmClockMhz] = g->smClockMHz;
     }
@@ -70,7 +70,7 @@ StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int sl
             otherText << QString::number(pid);
         }
     if (!others.isEmpty()) {
-        e.text << tr("%n other process(es) on its GPU (pid %1)", nullptr, int(others.size()))
+        e.text << evidenceTr("%n other process(es) on its GPU (pid %1)", nullptr, int(others.size()))
                       .arg(otherText.join(QStringLiteral(", ")));
         e.fields[protocol::field::GpuOtherPids] = others;
     }

@@ -37,6 +37,13 @@ qint64 announcedSteps(const nlohmann::json& j) {
 
 } // namespace
 
+std::optional<RankState> rankStateFromName(const QString& name) {
+    for (RankState s : {RankState::Pending, RankState::Starting, RankState::Rendezvous, RankState::Training,
+                        RankState::Done, RankState::Failed, RankState::Stopped})
+        if (rankStateName(s) == name) return s;
+    return std::nullopt;
+}
+
 QString rankStateName(RankState s) {
     switch (s) {
     case RankState::Pending:
@@ -364,6 +371,24 @@ void RunModel::applyMonitorEvent(const nlohmann::json& e) {
     else
         return;
     emit monitorSampled();
+}
+
+void RunModel::setRemoteRanks(int firstIndex, int nproc) {
+    for (int i = qMax(0, firstIndex); i < m_ranks.size(); ++i) {
+        RankStatus& r = m_ranks[i];
+        r.remote = true;
+        r.node = nproc > 0 ? r.rank / nproc : 0;
+        r.localRank = nproc > 0 ? r.rank % nproc : -1;
+        emit rankUpdated(i);
+    }
+}
+
+void RunModel::setRemoteHost(int node, const QString& host) {
+    for (int i = 0; i < m_ranks.size(); ++i)
+        if (m_ranks[i].remote && m_ranks[i].node == node && m_ranks[i].host != host) {
+            m_ranks[i].host = host;
+            emit rankUpdated(i);
+        }
 }
 
 void RunModel::setCollectives(int index, qint64 entered, bool inside) {

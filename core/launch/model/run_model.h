@@ -31,6 +31,7 @@ namespace ddpdesk::launch {
 
 enum class RankState { Pending, Starting, Rendezvous, Training, Done, Failed, Stopped };
 QString rankStateName(RankState s); // "pending", "starting", ...
+std::optional<RankState> rankStateFromName(const QString& name);
 
 // A rank's way to its first step, in unix seconds (0: not yet, or not reported: script ranks send no hello),
 // from the worker's hello and `rendezvous` events. The GUI's rank table and the CLI's end report show it.
@@ -46,6 +47,8 @@ struct RankStartup {
 struct RankStatus {
     int rank = -1; // global rank
     int localRank = -1;
+    int node = 0;        // the node it runs on
+    bool remote = false; // on another node: what its launcher forwards (node 0 of a multi-node run)
     RankState state = RankState::Pending;
     qint64 pid = 0;
     QString host;
@@ -127,6 +130,10 @@ public:
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
     void noteRestart();                              // a restart: ranks go back to Pending, series continue
     void setCollectives(int index, qint64 entered, bool inside); // the hold-up watch's reading of a rank
+    // Node 0 of a multi-node run: ranks at `index` and above are other nodes' (nproc per node), shown from
+    // what their launchers forward.
+    void setRemoteRanks(int firstIndex, int nproc);
+    void setRemoteHost(int node, const QString& host);
     // How long a rank may stay a straggler before takeStragglerWarnings names it (0: never); before reset().
     void setStragglerAfter(double seconds) { m_stragglerAfterS = seconds; }
     QVector<StragglerWarning> takeStragglerWarnings() { return m_straggler.takeWarnings(now()); }

@@ -10,6 +10,7 @@
 #include "launch/record/metrics_log.h"
 #include "launch/run/collective_watch.h"
 #include "launch/run/monitor_feed.h"
+#include "launch/run/node_link_feed.h"
 #include "launch/run/rank_line_reader.h"
 #include "launch/run/rank_processes.h"
 #include "launch/run/rank_stacks.h"
@@ -21,6 +22,7 @@
 #include "launch/run/stall_watch.h"
 #include "launch/run/straggler_watch.h"
 #include "launch/run/tensorboard_feed.h"
+#include "protocol/node_link.h"
 #include "protocol/telemetry.h"
 #include "protocol/worker_codes.h"
 
@@ -63,6 +65,7 @@ struct Supervisor::Impl {
     MonitorFeed monitor;
     TensorBoardFeed tensorboard; // kept across restarts: one file per run
     ScriptStoreHost scriptStore;
+    NodeLinkFeed nodes; // a multi-node run's link between the launchers
 
     MetricsLog log;
     RunStore store;      // the FileStore file this run created (start, resetStore, finishRun)
@@ -136,9 +139,9 @@ Supervisor::Impl::Impl(Supervisor& s)
                   [this, &s](int rank, const QJsonObject& fields) {
                       if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Diagnosis, fields, rank);
                   },
-                  [&s](int index) {
+                  [&s](int index) { // this node's ranks only: another node's GPU is not one of these
                       const QVector<int> gpus = s.m_config.gpuList();
-                      return index >= 0 && index < gpus.size() ? gpus[index] : -1;
+                      return index >= 0 && index < gpus.size() && index < s.m_config.nproc ? gpus[index] : -1;
                   }}),
       monitor(
           s, s.m_model,
@@ -151,15 +154,25 @@ Supervisor::Impl::Impl(Supervisor& s)
           },
           [&s](const QString& text) { emit s.message(text); }),
       tensorboard([&s](const QString& text) { emit s.message(text); }),
-      scriptStore(s, [&s](const QString& code, const QString& text) {
-          emit s.message(Supervisor::tr("store server [%1]: %2").arg(code, text));
-          s.writeLauncherEvent(protocol::ev::StoreNotice,
-                               {{protocol::field::Code, code}, {protocol::field::Text, text}});
-      }) {}
+      scriptStore(s,
+                  [&s](const QString& code, const QString& text) {
+                      emit s.message(Supervisor::tr("store server [%1]: %2").arg(code, text));
+                      s.writeLauncherEvent(protocol::ev::StoreNotice,
+                                           {{protocol::field::Code, code}, {protocol::field::Text, text}});
+                  }),
+      nodes(
+          s,
+          {[&s](const QString& text) { emit s.message(text); },
+           [&s](int node, nlohmann::json& e) { s.onRemoteEvent(node, e); },
+           [&s](const NodeContact& c, const QString& state) { s.onNodeContact(c, state); },
+           [&s](const QString& reason) { s.stop(Supervisor::tr("stopped from node 0: %1").arg(reason)); },
+           [&s](const QString& reason) { s.requestStacks(Supervisor::tr("node 0 asks: %1").arg(reason)); }}) {
+}
 
 Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(*this)) {}
 
 Supervisor::~Supervisor() {
+    d->nodes.close(); // while the model its events go to is still here
     d->monitor.stop();
     d->ranks.killAll();
     d->stall.abandonDoctor();
@@ -252,12 +265,18 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     d->lines.setInstrumented(!instrumentDir.isEmpty());
     d->stacks.setFolder(stacksDir);
     d->collectives.setFolder(stacksDir);
+    d->nodes.start(m_config, secret);
     QVector<int> ranks;
     for (int i = 0; i < config.nproc; ++i)
         ranks.push_back(config.globalRank(i));
+    // Node 0 with the link up shows every node's ranks; its own come first (global ranks 0..nproc-1), so a
+    // local rank's index is the same in the model.
+    for (int r = config.nproc; d->nodes.isHub() && r < config.worldSize(); ++r)
+        ranks.push_back(r);
     m_model.setStragglerAfter(config.stragglerAfterSec);
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   qint64(config.training.steps.value_or(0)));
+    if (d->nodes.isHub()) m_model.setRemoteRanks(config.nproc, config.nproc);
     QStringList tensorboardNotes;
     d->tensorboard.open(m_config, &tensorboardNotes);
     writeLauncherEvent(protocol::ev::Launch,
@@ -353,6 +372,9 @@ void Supervisor::stop(const QString& reason) {
         return;
     }
     d->userStop = true;
+    if (d->nodes.isHub()) // every node's ranks end, not only this one's
+        d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stop},
+                            {protocol::node_link::field::Reason, reason.toStdString()}});
     beginStopAll(reason);
 }
 
@@ -366,6 +388,9 @@ void Supervisor::beginStopAll(const QString& reason) {
 
 void Supervisor::requestStacks(const QString& reason) {
     if (!m_running) return;
+    if (d->nodes.isHub())
+        d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stacks},
+                            {protocol::node_link::field::Reason, reason.toStdString()}});
     d->stacks.request(reason, d->ranks.livePids());
 }
 
@@ -382,11 +407,11 @@ void Supervisor::onAllExited() {
     // Nothing a rank started may outlive the run (or linger into a restart).
     d->ranks.endLeftovers(kLeftoverGraceMs);
     if (d->userStop) {
-        finishRun(QStringLiteral("stopped"));
+        finishWhenNodesEnd(QStringLiteral("stopped"));
         return;
     }
     if (d->failures.isEmpty()) {
-        finishRun(QStringLiteral("ok"));
+        finishWhenNodesEnd(QStringLiteral("ok"));
         return;
     }
     if (m_restarts < m_config.maxRestarts) {
@@ -439,10 +464,12 @@ void Supervisor::finishRun(const QString& status) {
     } else if (status == QLatin1String("stopped")) {
         reason = d->stopReason;
     }
+    if (d->nodes.isHub()) d->nodes.close(); // what the other nodes said last is in the summary
     m_model.finish(status, failedRank, reason);
     m_model.setScaling(diagnoseScaling(scalingFacts(m_config, m_model)));
     const QJsonObject summary = m_model.summary().toJson(m_model.ranks());
     writeLauncherEvent(protocol::ev::RunEnd, {{protocol::field::Summary, summary}});
+    d->nodes.close(); // after the run's end: node 0 hears it too
     d->log.close();
     d->tensorboard.close();
     QSaveFile f(summaryPath());
@@ -459,6 +486,76 @@ void Supervisor::finishRun(const QString& status) {
 void Supervisor::record(const nlohmann::json& event) {
     d->log.write(event);
     d->tensorboard.write(event);
+    d->nodes.forward(event); // a node above 0: to node 0 as well
+}
+
+void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
+    constexpr int kWaitMs = 5000, kSliceMs = 100;
+    bool pending = false;
+    for (const NodeContact& c : d->nodes.contacts()) {
+        if (!c.connected) continue;
+        for (const RankStatus& r : m_model.ranks())
+            if (r.remote && r.node == c.node &&
+                (r.state == RankState::Starting || r.state == RankState::Rendezvous ||
+                 r.state == RankState::Training))
+                pending = true;
+    }
+    if (!pending || waitedMs >= kWaitMs) {
+        finishRun(status);
+        return;
+    }
+    QTimer::singleShot(kSliceMs, this,
+                       [this, status, waitedMs] { finishWhenNodesEnd(status, waitedMs + kSliceMs); });
+}
+
+void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
+    if (!m_running) return;
+    record(e);
+    const int index = m_model.indexOfRank(e.value(protocol::field::Rank, -1));
+    const std::string type = e.value(protocol::field::Event, std::string());
+    const bool launcher = e.value(protocol::field::Source, std::string()) == "launcher";
+    if (launcher && type == protocol::ev::Diagnosis) {
+        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
+        if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
+    }
+    if (index < m_config.nproc) return; // the node's own launcher events, or (never) a rank of this node
+    if (launcher) {
+        if (type == protocol::ev::RankExit) {
+            const auto state =
+                rankStateFromName(QString::fromStdString(e.value(protocol::field::State, std::string())));
+            const auto code = e.find(protocol::field::ExitCode);
+            m_model.setRankState(index, state.value_or(RankState::Failed),
+                                 QString::fromStdString(e.value(protocol::field::Text, std::string())),
+                                 code != e.end() && code->is_number_integer() ? code->get<int>() : -1);
+        } else if (type == protocol::ev::RankStart) {
+            m_model.setRankState(index, RankState::Starting);
+        }
+        return;
+    }
+    if (type == protocol::ev::Log) {
+        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
+        if (e.value(protocol::field::Stream, std::string()) == "stderr")
+            m_model.appendStderr(index, text);
+        else
+            m_model.appendNote(index, text);
+        return;
+    }
+    if (auto parsed = protocol::parseLine(protocol::encodeLine(e))) m_model.applyEvent(index, *parsed);
+}
+
+void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
+    if (!m_running) return;
+    if (state == QLatin1String("connected")) m_model.setRemoteHost(c.node, c.host);
+    const QString text =
+        state == QLatin1String("connected")
+            ? tr("node %1 (%2): its launcher is connected; its ranks show here").arg(c.node).arg(c.host)
+        : state == QLatin1String("no_contact")
+            ? tr("node %1 (%2): no contact for %3 s").arg(c.node).arg(c.host).arg(NodeLinkFeed::kNoContactS)
+            : tr("node %1 (%2): %3").arg(c.node).arg(c.host, state);
+    emit message(text);
+    writeLauncherEvent(
+        protocol::ev::Node,
+        {{protocol::field::Node, c.node}, {protocol::field::Host, c.host}, {protocol::field::State, state}});
 }
 
 void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields, int rank) {

@@ -24,6 +24,7 @@ class QProcess;
 namespace ddpdesk::launch {
 
 class WarmWorkers;
+struct NodeContact;
 
 class Supervisor : public QObject {
     Q_OBJECT
@@ -87,6 +88,11 @@ private:
     void beginStopAll(const QString& reason);
     void onAllExited();
     void finishRun(const QString& status);
+    // Node 0 of a multi-node run: another node's forwarded event, a node's contact (node_link_feed.h), and
+    // the end, once the connected nodes' ranks have said theirs (a few seconds at most).
+    void onRemoteEvent(int node, nlohmann::json& event);
+    void onNodeContact(const NodeContact& contact, const QString& state);
+    void finishWhenNodesEnd(const QString& status, int waitedMs = 0);
     bool resetStore(); // a fresh store file for a restart; false (reported) when the path is taken
     void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);
     // Every event of the run goes here: into metrics.jsonl and the TensorBoard file.

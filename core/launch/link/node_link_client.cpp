@@ -1,0 +1,175 @@
+#include "launch/link/node_link_client.h"
+
+#include "launch/link/frame_io.h"
+#include "net/net_socket.h"
+#include "protocol/node_link.h"
+
+namespace ddpdesk::launch::link {
+
+namespace nl = protocol::node_link;
+
+namespace {
+constexpr net::Millis kNodeZeroConnectTimeout{2000};
+constexpr net::Millis kReconnectDelay{500};
+constexpr net::Millis kEventsSendTimeout{5000};
+constexpr std::size_t kEventBatchBytes = 512u << 10; // well under kMaxFrameBytes with the frame's own fields
+} // namespace
+
+NodeLinkClient::NodeLinkClient(NodeLinkClientConfig config, NodeLinkClientHooks hooks)
+    : m_config(std::move(config)), m_hooks(std::move(hooks)) {
+    m_thread = std::thread([this] { run(); });
+}
+
+NodeLinkClient::~NodeLinkClient() {
+    { // what the run said last (its end) is worth a second
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_draining = true;
+        m_wake.notify_all();
+        m_wake.wait_for(lock, std::chrono::seconds(1), [this] { return m_queue.empty() || !m_connected; });
+        m_stop = true;
+        if (m_io) m_io->cancel();
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) m_thread.join();
+}
+
+void NodeLinkClient::push(std::string eventJson) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_queuedBytes += eventJson.size();
+    m_queue.push_back(std::move(eventJson));
+    while (m_queuedBytes > m_config.maxQueuedBytes && m_queue.size() > 1) {
+        m_queuedBytes -= m_queue.front().size();
+        m_queue.pop_front();
+        ++m_dropped;
+    }
+    m_wake.notify_all();
+}
+
+void NodeLinkClient::status(const std::string& text) {
+    if (m_hooks.status) m_hooks.status(text);
+}
+
+std::string NodeLinkClient::takeBatch(std::size_t* count) {
+    std::string events;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    while (!m_queue.empty() && events.size() + m_queue.front().size() < kEventBatchBytes) {
+        if (!events.empty()) events.push_back(',');
+        events += m_queue.front();
+        m_queuedBytes -= m_queue.front().size();
+        m_queue.pop_front();
+        ++*count;
+    }
+    if (events.empty() && !m_queue.empty()) { // one event over the batch size: it cannot go
+        m_queuedBytes -= m_queue.front().size();
+        m_queue.pop_front();
+        ++m_dropped;
+    }
+    return events;
+}
+
+void NodeLinkClient::run() {
+    bool said = false; // "node 0 is not there yet" once, not every half second
+    while (!m_stop) {
+        net::ConnectResult c = net::connectTcp(m_config.host, m_config.port, kNodeZeroConnectTimeout);
+        if (!c.connection) {
+            if (!said)
+                status("node 0's launcher is not reachable at " + m_config.host + ":" +
+                       std::to_string(m_config.port) + " yet (" + c.error + "); trying again");
+            said = true;
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_wake.wait_for(lock, kReconnectDelay, [this] { return m_stop.load(); });
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_io = std::shared_ptr<net::Connection>(std::move(c.connection));
+        }
+        if (m_stop) break;
+        const bool again = session();
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_io.reset();
+        }
+        if (!again) return;
+        said = false;
+    }
+}
+
+bool NodeLinkClient::session() {
+    std::shared_ptr<net::Connection> io;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        io = m_io;
+    }
+    FrameIo frames(*io, m_config.secret, nl::Direction::Up);
+    auto deadline = net::Clock::now() + nl::kHandshakeTimeout;
+    const auto challengeBody = frames.receiveBody(deadline);
+    const auto challengeText = challengeBody ? nl::unsignedPayload(*challengeBody) : std::nullopt;
+    const nlohmann::json challenge =
+        challengeText ? nlohmann::json::parse(*challengeText, nullptr, false) : nlohmann::json();
+    if (!challenge.is_object() || challenge.value(nl::field::Type, std::string()) != nl::type::Challenge) {
+        status("the node-link port of node 0 did not answer as DDP Desk's launcher does (" + frames.error() +
+               "); trying again");
+        return true;
+    }
+    frames.setNonce(challenge.value(nl::field::Nonce, std::string()));
+    if (!frames.send({{nl::field::Type, nl::type::Hello},
+                      {nl::field::Version, nl::kVersion},
+                      {nl::field::NodeRank, m_config.nodeRank},
+                      {nl::field::Host, m_config.hostName},
+                      {nl::field::WorldSize, m_config.worldSize},
+                      {nl::field::Nproc, m_config.nproc}},
+                     deadline))
+        return true;
+    const auto replyBody = frames.receiveBody(deadline);
+    if (!replyBody) return true;
+    if (const auto refusal = nl::unsignedPayload(*replyBody)) {
+        const nlohmann::json r = nlohmann::json::parse(*refusal, nullptr, false);
+        status("node 0's launcher refused this one: " +
+               (r.is_object() ? r.value(nl::field::Why, std::string("no reason given")) : *refusal) +
+               "; its events stay on this node");
+        return false;
+    }
+    if (!nl::verifyFrame(m_config.secret, frames.nonce(), nl::Direction::Down, 0, *replyBody)) {
+        status("node 0's answer is not signed with this run's secret; its events stay on this node");
+        return false;
+    }
+    frames.countReceived();
+    m_connected = true;
+    status("connected to node 0's launcher at " + m_config.host + ":" + std::to_string(m_config.port) +
+           ": this node's ranks show there too");
+    std::thread receiver([this, &frames, io] {
+        while (!m_stop) {
+            const auto request = frames.receiveSigned(net::Clock::now() + std::chrono::hours(24));
+            if (!request) break;
+            if (m_hooks.control) m_hooks.control(*request);
+        }
+        io->cancel(); // the sender stops too: the link is broken
+    });
+    auto lastSent = net::Clock::now();
+    while (!m_stop) {
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_wake.wait_for(lock, nl::kBatchInterval, [this] { return m_stop.load(); });
+        }
+        std::size_t count = 0;
+        const std::string events = takeBatch(&count);
+        if (count == 0 && net::Clock::now() - lastSent < nl::kHeartbeat) continue;
+        const std::string payload = "{\"type\":\"events\",\"dropped\":" + std::to_string(m_dropped.load()) +
+                                    ",\"events\":[" + events + "]}";
+        if (!frames.sendText(payload, net::Clock::now() + kEventsSendTimeout)) {
+            m_dropped += count; // the batch is lost
+            status("the link to node 0's launcher broke (" + frames.sendError() + "); reconnecting");
+            break;
+        }
+        lastSent = net::Clock::now();
+        if (m_draining) m_wake.notify_all();
+    }
+    m_connected = false;
+    io->cancel();
+    receiver.join();
+    m_wake.notify_all();
+    return true;
+}
+
+} // namespace ddpdesk::launch::link

@@ -1,0 +1,217 @@
+#include "launch/link/node_link_server.h"
+
+#include "launch/link/frame_io.h"
+#include "protocol/run_auth.h"
+#include "protocol/telemetry_fields.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace ddpdesk::launch::link {
+
+namespace nl = protocol::node_link;
+
+namespace {
+constexpr net::Millis kLinkAcceptSlice{200};
+constexpr net::Millis kRequestSendTimeout{1000};
+// An authenticated node says something every kHeartbeat; one silent this long is gone (node 0's watch says
+// "no contact" much sooner, from the last frame's time).
+constexpr std::chrono::seconds kLinkSilentLimit{120};
+} // namespace
+
+struct NodeLinkServer::Session {
+    std::unique_ptr<net::Connection> io;
+    FrameIo frames;
+    std::thread thread;
+    std::atomic<bool> done{false};
+    std::atomic<bool> welcomed{false};
+    std::mutex sendMutex;
+    int node = -1;
+    std::string host;
+    Session(std::unique_ptr<net::Connection> c, const std::string& secret)
+        : io(std::move(c)), frames(*io, secret, nl::Direction::Down) {}
+};
+
+NodeLinkServer::StartResult NodeLinkServer::start(const NodeLinkServerConfig& config,
+                                                  NodeLinkServerHooks hooks) {
+    StartResult r;
+    net::ListenResult l = net::listenTcp(config.address, config.port);
+    if (!l.listener) {
+        r.error = l.error;
+        return r;
+    }
+    r.server.reset(new NodeLinkServer(std::move(l.listener), config, std::move(hooks)));
+    return r;
+}
+
+NodeLinkServer::NodeLinkServer(std::unique_ptr<net::Listener> listener, NodeLinkServerConfig config,
+                               NodeLinkServerHooks hooks)
+    : m_listener(std::move(listener)), m_config(std::move(config)), m_hooks(std::move(hooks)),
+      m_port(m_listener->port()) {
+    m_acceptor = std::thread([this] { acceptLoop(); });
+}
+
+NodeLinkServer::~NodeLinkServer() {
+    m_stop = true;
+    if (m_acceptor.joinable()) m_acceptor.join();
+    std::vector<std::shared_ptr<Session>> sessions;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        sessions.swap(m_sessions);
+    }
+    for (auto& s : sessions)
+        s->io->cancel();
+    for (auto& s : sessions)
+        if (s->thread.joinable()) s->thread.join();
+}
+
+void NodeLinkServer::reapFinished() {
+    std::vector<std::shared_ptr<Session>> finished;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto split = std::stable_partition(m_sessions.begin(), m_sessions.end(),
+                                           [](const auto& s) { return !s->done; });
+        finished.assign(split, m_sessions.end());
+        m_sessions.erase(split, m_sessions.end());
+    }
+    for (auto& s : finished)
+        s->thread.join();
+}
+
+void NodeLinkServer::acceptLoop() {
+    while (!m_stop) {
+        std::unique_ptr<net::Connection> io = m_listener->accept(kLinkAcceptSlice);
+        reapFinished();
+        if (!io) continue;
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            if (m_sessions.size() >= m_config.maxConnections) {
+                if (m_hooks.refused)
+                    m_hooks.refused("a connection", "over the limit of " +
+                                                        std::to_string(m_config.maxConnections) +
+                                                        " node-link connections; closed at once");
+                continue;
+            }
+        }
+        auto session = std::make_shared<Session>(std::move(io), m_config.secret);
+        try {
+            session->thread = std::thread([this, session] {
+                serve(session);
+                session->done = true;
+            });
+        } catch (const std::system_error&) {
+            continue; // out of threads: this one is refused, the server lives
+        }
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_sessions.push_back(std::move(session));
+    }
+}
+
+bool NodeLinkServer::handshake(Session& s) {
+    const auto deadline = net::Clock::now() + nl::kHandshakeTimeout;
+    s.frames.setNonce(protocol::randomHex(16));
+    if (!s.frames.send({{nl::field::Type, nl::type::Challenge},
+                        {nl::field::Version, nl::kVersion},
+                        {nl::field::Nonce, s.frames.nonce()}},
+                       deadline, false))
+        return false;
+    const auto body = s.frames.receiveBody(deadline);
+    if (!body) {
+        if (m_hooks.refused) m_hooks.refused("a connection", "no hello came (" + s.frames.error() + ")");
+        return false;
+    }
+    // Who it claims to be, for the message, before the MAC is checked.
+    std::string claimed = "a launcher";
+    if (body->size() > nl::kMacHexChars) {
+        const nlohmann::json j = nlohmann::json::parse(body->substr(nl::kMacHexChars), nullptr, false);
+        if (j.is_object() && j.contains(nl::field::NodeRank))
+            claimed = "a launcher claiming node " + j[nl::field::NodeRank].dump() + " on host " +
+                      j.value(nl::field::Host, std::string("?"));
+    }
+    auto refuse = [&](const std::string& why) {
+        if (m_hooks.refused) m_hooks.refused(claimed, why);
+        s.frames.send({{nl::field::Type, nl::type::Refused}, {nl::field::Why, why}},
+                      net::Clock::now() + kRequestSendTimeout, false);
+        return false;
+    };
+    const auto payload = nl::verifyFrame(m_config.secret, s.frames.nonce(), nl::Direction::Up, 0, *body);
+    if (!payload) return refuse("its hello is not signed with this run's secret");
+    const nlohmann::json hello = nlohmann::json::parse(*payload, nullptr, false);
+    if (!hello.is_object() || hello.value(nl::field::Type, std::string()) != nl::type::Hello)
+        return refuse("its first frame is not a hello");
+    if (hello.value(nl::field::Version, 0) != nl::kVersion)
+        return refuse("it speaks node-link protocol " +
+                      hello.value(nl::field::Version, nlohmann::json()).dump() + ", this launcher " +
+                      std::to_string(nl::kVersion) + ": run the same DDP Desk on every node");
+    const int node = hello.value(nl::field::NodeRank, -1);
+    if (node < 1 || node >= m_config.nnodes)
+        return refuse("node rank " + std::to_string(node) + " is not one of this run's 1.." +
+                      std::to_string(m_config.nnodes - 1));
+    if (hello.value(nl::field::WorldSize, 0) != m_config.worldSize ||
+        hello.value(nl::field::Nproc, 0) != m_config.nproc)
+        return refuse("it runs world size " + hello.value(nl::field::WorldSize, nlohmann::json()).dump() +
+                      " with " + hello.value(nl::field::Nproc, nlohmann::json()).dump() +
+                      " rank(s) per node; this run " + std::to_string(m_config.worldSize) + " with " +
+                      std::to_string(m_config.nproc));
+    s.frames.countReceived();
+    s.node = node;
+    s.host = hello.value(nl::field::Host, std::string());
+    if (!s.frames.send({{nl::field::Type, nl::type::Welcome}}, net::Clock::now() + kRequestSendTimeout))
+        return false;
+    // A node that connects again (its link broke) replaces its earlier connection.
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (auto& other : m_sessions)
+            if (other.get() != &s && other->node == node) other->io->cancel();
+    }
+    s.welcomed = true;
+    if (m_hooks.connected) m_hooks.connected(node, s.host);
+    return true;
+}
+
+void NodeLinkServer::serve(const std::shared_ptr<Session>& s) {
+    if (!handshake(*s)) return;
+    const int first = s->node * m_config.nproc, last = first + m_config.nproc - 1;
+    std::string why = "its launcher closed the link";
+    while (!m_stop) {
+        auto frame = s->frames.receiveSigned(net::Clock::now() + kLinkSilentLimit);
+        if (!frame) {
+            why = s->frames.error();
+            break;
+        }
+        if (frame->value(nl::field::Type, std::string()) != nl::type::Events) continue;
+        auto list = frame->find(nl::field::Events);
+        std::vector<nlohmann::json> events;
+        if (list != frame->end() && list->is_array())
+            for (nlohmann::json& e : *list) {
+                if (!e.is_object()) continue;
+                const auto rank = e.find(protocol::field::Rank);
+                const int r = rank != e.end() && rank->is_number_integer() ? rank->get<int>() : -2;
+                if (r != -1 && (r < first || r > last))
+                    continue;                       // another node's rank: not this one's to say
+                e[protocol::field::Node] = s->node; // from the handshake, not from the event
+                events.push_back(std::move(e));
+            }
+        const std::uint64_t dropped = frame->value(nl::field::Dropped, std::uint64_t(0));
+        if (m_hooks.events) m_hooks.events(s->node, events, dropped);
+    }
+    s->welcomed = false;
+    if (m_hooks.disconnected && !m_stop) m_hooks.disconnected(s->node, why);
+}
+
+std::vector<int> NodeLinkServer::sendToAll(const nlohmann::json& payload) {
+    std::vector<std::shared_ptr<Session>> sessions;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        sessions = m_sessions;
+    }
+    std::vector<int> reached;
+    for (auto& s : sessions) {
+        if (!s->welcomed) continue;
+        std::lock_guard<std::mutex> lock(s->sendMutex);
+        if (s->frames.send(payload, net::Clock::now() + kRequestSendTimeout)) reached.push_back(s->node);
+    }
+    return reached;
+}
+
+} // namespace ddpdesk::launch::link

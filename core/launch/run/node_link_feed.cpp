@@ -1,0 +1,203 @@
+#include "launch/run/node_link_feed.h"
+
+#include "net/net_socket.h"
+#include "protocol/node_link.h"
+#include "protocol/run_auth.h"
+#include "protocol/store_spec.h"
+#include "protocol/telemetry.h"
+
+#include <QMetaObject>
+
+namespace ddpdesk::launch {
+
+namespace nl = protocol::node_link;
+
+NodeLinkFeed::NodeLinkFeed(QObject& owner, Hooks hooks) : m_owner(owner), m_hooks(std::move(hooks)) {
+    m_drain.setInterval(50);
+    QObject::connect(&m_drain, &QTimer::timeout, &m_owner, [this] { drain(); });
+    m_watch.setInterval(500);
+    QObject::connect(&m_watch, &QTimer::timeout, &m_owner, [this] { watchContacts(); });
+}
+
+NodeLinkFeed::~NodeLinkFeed() {
+    close();
+}
+
+void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
+    close();
+    m_contacts.clear();
+    if (config.nnodes < 2) return;
+    const protocol::StoreSpec spec = protocol::parseStoreSpec(config.effectiveStore().toStdString());
+    if (spec.kind != protocol::StoreSpec::Kind::Tcp || spec.port < 0) {
+        m_hooks.message(
+            tr("node link: off with a FileStore; each node shows its own ranks (use a tcp:// store "
+               "to see every node's ranks on node 0)"));
+        return;
+    }
+    std::string secret, why;
+    if (!protocol::decodeRunSecret(secretHex.toStdString(), &secret, &why)) {
+        m_hooks.message(
+            tr("node link: off, the run has no usable secret (%1)").arg(QString::fromStdString(why)));
+        return;
+    }
+    const int port = spec.port + nl::kPortOffset;
+    if (config.nodeRank == 0) {
+        const net::Resolved where = net::resolveHost(spec.host, std::chrono::seconds(2));
+        std::string address;
+        for (const std::string& a : where.addresses)
+            if (net::isLocalAddress(a)) address = a;
+        if (address.empty()) {
+            m_hooks.message(tr("node link: off, the store's host %1 is not an address of this machine")
+                                .arg(QString::fromStdString(spec.host)));
+            return;
+        }
+        link::NodeLinkServerConfig c;
+        c.address = address;
+        c.port = port;
+        c.secret = secret;
+        c.worldSize = config.worldSize();
+        c.nproc = config.nproc;
+        c.nnodes = config.nnodes;
+        link::NodeLinkServerHooks h;
+        h.connected = [this](int node, const std::string& host) {
+            post({Inbound::Connected, node, host, {}, {}});
+        };
+        h.events = [this](int node, std::vector<nlohmann::json>& events, std::uint64_t) {
+            for (nlohmann::json& e : events)
+                post({Inbound::Event, node, {}, {}, std::move(e)});
+        };
+        h.disconnected = [this](int node, const std::string& why) {
+            post({Inbound::Lost, node, {}, why, {}});
+        };
+        h.refused = [this](const std::string& who, const std::string& why) {
+            post({Inbound::Refused, -1, who, why, {}});
+        };
+        auto started = link::NodeLinkServer::start(c, std::move(h));
+        if (!started.server) {
+            m_hooks.message(tr("node link: cannot listen on %1:%2 (%3); each node shows its own ranks")
+                                .arg(QString::fromStdString(address))
+                                .arg(port)
+                                .arg(QString::fromStdString(started.error)));
+            return;
+        }
+        m_server = std::move(started.server);
+        for (int node = 1; node < config.nnodes; ++node)
+            m_contacts.push_back({node, QString(), false, 0, false});
+        m_hooks.message(
+            tr("node link: listening on %1:%2 for the other nodes' launchers (multi-node run; only "
+               "those that prove the run's secret are let in)")
+                .arg(QString::fromStdString(address))
+                .arg(port));
+    } else {
+        link::NodeLinkClientConfig c;
+        c.host = spec.host;
+        c.port = port;
+        c.secret = secret;
+        c.nodeRank = config.nodeRank;
+        c.worldSize = config.worldSize();
+        c.nproc = config.nproc;
+        c.hostName = net::localHostName();
+        link::NodeLinkClientHooks h;
+        h.status = [this](const std::string& text) { post({Inbound::Refused, -2, {}, text, {}}); };
+        h.control = [this](const nlohmann::json& request) { post({Inbound::Event, 0, {}, {}, request}); };
+        m_client = std::make_unique<link::NodeLinkClient>(c, std::move(h));
+    }
+    m_drain.start();
+    m_watch.start();
+}
+
+void NodeLinkFeed::close() {
+    if (!m_client && !m_server) return;
+    m_client.reset(); // its destructor gives the queue a second
+    m_server.reset();
+    m_drain.stop();
+    m_watch.stop();
+    drain();
+}
+
+void NodeLinkFeed::forward(const nlohmann::json& event) {
+    if (m_client) m_client->push(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+QVector<int> NodeLinkFeed::broadcast(const nlohmann::json& request) {
+    QVector<int> reached;
+    if (!m_server) return reached;
+    for (int node : m_server->sendToAll(request))
+        reached.push_back(node);
+    return reached;
+}
+
+void NodeLinkFeed::post(Inbound in) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_inbox.size() >= kInboxEvents && in.kind == Inbound::Event) {
+        ++m_inboxDropped;
+        return;
+    }
+    m_inbox.push_back(std::move(in));
+}
+
+NodeContact& NodeLinkFeed::contact(int node) {
+    for (NodeContact& c : m_contacts)
+        if (c.node == node) return c;
+    m_contacts.push_back({node, QString(), false, 0, false});
+    return m_contacts.back();
+}
+
+void NodeLinkFeed::drain() {
+    std::deque<Inbound> batch;
+    std::uint64_t dropped = 0;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        batch.swap(m_inbox);
+        std::swap(dropped, m_inboxDropped);
+    }
+    if (dropped > 0)
+        m_hooks.message(
+            tr("node link: %1 event(s) of other nodes dropped: this launcher fell behind").arg(dropped));
+    const double now = protocol::nowSeconds();
+    for (Inbound& in : batch) {
+        if (m_client) { // node > 0: the link's word, or node 0's request
+            if (in.kind == Inbound::Refused) {
+                m_hooks.message(tr("node link: %1").arg(QString::fromStdString(in.text)));
+                continue;
+            }
+            const std::string type = in.event.value(nl::field::Type, std::string());
+            const QString reason = QString::fromStdString(in.event.value(nl::field::Reason, std::string()));
+            if (type == nl::type::Stop && m_hooks.stop) m_hooks.stop(reason);
+            if (type == nl::type::Stacks && m_hooks.stacks) m_hooks.stacks(reason);
+            continue;
+        }
+        if (in.kind == Inbound::Refused) {
+            m_hooks.message(tr("node link: refused %1: %2")
+                                .arg(QString::fromStdString(in.host), QString::fromStdString(in.text)));
+            continue;
+        }
+        NodeContact& c = contact(in.node);
+        if (in.kind == Inbound::Connected) {
+            c.connected = true;
+            c.host = QString::fromStdString(in.host);
+            c.lastT = now;
+            c.silentSaid = false;
+            if (m_hooks.contact) m_hooks.contact(c, QStringLiteral("connected"));
+        } else if (in.kind == Inbound::Lost) {
+            c.connected = false;
+            if (m_hooks.contact)
+                m_hooks.contact(c, QStringLiteral("lost: ") + QString::fromStdString(in.text));
+        } else {
+            c.lastT = now;
+            c.silentSaid = false;
+            if (m_hooks.event) m_hooks.event(in.node, in.event);
+        }
+    }
+}
+
+void NodeLinkFeed::watchContacts() {
+    const double now = protocol::nowSeconds();
+    for (NodeContact& c : m_contacts) {
+        if (c.lastT <= 0 || c.silentSaid || now - c.lastT < kNoContactS) continue;
+        c.silentSaid = true;
+        if (m_hooks.contact) m_hooks.contact(c, QStringLiteral("no_contact"));
+    }
+}
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,87 @@
+#pragma once
+
+// Owns the node link of a multi-node run (launch/link, protocol/node_link.h) on the launcher's side: node 0
+// listens beside the store and hands what the other nodes' launchers forward to the run on the Qt thread,
+// with each node's contact (connected, no contact for N s, gone); a node above 0 forwards every event it
+// records and obeys node 0's stop and stacks requests. Nothing here waits on the network: the link's threads
+// do, and the inbox toward the Qt thread is bounded (a burst beyond it is dropped and counted).
+
+#include "launch/config/run_config.h"
+#include "launch/link/node_link_client.h"
+#include "launch/link/node_link_server.h"
+
+#include <QCoreApplication>
+#include <QObject>
+#include <QTimer>
+#include <QVector>
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace ddpdesk::launch {
+
+struct NodeContact {
+    int node = 0;
+    QString host;
+    bool connected = false;
+    double lastT = 0; // unix seconds of its last frame
+    bool silentSaid = false;
+};
+
+class NodeLinkFeed {
+    Q_DECLARE_TR_FUNCTIONS(ddpdesk::launch::Supervisor) // its texts keep the Supervisor's translations
+
+public:
+    static constexpr double kNoContactS = 3; // a node silent this long (heartbeats come every second)
+    static constexpr std::size_t kInboxEvents = 200000;
+
+    struct Hooks {
+        std::function<void(const QString&)> message;
+        std::function<void(int node, nlohmann::json& event)> event; // node 0: a node's event, tagged
+        std::function<void(const NodeContact& contact, const QString& state)> contact; // node 0
+        std::function<void(const QString& reason)> stop;   // node > 0: node 0 stopped the run
+        std::function<void(const QString& reason)> stacks; // node > 0: node 0 asks for stacks
+    };
+
+    NodeLinkFeed(QObject& owner, Hooks hooks);
+    ~NodeLinkFeed();
+
+    // A multi-node run with a tcp:// store: node 0 listens on the store's host and port + kPortOffset, other
+    // nodes connect there. secretHex: the run's secret. Says why when there is no link (a FileStore, node 0
+    // cannot listen); the run goes on, each node then showing its own ranks.
+    void start(const RunConfig& config, const QString& secretHex);
+    void close(); // the run is over: a node's last events get a second to leave
+    bool isHub() const { return bool(m_server); }
+    void forward(const nlohmann::json& event); // node > 0
+    // node 0: to every node connected now; the nodes reached.
+    QVector<int> broadcast(const nlohmann::json& request);
+    const QVector<NodeContact>& contacts() const { return m_contacts; }
+
+private:
+    struct Inbound {
+        enum Kind { Event, Connected, Lost, Refused } kind;
+        int node = 0;
+        std::string host, text;
+        nlohmann::json event;
+    };
+    void post(Inbound in);
+    void drain();
+    void watchContacts();
+    NodeContact& contact(int node);
+
+    QObject& m_owner;
+    Hooks m_hooks;
+    std::unique_ptr<link::NodeLinkServer> m_server;
+    std::unique_ptr<link::NodeLinkClient> m_client;
+    std::mutex m_mutex;
+    std::deque<Inbound> m_inbox;
+    std::uint64_t m_inboxDropped = 0;
+    QTimer m_drain, m_watch;
+    QVector<NodeContact> m_contacts;
+};
+
+} // namespace ddpdesk::launch

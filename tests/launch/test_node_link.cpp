@@ -1,0 +1,246 @@
+// The node link between the launchers of a multi-node run (core/launch/link, protocol/node_link.h) over real
+// loopback sockets: a node's events reach node 0 tagged with its node, only its own ranks' events; node 0's
+// stop reaches the node; and what any local process could try is refused and named: a launcher without the
+// run's secret, a frame with a wrong MAC after an honest hello, a length prefix of 4 GiB, a connection that
+// says nothing. A node 0 that never reads does not block the node: its queue stays bounded, the oldest
+// dropped.
+#include "launch/link/frame_io.h"
+#include "launch/link/node_link_client.h"
+#include "launch/link/node_link_server.h"
+#include "protocol/node_link.h"
+
+#include <QElapsedTimer>
+#include <QtTest>
+
+#include <mutex>
+
+using namespace ddpdesk;
+using namespace ddpdesk::launch::link;
+namespace nl = protocol::node_link;
+
+namespace {
+
+const std::string kSecret(32, 's');
+
+struct Seen {
+    std::mutex mutex;
+    std::vector<nlohmann::json> events;
+    std::vector<std::string> connected, refused, disconnected;
+    template <class F> bool waitFor(F pred, int ms = 10000) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms) {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (pred()) return true;
+            }
+            QThread::msleep(20);
+        }
+        return false;
+    }
+};
+
+std::unique_ptr<NodeLinkServer> startServer(Seen& seen) {
+    NodeLinkServerConfig c;
+    c.address = "127.0.0.1";
+    c.secret = kSecret;
+    c.worldSize = 4;
+    c.nproc = 2;
+    c.nnodes = 2;
+    NodeLinkServerHooks h;
+    h.connected = [&seen](int node, const std::string& host) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.connected.push_back(std::to_string(node) + "@" + host);
+    };
+    h.events = [&seen](int, std::vector<nlohmann::json>& events, std::uint64_t) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        for (auto& e : events)
+            seen.events.push_back(e);
+    };
+    h.disconnected = [&seen](int node, const std::string& why) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.disconnected.push_back(std::to_string(node) + ": " + why);
+    };
+    h.refused = [&seen](const std::string& who, const std::string& why) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.refused.push_back(who + ": " + why);
+    };
+    auto r = NodeLinkServer::start(c, h);
+    return std::move(r.server);
+}
+
+NodeLinkClientConfig clientConfig(int port, const std::string& secret) {
+    NodeLinkClientConfig c;
+    c.host = "127.0.0.1";
+    c.port = port;
+    c.secret = secret;
+    c.nodeRank = 1;
+    c.worldSize = 4;
+    c.nproc = 2;
+    c.hostName = "node-b";
+    return c;
+}
+
+// A raw connection that has read the challenge: what a hostile local process starts from.
+struct Raw {
+    std::unique_ptr<net::Connection> io;
+    std::unique_ptr<FrameIo> frames;
+    explicit Raw(int port) {
+        io = net::connectTcp("127.0.0.1", port, net::Millis(2000)).connection;
+        if (!io) return;
+        frames = std::make_unique<FrameIo>(*io, kSecret, nl::Direction::Up);
+        const auto body = frames->receiveBody(net::Clock::now() + net::Millis(2000));
+        const auto text = body ? nl::unsignedPayload(*body) : std::nullopt;
+        if (text) frames->setNonce(nlohmann::json::parse(*text).value("nonce", std::string()));
+    }
+    bool hello() {
+        return frames->send(
+            {{"type", "hello"}, {"v", 1}, {"node_rank", 1}, {"host", "raw"}, {"world_size", 4}, {"nproc", 2}},
+            net::Clock::now() + net::Millis(2000));
+    }
+    bool closedWithin(int ms) { // the server ended the connection
+        char byte;
+        return !io->recvExact(&byte, 1, net::Clock::now() + net::Millis(ms)) && io->peerClosed();
+    }
+};
+
+} // namespace
+
+class NodeLinkTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eventsOfANodesRanksArriveTaggedWithItsNode() {
+        Seen seen;
+        auto server = startServer(seen);
+        QVERIFY(server);
+        std::vector<nlohmann::json> control;
+        std::mutex controlMutex;
+        NodeLinkClientHooks hooks;
+        hooks.control = [&](const nlohmann::json& request) {
+            std::lock_guard<std::mutex> lock(controlMutex);
+            control.push_back(request);
+        };
+        {
+            NodeLinkClient client(clientConfig(server->port(), kSecret), hooks);
+            for (int rank : {2, 3, 0, -1}) // rank 0 is node 0's: node 1 cannot speak for it
+                client.push(nlohmann::json{{"v", 1}, {"event", "step"}, {"rank", rank}, {"step", 7}}.dump());
+            QVERIFY(seen.waitFor([&] { return seen.events.size() >= 3; }));
+            QCOMPARE(seen.connected, std::vector<std::string>{"1@node-b"});
+            QVERIFY(client.connected());
+            // Node 0 stops the run: the node hears it.
+            QCOMPARE(server->sendToAll({{"type", "stop"}, {"reason", "stopped on node 0"}}),
+                     std::vector<int>{1});
+            QVERIFY(seen.waitFor([&] {
+                std::lock_guard<std::mutex> lock(controlMutex);
+                return !control.empty();
+            }));
+            std::lock_guard<std::mutex> lock(controlMutex);
+            QCOMPARE(control[0].value("reason", std::string()), std::string("stopped on node 0"));
+        }
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        QCOMPARE(seen.events.size(), size_t(3));
+        std::vector<int> ranks;
+        for (const auto& e : seen.events) {
+            ranks.push_back(e.value("rank", -9));
+            QCOMPARE(e.value("node", -9), 1);
+        }
+        QCOMPARE(ranks, (std::vector<int>{2, 3, -1}));
+        QVERIFY(seen.refused.empty());
+    }
+
+    void aLauncherWithoutTheSecretIsRefusedAndNamed() {
+        Seen seen;
+        auto server = startServer(seen);
+        std::vector<std::string> said;
+        std::mutex saidMutex;
+        NodeLinkClientHooks hooks;
+        hooks.status = [&](const std::string& text) {
+            std::lock_guard<std::mutex> lock(saidMutex);
+            said.push_back(text);
+        };
+        NodeLinkClient client(clientConfig(server->port(), std::string(32, 'x')), hooks);
+        client.push(nlohmann::json{{"event", "step"}, {"rank", 2}}.dump());
+        QVERIFY(seen.waitFor([&] { return !seen.refused.empty(); }));
+        {
+            std::lock_guard<std::mutex> lock(seen.mutex);
+            QCOMPARE(seen.refused[0],
+                     std::string("a launcher claiming node 1 on host node-b: its hello is not "
+                                 "signed with this run's secret"));
+            QVERIFY(seen.connected.empty() && seen.events.empty());
+        }
+        QVERIFY(seen.waitFor([&] {
+            std::lock_guard<std::mutex> lock(saidMutex);
+            return !said.empty() && said.back().find("refused this one") != std::string::npos;
+        }));
+        QVERIFY(!client.connected());
+    }
+
+    void aForgedFrameAfterAnHonestHelloEndsTheLink() {
+        Seen seen;
+        auto server = startServer(seen);
+        Raw raw(server->port());
+        QVERIFY(raw.frames && !raw.frames->nonce().empty());
+        QVERIFY(raw.hello());
+        QVERIFY(raw.frames->receiveSigned(net::Clock::now() + net::Millis(2000))); // welcome
+        // Events injected with a made-up MAC (what a process that saw the traffic but not the secret can
+        // send).
+        const std::string payload = R"({"type":"events","dropped":0,"events":[{"event":"step","rank":2}]})";
+        const std::string bytes = nl::frameBytes(std::string(nl::kMacHexChars, 'a') + payload);
+        QVERIFY(raw.io->sendAll(bytes.data(), bytes.size(), net::Clock::now() + net::Millis(2000)));
+        QVERIFY(raw.closedWithin(3000));
+        QVERIFY(seen.waitFor([&] { return !seen.disconnected.empty(); }));
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        QVERIFY2(seen.disconnected[0].find("MAC is wrong") != std::string::npos,
+                 seen.disconnected[0].c_str());
+        QVERIFY(seen.events.empty());
+    }
+
+    void aLyingLengthPrefixIsRefusedWithoutReadingIt() {
+        Seen seen;
+        auto server = startServer(seen);
+        Raw raw(server->port());
+        QVERIFY(raw.frames);
+        const unsigned char huge[4] = {0xff, 0xff, 0xff, 0xff};
+        QVERIFY(raw.io->sendAll(huge, 4, net::Clock::now() + net::Millis(2000)));
+        QVERIFY(raw.closedWithin(3000));
+        QVERIFY(seen.waitFor([&] { return !seen.refused.empty(); }));
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        QVERIFY2(seen.refused[0].find("announced 4294967295 bytes") != std::string::npos,
+                 seen.refused[0].c_str());
+    }
+
+    void aConnectionThatSaysNothingIsDroppedAtTheHandshakeDeadline() {
+        Seen seen;
+        auto server = startServer(seen);
+        Raw raw(server->port());
+        QVERIFY(raw.frames);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(raw.closedWithin(9000));
+        QVERIFY(t.elapsed() >= 3000); // the deadline, not at once
+        QVERIFY(seen.waitFor([&] { return !seen.refused.empty(); }));
+    }
+
+    // Node 0 accepts but never reads or answers (stopped, or hostile): pushing never waits, the queue keeps
+    // its bound by dropping the oldest events, and says how many.
+    void aNodeZeroThatNeverReadsDoesNotHoldTheNodeUp() {
+        auto listen = net::listenTcp("127.0.0.1", 0);
+        QVERIFY(listen.listener);
+        NodeLinkClientConfig c = clientConfig(listen.listener->port(), kSecret);
+        c.maxQueuedBytes = 1 << 20;
+        NodeLinkClient client(c, {});
+        auto held = listen.listener->accept(net::Millis(5000));
+        QVERIFY(held);
+        const std::string event =
+            nlohmann::json{{"event", "log"}, {"rank", 2}, {"text", std::string(1000, 'x')}}.dump();
+        for (int i = 0; i < 20000; ++i)
+            client.push(event);
+        QVERIFY(!client.connected());
+        QVERIFY2(client.dropped() >= 20000 - (1 << 20) / event.size(),
+                 qPrintable(QString::number(client.dropped())));
+    }
+};
+
+QTEST_GUILESS_MAIN(NodeLinkTest)
+#include "test_node_link.moc"

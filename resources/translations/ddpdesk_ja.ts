@@ -549,6 +549,14 @@
 <context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
+        <source>%1 lost contact first (its launcher or machine went away); then %2</source>
+        <translation>%1 との連絡が先に途絶えました (そのランチャーかマシンがなくなりました)。その後 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
         <source>stopped from node 0: %1</source>
         <translation>ノード 0 から停止されました: %1</translation>
     </message>
@@ -561,16 +569,16 @@
         <translation>ノード %1: %2</translation>
     </message>
     <message>
-        <source>node %1 (%2): its launcher is connected; its ranks show here</source>
-        <translation>ノード %1 (%2): ランチャーが接続しました。そのランクはここに表示されます</translation>
+        <source>%1: its launcher is connected; its ranks show here</source>
+        <translation>%1: ランチャーが接続しました。そのランクはここに表示されます</translation>
     </message>
     <message>
-        <source>node %1 (%2): no contact for %3 s</source>
-        <translation>ノード %1 (%2): %3 秒間連絡がありません</translation>
+        <source>%1: no contact for %2 s</source>
+        <translation>%1: %2 秒間連絡がありません</translation>
     </message>
     <message>
-        <source>node %1 (%2): %3</source>
-        <translation>ノード %1 (%2): %3</translation>
+        <source>node %1 (%2)</source>
+        <translation>ノード %1 (%2)</translation>
     </message>
     <message>
         <source>node link: off with a FileStore; each node shows its own ranks (use a tcp:// store to see every node's ranks on node 0)</source>

@@ -760,12 +760,12 @@ JA.update({
         'ノード 0 からの要求: %1',
     'node %1: %2':
         'ノード %1: %2',
-    'node %1 (%2): its launcher is connected; its ranks show here':
-        'ノード %1 (%2): ランチャーが接続しました。そのランクはここに表示されます',
-    'node %1 (%2): no contact for %3 s':
-        'ノード %1 (%2): %3 秒間連絡がありません',
-    'node %1 (%2): %3':
-        'ノード %1 (%2): %3',
+    '%1: its launcher is connected; its ranks show here':
+        '%1: ランチャーが接続しました。そのランクはここに表示されます',
+    '%1: no contact for %2 s':
+        '%1: %2 秒間連絡がありません',
+    'node %1 (%2)':
+        'ノード %1 (%2)',
     "node link: off with a FileStore; each node shows its own ranks (use a tcp:// store to see every node's ranks on node 0)":
         'ノードリンク: FileStore では使えません。各ノードは自分のランクだけを表示します (ノード 0 ですべてのノードのランクを見るには tcp:// ストアを使ってください)',
     'node link: off, the run has no usable secret (%1)':
@@ -784,6 +784,10 @@ JA.update({
         'ノードリンク: %1 を拒否しました: %2',
     'Node':
         'ノード',
+    '%1 lost contact first (its launcher or machine went away); then %2':
+        '%1 との連絡が先に途絶えました (そのランチャーかマシンがなくなりました)。その後 %2',
+    '%1: %2':
+        '%1: %2',
 })
 
 

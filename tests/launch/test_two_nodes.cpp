@@ -12,6 +12,7 @@
 #include "launch_test_util.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -140,6 +141,59 @@ private slots:
             QCOMPARE(launchtest::countEvents(events, "step", r), 8);
         QVERIFY(launchtest::countEvents(events, "node") >= 1); // "node 1 ... connected"
         QCOMPARE(launchtest::readJsonFile(dir.filePath("node1/summary.json"))["ranks"].toArray().size(), 2);
+    }
+
+    // Stop on node 0 (Ctrl-C of its CLI, as the GUI's Stop) ends node 1's ranks too, within 5 s, leaving no
+    // process on either node; node 1 says who stopped it.
+    void stopOnNodeZeroEndsEveryNode() {
+        QTemporaryDir dir;
+        QVector<qint64> node1Pids, node0Pids;
+        double stoppedT = 0;
+        runJob(dir.path(), 1, {}, 29543, 100000, [&] {
+            if (!waitForSteps(dir.filePath("node0"), {0, 1}, 3)) return;
+            node0Pids = launchtest::workerPids(dir.filePath("node0/metrics.jsonl"));
+            node1Pids = launchtest::workerPids(dir.filePath("node1/metrics.jsonl"));
+            stoppedT = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            ::kill(pid_t(m_launchers[0]->processId()), SIGINT);
+        });
+        QVERIFY2(stoppedT > 0, "the run did not train on both nodes");
+        QVERIFY(launchtest::leftovers(node0Pids + node1Pids, 500).isEmpty());
+        const QJsonObject s1 = launchtest::readJsonFile(dir.filePath("node1/summary.json"));
+        QCOMPARE(s1["status"].toString(), QStringLiteral("stopped"));
+        QVERIFY2(s1["failure_reason"].toString().contains("stopped from node 0") ||
+                     QJsonDocument(s1).toJson().contains("stopped from node 0"),
+                 QJsonDocument(s1).toJson().constData());
+        double endT = 0; // node 1's last rank exit
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node1/metrics.jsonl")))
+            if (e["event"].toString() == QLatin1String("rank_exit")) endT = std::max(endT, e["t"].toDouble());
+        qInfo("node 1's rank ended %.2f s after Ctrl-C on node 0", endT - stoppedT);
+        QVERIFY2(endT > 0 && endT - stoppedT <= 5, qPrintable(QString::number(endT - stoppedT)));
+        QCOMPARE(launchtest::readJsonFile(dir.filePath("node0/summary.json"))["status"].toString(),
+                 QStringLiteral("stopped"));
+    }
+
+    // Node 1's launcher killed (SIGKILL: its ranks go with it): node 0 says within 5 s that it lost node 1,
+    // and its run then fails naming node 1 first.
+    void aNodeWhoseLauncherDiesIsNamed() {
+        QTemporaryDir dir;
+        double killedT = 0;
+        runJob(dir.path(), 1, {}, 29545, 100000, [&] {
+            if (!waitForSteps(dir.filePath("node0"), {0, 1}, 3)) return;
+            killedT = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            ::kill(pid_t(m_launchers[1]->processId()), SIGKILL);
+        });
+        QVERIFY2(killedT > 0, "the run did not train on both nodes");
+        double saidT = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl")))
+            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1 && saidT == 0 &&
+                (e["state"].toString().startsWith("lost") || e["state"].toString() == "no_contact"))
+                saidT = e["t"].toDouble();
+        qInfo("node 0 named node 1 %.2f s after its launcher was killed", saidT - killedT);
+        QVERIFY2(saidT > 0 && saidT - killedT <= 5, qPrintable(QString::number(saidT - killedT)));
+        const QJsonObject s0 = launchtest::readJsonFile(dir.filePath("node0/summary.json"));
+        QCOMPARE(s0["status"].toString(), QStringLiteral("failed"));
+        QVERIFY2(s0["failure_reason"].toString().startsWith("node 1 (ddpdesk-node1) lost contact first"),
+                 qPrintable(s0["failure_reason"].toString()));
     }
 
     // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first
@@ -322,6 +376,21 @@ private slots:
     }
 
 private:
+    // Until node 0's metrics.jsonl has `steps` step events of each of `ranks` (node 1's forwarded too).
+    static bool waitForSteps(const QString& node0, const QList<int>& ranks, int steps) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 60000) {
+            const auto events = launchtest::readJsonLines(node0 + "/metrics.jsonl");
+            bool all = true;
+            for (int r : ranks)
+                all = all && launchtest::countEvents(events, "step", r) >= steps;
+            if (all) return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+
     struct Link {
         QString storeHost, ifaceA, ifaceB; // empty: the veth pair's
     };
@@ -388,6 +457,8 @@ private:
         };
         QProcess* node1 = launcher(m_nsB, 1, link.ifaceB.isEmpty() ? m_vethB : link.ifaceB);
         QProcess* node0 = launcher(m_nsA, 0, link.ifaceA.isEmpty() ? m_vethA : link.ifaceA);
+        m_launchers[0] = node0;
+        m_launchers[1] = node1;
         if (whileRunning) whileRunning();
         bool ok = true;
         for (QProcess* p : {node0, node1}) {
@@ -431,6 +502,7 @@ private:
     }
 
     QString m_vethA, m_vethB;
+    QProcess* m_launchers[2] = {nullptr, nullptr}; // the current job's, for whileRunning
 };
 
 QTEST_GUILESS_MAIN(TwoNodesTest)

@@ -82,7 +82,7 @@ void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
         }
         m_server = std::move(started.server);
         for (int node = 1; node < config.nnodes; ++node)
-            m_contacts.push_back({node, QString(), false, 0, false});
+            m_contacts.push_back({node, QString(), false, 0, false, false, QString()});
         m_hooks.message(
             tr("node link: listening on %1:%2 for the other nodes' launchers (multi-node run; only "
                "those that prove the run's secret are let in)")
@@ -139,7 +139,7 @@ void NodeLinkFeed::post(Inbound in) {
 NodeContact& NodeLinkFeed::contact(int node) {
     for (NodeContact& c : m_contacts)
         if (c.node == node) return c;
-    m_contacts.push_back({node, QString(), false, 0, false});
+    m_contacts.push_back({node, QString(), false, 0, false, false, QString()});
     return m_contacts.back();
 }
 
@@ -194,9 +194,9 @@ void NodeLinkFeed::drain() {
 void NodeLinkFeed::watchContacts() {
     const double now = protocol::nowSeconds();
     for (NodeContact& c : m_contacts) {
-        if (c.lastT <= 0 || c.silentSaid || now - c.lastT < kNoContactS) continue;
+        if (c.lastT <= 0 || c.ended || c.silentSaid || now - c.lastT < kNoContactS) continue;
         c.silentSaid = true;
-        if (m_hooks.contact) m_hooks.contact(c, QStringLiteral("no_contact"));
+        if (m_hooks.contact) m_hooks.contact(c, QString::fromLatin1(kNoContact));
     }
 }
 

@@ -30,6 +30,8 @@ struct NodeContact {
     bool connected = false;
     double lastT = 0; // unix seconds of its last frame
     bool silentSaid = false;
+    bool ended = false; // its run_end came: its link closing next is the end, not a loss
+    QString endStatus;  // that run's status: ok, failed, stopped
 };
 
 class NodeLinkFeed {
@@ -60,6 +62,11 @@ public:
     // node 0: to every node connected now; the nodes reached.
     QVector<int> broadcast(const nlohmann::json& request);
     const QVector<NodeContact>& contacts() const { return m_contacts; }
+    // States a contact hook is called with (also the `node` event's `state`).
+    static constexpr const char* kConnected = "connected";
+    static constexpr const char* kNoContact = "no_contact";
+    static constexpr const char* kLost = "lost";   // with why
+    static constexpr const char* kEnded = "ended"; // with its run's status
 
 private:
     struct Inbound {

@@ -72,6 +72,7 @@ struct Supervisor::Impl {
     RunFolder folder;    // the folders this run made
     RunSecret runSecret; // node 0 of a multi-node run: the file the other nodes' --run-secret-file names
     QVector<Failure> failures;
+    QStringList lostNodes; // node 0: nodes whose launcher went silent or lost its link while the run went on
     bool stopping = false;
     bool userStop = false;
     bool restartPending = false;
@@ -305,6 +306,7 @@ bool Supervisor::spawnAll() {
     d->stopping = false;
     d->userStop = false;
     d->failures.clear();
+    d->lostNodes.clear();
     d->stall.rearm();
     d->collectives.rearm();
     d->ranks.clear();
@@ -461,6 +463,9 @@ void Supervisor::finishRun(const QString& status) {
         reason = d->failures.size() > 1 ? tr("%1 (first failure; %2 rank(s) failed in all)")
                                               .arg(f.text, QString::number(d->failures.size()))
                                         : tr("%1 (first failure)").arg(f.text);
+        if (!d->lostNodes.isEmpty()) // what this node's ranks then failed of
+            reason = tr("%1 lost contact first (its launcher or machine went away); then %2")
+                         .arg(d->lostNodes.join(QStringLiteral(", ")), reason);
     } else if (status == QLatin1String("stopped")) {
         reason = d->stopReason;
     }
@@ -545,13 +550,21 @@ void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
 
 void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
     if (!m_running) return;
-    if (state == QLatin1String("connected")) m_model.setRemoteHost(c.node, c.host);
-    const QString text =
-        state == QLatin1String("connected")
-            ? tr("node %1 (%2): its launcher is connected; its ranks show here").arg(c.node).arg(c.host)
-        : state == QLatin1String("no_contact")
-            ? tr("node %1 (%2): no contact for %3 s").arg(c.node).arg(c.host).arg(NodeLinkFeed::kNoContactS)
-            : tr("node %1 (%2): %3").arg(c.node).arg(c.host, state);
+    const QString node = tr("node %1 (%2)").arg(c.node).arg(c.host);
+    QString text;
+    if (state == QLatin1String(NodeLinkFeed::kConnected)) {
+        m_model.setRemoteHost(c.node, c.host);
+        text = tr("%1: its launcher is connected; its ranks show here").arg(node);
+    } else if (state == QLatin1String(NodeLinkFeed::kNoContact)) {
+        text = tr("%1: no contact for %2 s").arg(node).arg(NodeLinkFeed::kNoContactS);
+    } else {
+        text = tr("%1: %2").arg(node, state);
+    }
+    // A node gone while the run goes on is what its failure comes from: the summary names it first.
+    if (!state.startsWith(QLatin1String(NodeLinkFeed::kConnected)) &&
+        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->stopping &&
+        !d->lostNodes.contains(node))
+        d->lostNodes << node;
     emit message(text);
     writeLauncherEvent(
         protocol::ev::Node,

@@ -11,6 +11,9 @@
 
 #include "launch_test_util.h"
 
+#include "launch/model/run_model.h"
+#include "launch/model/run_replay.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -141,6 +144,19 @@ private slots:
             QCOMPARE(launchtest::countEvents(events, "step", r), 8);
         QVERIFY(launchtest::countEvents(events, "node") >= 1); // "node 1 ... connected"
         QCOMPARE(launchtest::readJsonFile(dir.filePath("node1/summary.json"))["ranks"].toArray().size(), 2);
+        // Reopened from node 0's folder (History), the Run page shows the same 4 ranks.
+        ddpdesk::launch::RunModel replayed;
+        QString error;
+        QVERIFY2(ddpdesk::launch::replayRecordedRun(dir.filePath("node0"), &replayed, &error),
+                 qPrintable(error));
+        QCOMPARE(replayed.rankCount(), 4);
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(replayed.rank(r).rank, r);
+            QCOMPARE(replayed.rank(r).remote, r >= 2);
+            QCOMPARE(replayed.rank(r).node, r / 2);
+            QCOMPARE(replayed.rank(r).host, QStringLiteral("ddpdesk-node%1").arg(r / 2));
+            QCOMPARE(replayed.rank(r).step, qint64(8));
+        }
     }
 
     // Stop on node 0 (Ctrl-C of its CLI, as the GUI's Stop) ends node 1's ranks too, within 5 s, leaving no
@@ -194,6 +210,26 @@ private slots:
         QCOMPARE(s0["status"].toString(), QStringLiteral("failed"));
         QVERIFY2(s0["failure_reason"].toString().startsWith("node 1 (ddpdesk-node1) lost contact first"),
                  qPrintable(s0["failure_reason"].toString()));
+    }
+
+    // A rank of node 1 killed: node 0's summary names that rank and its node as the failure, with its exit,
+    // not node 0's own ranks that lost it.
+    void aRankThatFailsOnNodeOneIsNamedOnNodeZero() {
+        QTemporaryDir dir;
+        bool killed = false;
+        runJob(dir.path(), 1, {}, 29547, 100000, [&] {
+            if (!waitForSteps(dir.filePath("node0"), {0, 1}, 3)) return;
+            const QVector<qint64> pids = launchtest::workerPids(dir.filePath("node1/metrics.jsonl"));
+            if (pids.size() != 1) return;
+            killed = ::kill(pid_t(pids[0]), SIGKILL) == 0;
+        });
+        QVERIFY(killed);
+        const QJsonObject s0 = launchtest::readJsonFile(dir.filePath("node0/summary.json"));
+        QCOMPARE(s0["status"].toString(), QStringLiteral("failed"));
+        QCOMPARE(s0["failed_rank"].toInt(), 1);
+        QVERIFY2(
+            s0["failure_reason"].toString().startsWith("rank 1 on node 1 (ddpdesk-node1) killed by signal 9"),
+            qPrintable(s0["failure_reason"].toString()));
     }
 
     // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first

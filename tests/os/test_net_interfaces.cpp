@@ -55,6 +55,11 @@ TEST_CASE(aBridgeAVethAndATunnelInAFreshNamespace) {
         std::function<void()> f;
         ~Drop() { f(); }
     } drop{[&] { ip({"netns", "del", ns}); }};
+    // Entering it (ip -n too) remounts /sys for the namespace; a chroot (the Qt-free leg's root) cannot.
+    const ProgramResult enter = ip({"netns", "exec", ns, "true"});
+    if (enter.exitCode != 0)
+        TEST_SKIP("a network namespace cannot be entered here ('ip netns exec' failed: " + enter.err +
+                  "); the main leg runs this case");
     const std::vector<std::vector<std::string>> steps = {
         {"-n", ns, "link", "set", "lo", "up"},
         {"-n", ns, "link", "add", "ddpbr0", "type", "bridge"},
@@ -70,11 +75,6 @@ TEST_CASE(aBridgeAVethAndATunnelInAFreshNamespace) {
         TEST_REQUIRE_MSG(r.exitCode == 0, r.err);
     }
     const bool tun = ip({"-n", ns, "tuntap", "add", "dev", "ddptun0", "mode", "tun"}).exitCode == 0;
-    // Entering it remounts /sys for the namespace; a chroot (the Qt-free leg's root) cannot.
-    const ProgramResult enter = ip({"netns", "exec", ns, "true"});
-    if (enter.exitCode != 0)
-        TEST_SKIP("a network namespace cannot be entered here ('ip netns exec' failed: " + enter.err +
-                  "); the main leg runs this case");
     const ProgramResult r =
         ip({"netns", "exec", ns, currentExecutable(), "--print-interfaces"}); // /sys remounted for it
     TEST_REQUIRE_MSG(r.exitCode == 0, r.err);

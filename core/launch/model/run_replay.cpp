@@ -27,13 +27,6 @@ QString textOf(const nlohmann::json& j, const char* key) {
     return (it != j.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
 }
 
-RankState stateFromName(const QString& name) {
-    for (RankState s : {RankState::Pending, RankState::Starting, RankState::Rendezvous, RankState::Training,
-                        RankState::Done, RankState::Failed, RankState::Stopped})
-        if (rankStateName(s) == name) return s;
-    return RankState::Failed;
-}
-
 bool isLauncherEvent(const protocol::Event& e) {
     return e.rank < 0 || textOf(e.body, protocol::field::Source) == QLatin1String("launcher");
 }
@@ -129,9 +122,9 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
     }
     ReplayStats counted;
     BoundedLines reader(f);
-    // First pass: the local ranks, in local-rank order, from the launcher's rank_start events, else from the
-    // workers' hello; nothing else is kept.
-    std::map<int, int> rankByLocal;
+    // First pass: the ranks, in rank order, from the launcher's rank_start events, else from the workers'
+    // hello; node 0 of a multi-node run recorded the other nodes' ranks too (their events carry `node`).
+    std::map<int, int> nodeByRank;
     int worldSize = 0;
     QString workload;
     double firstT = 0;
@@ -142,7 +135,8 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
         if (e.type == protocol::ev::RankStart || e.type == protocol::ev::Hello) {
             const int rank = intOf(e.body, protocol::field::Rank, -1);
             const int local = intOf(e.body, protocol::field::LocalRank, -1);
-            if (rank >= 0 && local >= 0 && !rankByLocal.count(local)) rankByLocal[local] = rank;
+            if (rank >= 0 && local >= 0 && !nodeByRank.count(rank))
+                nodeByRank[rank] = intOf(e.body, protocol::field::Node, -1);
         }
         if (e.type == protocol::ev::Hello) {
             worldSize = std::max(worldSize, intOf(e.body, protocol::field::WorldSize, 0));
@@ -150,7 +144,7 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
         }
     });
     if (stats) *stats = counted;
-    if (rankByLocal.empty()) {
+    if (nodeByRank.empty()) {
         if (error)
             *error = QCoreApplication::translate(
                          "ddpdesk::launch::RunReplay",
@@ -159,8 +153,11 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
         return false;
     }
     QVector<int> globalRanks;
-    for (const auto& kv : rankByLocal)
-        globalRanks << kv.second;
+    int ownRanks = 0; // this node's: recorded without `node`, before the other nodes' in rank order
+    for (const auto& [rank, node] : nodeByRank) {
+        globalRanks << rank;
+        ownRanks += node < 0 ? 1 : 0;
+    }
 
     QJsonObject recorded;
     QFile sf(QDir(runDir).filePath(QStringLiteral("summary.json")));
@@ -173,12 +170,14 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
 
     model->setReplayClock(firstT > 0 ? firstT : 1);
     model->reset(globalRanks, worldSize, workload, 0);
+    if (ownRanks < globalRanks.size()) model->setRemoteRanks(ownRanks, ownRanks);
     // Second pass: every event through the model, in file order.
     f.seek(0);
     reader.forEach(nullptr, [&](const QByteArray& line, const protocol::Event& e) {
         if (e.t > 0) model->setReplayClock(e.t);
         if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) {
-            model->applyMonitorEvent(e.body);
+            // This machine's (another node's samples were recorded, not shown, live too).
+            if (!e.body.contains(protocol::field::Node)) model->applyMonitorEvent(e.body);
             return;
         }
         if (!isLauncherEvent(e) && e.type == protocol::ev::Log) {
@@ -193,12 +192,14 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
         }
         const int index = model->indexOfRank(intOf(e.body, protocol::field::Rank, -1));
         if (e.type == protocol::ev::RankStart) {
-            model->setPid(index, intOf(e.body, protocol::field::Pid, 0));
+            if (!e.body.contains(protocol::field::Node)) // another node's pid is not one of this machine's
+                model->setPid(index, intOf(e.body, protocol::field::Pid, 0));
         } else if (e.type == protocol::ev::RankExit) {
             const auto code = e.body.find(protocol::field::ExitCode);
             const int exitCode = (code != e.body.end() && code->is_number()) ? code->get<int>() : -1;
-            model->setRankState(index, stateFromName(textOf(e.body, protocol::field::State)),
-                                textOf(e.body, protocol::field::Text), exitCode);
+            model->setRankState(
+                index, rankStateFromName(textOf(e.body, protocol::field::State)).value_or(RankState::Failed),
+                textOf(e.body, protocol::field::Text), exitCode);
         } else if (e.type == protocol::ev::Restart) {
             model->noteRestart();
         }

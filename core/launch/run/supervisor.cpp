@@ -443,7 +443,7 @@ void Supervisor::onAllExited() {
         });
         return;
     }
-    finishRun(QStringLiteral("failed"));
+    finishWhenNodesEnd(QStringLiteral("failed")); // another node's failed rank may be what this one failed of
 }
 
 void Supervisor::finishRun(const QString& status) {
@@ -526,14 +526,11 @@ void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
     if (index < m_config.nproc) return; // the node's own launcher events, or (never) a rank of this node
     if (launcher) {
         if (type == protocol::ev::RankExit) {
-            const auto state =
-                rankStateFromName(QString::fromStdString(e.value(protocol::field::State, std::string())));
-            const auto code = e.find(protocol::field::ExitCode);
-            m_model.setRankState(index, state.value_or(RankState::Failed),
-                                 QString::fromStdString(e.value(protocol::field::Text, std::string())),
-                                 code != e.end() && code->is_number_integer() ? code->get<int>() : -1);
+            onRemoteRankExit(node, index, e);
         } else if (type == protocol::ev::RankStart) {
             m_model.setRankState(index, RankState::Starting);
+        } else if (type == protocol::ev::Stacks) { // node 0's Show stacks reached it: in that rank's log
+            m_model.appendNote(index, QString::fromStdString(e.value(protocol::field::Text, std::string())));
         }
         return;
     }
@@ -541,11 +538,36 @@ void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
         const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
         if (e.value(protocol::field::Stream, std::string()) == "stderr")
             m_model.appendStderr(index, text);
-        else
-            m_model.appendNote(index, text);
+        else // as a replay of this run's metrics.jsonl shows it
+            m_model.applyLine(index, text.toUtf8());
         return;
     }
     if (auto parsed = protocol::parseLine(protocol::encodeLine(e))) m_model.applyEvent(index, *parsed);
+}
+
+void Supervisor::onRemoteRankExit(int node, int index, const nlohmann::json& e) {
+    const auto state =
+        rankStateFromName(QString::fromStdString(e.value(protocol::field::State, std::string())));
+    const auto code = e.find(protocol::field::ExitCode);
+    const int exitCode = code != e.end() && code->is_number_integer() ? code->get<int>() : -1;
+    const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
+    m_model.setRankState(index, state.value_or(RankState::Failed), text, exitCode);
+    if (state != RankState::Failed || d->userStop) return;
+    // Another node's rank failed: the job has failed. It is the culprit unless it only lost a peer (also when
+    // this node's ranks, losing it, failed a moment before its exit came); this node's ranks are stopped
+    // rather than left to fail of it.
+    const RankStatus& r = m_model.rank(index);
+    Failure f;
+    f.index = index;
+    f.exitCode = exitCode;
+    f.peerLost = exitCode == protocol::exit_code::PeerFailure ||
+                 r.errorCode == QLatin1String(protocol::error_code::PeerLost);
+    f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, text);
+    if (!r.errorCode.isEmpty()) f.text += QStringLiteral(" (%1: %2)").arg(r.errorCode, r.errorMessage);
+    d->failures.push_back(f);
+    if (d->stopping) return;
+    emit rankFailed(r.rank, f.text);
+    beginStopAll(f.text);
 }
 
 void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {

@@ -14,6 +14,7 @@
 #include "launch/run/rank_line_reader.h"
 #include "launch/run/rank_processes.h"
 #include "launch/run/rank_stacks.h"
+#include "launch/run/remote_ranks.h"
 #include "launch/run/run_folder.h"
 #include "launch/run/run_secret.h"
 #include "launch/run/run_store.h"
@@ -516,53 +517,23 @@ void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
 void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
     if (!m_running) return;
     record(e);
-    const int index = m_model.indexOfRank(e.value(protocol::field::Rank, -1));
-    const std::string type = e.value(protocol::field::Event, std::string());
-    const bool launcher = e.value(protocol::field::Source, std::string()) == "launcher";
-    if (launcher && type == protocol::ev::Diagnosis) {
+    if (e.value(protocol::field::Source, std::string()) == "launcher" &&
+        e.value(protocol::field::Event, std::string()) == protocol::ev::Diagnosis) {
         const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
         if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
     }
-    if (index < m_config.nproc) return; // the node's own launcher events, or (never) a rank of this node
-    if (launcher) {
-        if (type == protocol::ev::RankExit) {
-            onRemoteRankExit(node, index, e);
-        } else if (type == protocol::ev::RankStart) {
-            m_model.setRankState(index, RankState::Starting);
-        } else if (type == protocol::ev::Stacks) { // node 0's Show stacks reached it: in that rank's log
-            m_model.appendNote(index, QString::fromStdString(e.value(protocol::field::Text, std::string())));
-        }
-        return;
-    }
-    if (type == protocol::ev::Log) {
-        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
-        if (e.value(protocol::field::Stream, std::string()) == "stderr")
-            m_model.appendStderr(index, text);
-        else // as a replay of this run's metrics.jsonl shows it
-            m_model.applyLine(index, text.toUtf8());
-        return;
-    }
-    if (auto parsed = protocol::parseLine(protocol::encodeLine(e))) m_model.applyEvent(index, *parsed);
-}
-
-void Supervisor::onRemoteRankExit(int node, int index, const nlohmann::json& e) {
-    const auto state =
-        rankStateFromName(QString::fromStdString(e.value(protocol::field::State, std::string())));
-    const auto code = e.find(protocol::field::ExitCode);
-    const int exitCode = code != e.end() && code->is_number_integer() ? code->get<int>() : -1;
-    const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
-    m_model.setRankState(index, state.value_or(RankState::Failed), text, exitCode);
-    if (state != RankState::Failed || d->userStop) return;
+    const std::optional<RemoteExit> failed = applyRemoteEvent(m_model, m_config.nproc, e);
+    if (!failed || d->userStop) return;
     // Another node's rank failed: the job has failed. It is the culprit unless it only lost a peer (also when
     // this node's ranks, losing it, failed a moment before its exit came); this node's ranks are stopped
     // rather than left to fail of it.
-    const RankStatus& r = m_model.rank(index);
+    const RankStatus& r = m_model.rank(failed->index);
     Failure f;
-    f.index = index;
-    f.exitCode = exitCode;
-    f.peerLost = exitCode == protocol::exit_code::PeerFailure ||
+    f.index = failed->index;
+    f.exitCode = failed->exitCode;
+    f.peerLost = failed->exitCode == protocol::exit_code::PeerFailure ||
                  r.errorCode == QLatin1String(protocol::error_code::PeerLost);
-    f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, text);
+    f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, failed->text);
     if (!r.errorCode.isEmpty()) f.text += QStringLiteral(" (%1: %2)").arg(r.errorCode, r.errorMessage);
     d->failures.push_back(f);
     if (d->stopping) return;

@@ -91,7 +91,6 @@ private:
     // Node 0 of a multi-node run: another node's forwarded event, a node's contact (node_link_feed.h), and
     // the end, once the connected nodes' ranks have said theirs (a few seconds at most).
     void onRemoteEvent(int node, nlohmann::json& event);
-    void onRemoteRankExit(int node, int index, const nlohmann::json& event);
     void onNodeContact(const NodeContact& contact, const QString& state);
     void finishWhenNodesEnd(const QString& status, int waitedMs = 0);
     bool resetStore(); // a fresh store file for a restart; false (reported) when the path is taken

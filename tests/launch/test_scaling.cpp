@@ -262,8 +262,8 @@ private slots:
 
     // Two ddpdesk-worker ranks, each pinned to its own core; four busy loops then pinned to rank 1's core
     // leave it a fifth of that core (whatever else the machine runs, rank 0 keeps a larger share of its own).
-    // Rank 1 is named within 10 s of its first step beside the hogs (--straggler-after 3), with compute as
-    // what is slow and its CPU share beside it; rank 0 never is.
+    // Rank 1 is named once it has been slow for 3 s (--straggler-after 3), with compute as what is slow and
+    // its CPU share beside it; rank 0 never is.
     void aWorkerRankBesideCpuHogsIsNamedAStraggler() {
 #ifndef Q_OS_LINUX
         QSKIP("pins ranks and hogs to cores with taskset (Linux)");
@@ -331,7 +331,12 @@ private slots:
         qInfo("rank 1 named a straggler %.1f s after its first step beside the hogs (%.1f s after they "
               "started)",
               namedAfterS, straggler["t"].toDouble() - hogsT);
-        QVERIFY2(namedAfterS <= 10, qPrintable(json));
+        // Idle, it is named 3 to 4 s after (the sustained 3 s and a few steps). Beside another heavy test on
+        // this 2-core machine rank 0 slows too, and the four hogs take a while to slow rank 1 by 1.3x: the
+        // bound leaves room for that; the sustained time it reports is what the meter adds.
+        QVERIFY2(namedAfterS <= 20, qPrintable(json));
+        QVERIFY2(straggler["slow_for_s"].toDouble() >= 3 && straggler["slow_for_s"].toDouble() < 6,
+                 qPrintable(json));
 #endif
     }
 };

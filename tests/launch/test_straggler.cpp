@@ -124,6 +124,22 @@ private slots:
         QCOMPARE(m.takeWarnings(9).size(), 1);
     }
 
+    // On a busy machine the fastest rank's figure jitters too: a slow rank whose ratio dips under 1.3 for a
+    // moment has not caught up, and its sustained time goes on.
+    void aRatioDippingBelowTheThresholdForAMomentKeepsTheSustainedTime() {
+        StragglerMeter m;
+        m.reset(2, 3);
+        lockstep(m, 0, 2, 20, 30); // 1.5x
+        const double since = m.score(1).slowSinceT;
+        QVERIFY(since > 0);
+        lockstep(m, 2, 2.3, 20, 23); // 1.15x for three steps: about 1.25x smoothed
+        QVERIFY2(m.score(1).vsFastest < StragglerMeter::kSlowRatio,
+                 qPrintable(QString::number(m.score(1).vsFastest)));
+        QCOMPARE(m.score(1).slowSinceT, since);
+        lockstep(m, 2.3, 4, 20, 30);
+        QCOMPARE(m.takeWarnings(4).size(), 1);
+    }
+
     void whatIsSlowIsTheLargerExcess() {
         StragglerMeter m;
         m.reset(2, 1);

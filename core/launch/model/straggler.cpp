@@ -8,6 +8,9 @@ namespace {
 
 constexpr double kSmoothing = 0.3; // weight of the newest event: a rank's figure follows within a few events
 constexpr double kMinExcessMs = 2; // below this, a ratio of tiny step times is jitter, not a slow rank
+// A slow rank has caught up only when clearly closer than kSlowRatio: on a busy machine the fastest rank's
+// figure jitters too, and a ratio flapping around 1.3 would otherwise restart the sustained time each dip.
+constexpr double kCaughtUpRatio = 1.15;
 
 double smoothed(double previous, double value) {
     return previous < 0 ? value : (1 - kSmoothing) * previous + kSmoothing * value;
@@ -52,7 +55,9 @@ void StragglerMeter::rescore(Rank& r, double t) {
     s.dataMs = r.dataMs;
     s.vsFastest = fastest > 0 ? r.ownMs / fastest : 1.0;
     s.vsOwnBest = r.bestMs > 0 ? r.ownMs / r.bestMs : 1.0;
-    const bool slow = s.vsFastest >= kSlowRatio && r.ownMs - fastest >= kMinExcessMs;
+    const bool wasSlow = s.slowSinceT > 0;
+    const bool slow = wasSlow ? s.vsFastest >= kCaughtUpRatio && r.ownMs - fastest >= kMinExcessMs / 2
+                              : s.vsFastest >= kSlowRatio && r.ownMs - fastest >= kMinExcessMs;
     if (!slow) {
         s.slowSinceT = 0;
         r.warned = false;

@@ -61,12 +61,18 @@ bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
     const double t = model.elapsedS();
     QVector<launch::MonitorReading> readings = model.lastGpuReadings();
     const bool gpu = !readings.isEmpty();
-    if (!gpu) {
+    // Node 0 of a multi-node run shows every node's GPUs: "1/GPU 0".
+    const bool multiNode = model.nodes().size() > 1;
+    if (gpu) {
+        for (launch::MonitorReading& r : readings)
+            r.key = launch::readingName(r, multiNode);
+    } else {
         readings = model.lastProcReadings();
         for (launch::MonitorReading& r : readings) {
             // Name processes by rank: that is what the user picked, PIDs change on every run.
             for (const auto& rs : model.ranks())
-                if (rs.pid && rs.pid == r.pid) r.key = RunPanel::tr("rank %1").arg(rs.rank);
+                if (rs.pid && rs.pid == r.pid && (rs.remote ? rs.node : 0) == r.node)
+                    r.key = RunPanel::tr("rank %1").arg(rs.rank);
         }
     }
     const bool switched = gpu != m_monitorIsGpu;

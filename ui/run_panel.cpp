@@ -5,9 +5,11 @@
 #include "launch/run/supervisor.h"
 #include "run_chart_feed.h"
 #include "run_failure_banner.h"
+#include "run_node_table.h"
 #include "run_rank_table.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -40,8 +42,9 @@ QString formatDuration(double s) {
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_table = std::make_unique<RunRankTable>();
+    m_nodes = std::make_unique<RunNodeTable>();
     m_charts = std::make_unique<RunChartFeed>(this);
-    m_ui = layOutRunPanel(*this, m_table->widget(), *m_charts, kMaxLogLines);
+    m_ui = layOutRunPanel(*this, m_nodes->widget(), m_table->widget(), *m_charts, kMaxLogLines);
     connectWidgets();
     retranslate();
 }
@@ -93,6 +96,7 @@ void RunPanel::retranslate() {
            "log; every ddpdesk-worker rank writes what it waits in (collective, bucket, for how long)"));
     m_ui.banner->retranslate();
     m_table->retranslate();
+    m_nodes->retranslate();
     m_ui.tabs->setTabText(0, tr("Charts"));
     m_ui.tabs->setTabText(1, tr("Logs"));
     m_ui.smoothingLabel->setText(tr("Loss smoothing: %1").arg(smoothing(), 0, 'f', 2));
@@ -239,6 +243,10 @@ QTableWidget* RunPanel::rankTable() const {
     return m_table->widget();
 }
 
+QTableWidget* RunPanel::nodeTable() const {
+    return m_nodes->widget();
+}
+
 bool RunPanel::failureVisible() const {
     return !m_ui.banner->isHidden();
 }
@@ -282,6 +290,8 @@ void RunPanel::refresh() {
         m_dirtyTable = false;
         m_table->update(*m_model);
     }
+    // A few rows, each tick: "no contact for N s" counts on between events.
+    m_nodes->update(*m_model, QDateTime::currentMSecsSinceEpoch() / 1000.0);
     if (m_dirtyStatus) refreshStatus();
     flushLogs();
     // Redrawing a Qt Charts chart costs milliseconds per thousand points; one chart per tick keeps every

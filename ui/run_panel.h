@@ -23,6 +23,7 @@ namespace ddpdesk::ui {
 
 class RunChartFeed;
 class RunRankTable;
+class RunNodeTable;
 
 class RunPanel : public QWidget {
     Q_OBJECT
@@ -41,6 +42,7 @@ public:
 
     // For tests and the screenshot script.
     QTableWidget* rankTable() const;
+    QTableWidget* nodeTable() const;
     bool failureVisible() const;
     QString failureText() const;
     QString statusText() const;
@@ -77,6 +79,7 @@ private:
 
     RunPanelWidgets m_ui; // made by layOutRunPanel()
     std::unique_ptr<RunRankTable> m_table;
+    std::unique_ptr<RunNodeTable> m_nodes; // a multi-node run's nodes, on node 0
     std::unique_ptr<RunChartFeed> m_charts;
     QTimer* m_timer;
 

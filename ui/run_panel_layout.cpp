@@ -21,8 +21,8 @@
 
 namespace ddpdesk::ui {
 
-RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* rankTable, const RunChartFeed& charts,
-                               int maxLogLines) {
+RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* nodeTable, QWidget* rankTable,
+                               const RunChartFeed& charts, int maxLogLines) {
     RunPanelWidgets w;
     w.start = new QPushButton(icon(IconId::Start), QString());
     w.stop = new QPushButton(icon(IconId::Stop), QString());
@@ -75,8 +75,14 @@ RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* rankTable, const RunChar
     w.tabs->addTab(chartsPage, QString());
     w.tabs->addTab(logPage, QString());
 
+    // A multi-node run's nodes above its ranks, together in the splitter's top part.
+    auto* tables = new QWidget;
+    auto* tv = new QVBoxLayout(tables);
+    tv->setContentsMargins(0, 0, 0, 0);
+    tv->addWidget(nodeTable);
+    tv->addWidget(rankTable, 1);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(rankTable);
+    split->addWidget(tables);
     split->addWidget(w.tabs);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);

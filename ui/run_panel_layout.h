@@ -32,7 +32,7 @@ struct RunPanelWidgets {
     QPlainTextEdit* log = nullptr;
 };
 
-RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* rankTable, const RunChartFeed& charts,
-                               int maxLogLines);
+RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* nodeTable, QWidget* rankTable,
+                               const RunChartFeed& charts, int maxLogLines);
 
 } // namespace ddpdesk::ui

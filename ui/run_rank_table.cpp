@@ -13,10 +13,8 @@ namespace ddpdesk::ui {
 
 using launch::RankState;
 
-namespace {
-
 // Translated in RunPanel's context, where these strings have always lived (the shipped translations use it).
-QString stateText(RankState s) {
+QString rankStateText(RankState s) {
     switch (s) {
     case RankState::Pending:
         return RunPanel::tr("pending");
@@ -35,6 +33,8 @@ QString stateText(RankState s) {
     }
     return launch::rankStateName(s);
 }
+
+namespace {
 
 QColor stateColor(RankState s) {
     switch (s) {
@@ -83,6 +83,19 @@ void RunRankTable::setRowCount(int rows) {
                 m_table->setItem(r, c, item);
             }
     m_shownState = QVector<int>(rows, -1);
+    m_shownGroup = QVector<int>(rows, -1);
+}
+
+// A multi-node run groups its ranks by node (they come node by node): every other node's rows are tinted,
+// in place of the alternating row colours.
+void RunRankTable::showNodeGroup(int row, int node, bool multiNode) {
+    const int group = multiNode ? node % 2 : 2;
+    if (m_shownGroup[row] == group) return;
+    m_shownGroup[row] = group;
+    m_table->setAlternatingRowColors(!multiNode);
+    const QBrush brush = group == 1 ? QBrush(QColor(0xe8, 0xf0, 0xfa)) : QBrush();
+    for (int c = 0; c < ColCount; ++c)
+        m_table->item(row, c)->setBackground(brush);
 }
 
 // Its own work per step against the fastest rank's ("1.0x" for the fastest): amber from kSlowRatio on, and
@@ -108,14 +121,16 @@ void RunRankTable::showStraggler(int row, const launch::StragglerScore& s) {
 void RunRankTable::update(const launch::RunModel& model) {
     const int n = model.rankCount();
     if (m_table->rowCount() != n) setRowCount(n);
+    const bool multiNode = model.nodes().size() > 1;
     for (int i = 0; i < n; ++i) {
         const launch::RankStatus& r = model.rank(i);
+        showNodeGroup(i, r.node, multiNode);
         auto set = [&](int col, const QString& text) {
             QTableWidgetItem* item = m_table->item(i, col);
             if (item->text() != text) item->setText(text);
         };
         set(ColRank, QString::number(r.rank));
-        QString state = stateText(r.state);
+        QString state = rankStateText(r.state);
         if (r.state == RankState::Rendezvous && !r.rendezvousPhase.isEmpty())
             state += QStringLiteral(" (%1)").arg(r.rendezvousPhase);
         set(ColState, state);

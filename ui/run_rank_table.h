@@ -5,6 +5,7 @@
 // from a RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of
 // an unchanged row costs no repaint.
 
+#include <QString>
 #include <QVector>
 
 class QTableWidget;
@@ -17,6 +18,8 @@ enum class RankState;
 } // namespace ddpdesk::launch
 
 namespace ddpdesk::ui {
+
+QString rankStateText(launch::RankState s); // "training", translated
 
 class RunRankTable {
 public:
@@ -46,7 +49,10 @@ private:
     void showStraggler(int row, const launch::StragglerScore& s);
 
     QTableWidget* m_table;
+    void showNodeGroup(int row, int node, bool multiNode);
+
     QVector<int> m_shownState; // per row, the RankState drawn last (-1: none yet)
+    QVector<int> m_shownGroup; // per row, the node group its background shows (-1: none yet)
 };
 
 } // namespace ddpdesk::ui

@@ -47,10 +47,19 @@ constexpr const char* Stall = "stall";
 constexpr const char* Stacks = "stacks";
 constexpr const char* Diagnosis = "diagnosis"; // the hold-up watch named who holds the run up
 constexpr const char* RunEnd = "run_end";
-// Node 0 of a multi-node run: another node's launcher connected, went silent or lost its link (node, host,
-// state: connected | no_contact | lost: WHY); protocol/node_link.h.
+// Node 0 of a multi-node run: another node's launcher connected, went silent, ended its run or lost its link
+// (node, host, state: one of node_state below, `lost` and `ended` followed by ": " and why / its run's
+// status); protocol/node_link.h.
 constexpr const char* Node = "node";
 } // namespace ev
+
+// The `node` event's states.
+namespace node_state {
+constexpr const char* Connected = "connected";
+constexpr const char* NoContact = "no_contact";
+constexpr const char* Lost = "lost";   // "lost: WHY"
+constexpr const char* Ended = "ended"; // "ended: ok|failed|stopped"
+} // namespace node_state
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",
 // "inf" or "-inf" (written by the script instrumentation and the script-output parser; the launcher diagnoses

@@ -59,7 +59,7 @@ private slots:
         p.threads = 12;
         model.applyMonitorEvent(monitor::procEvent({p}, {fast, slow}, 1.0));
 
-        const launch::StragglerEvidence e = launch::stragglerEvidence(model, 1, 1, 0);
+        const launch::StragglerEvidence e = launch::stragglerEvidence(model, 1, 1, 0, 0);
         const QString text = e.text.join(", ");
         QCOMPARE(text,
                  QStringLiteral("CPU 100 %, 12 threads, GPU 1 at 97 % utilization, 87 °C, SM clock 1110 "
@@ -76,11 +76,11 @@ private slots:
         slow.smClockMHz.reset();
         slow.processes.reset();
         model.applyMonitorEvent(monitor::gpuEvent({fast, slow}, monitor::NvmlStatus{}, 2.0));
-        const launch::StragglerEvidence partial = launch::stragglerEvidence(model, 1, 1, 0);
+        const launch::StragglerEvidence partial = launch::stragglerEvidence(model, 1, 1, 0, 0);
         QCOMPARE(partial.text.join(", "), QStringLiteral("CPU 100 %, 12 threads, GPU 1 at 97 % utilization"));
         QVERIFY(!partial.fields.contains("temperature_c") && !partial.fields.contains("gpu_other_pids"));
         // A rank on the CPU: its process alone.
-        QCOMPARE(launch::stragglerEvidence(model, 1, -1, -1).text.join(", "),
+        QCOMPARE(launch::stragglerEvidence(model, 1, -1, 0, -1).text.join(", "),
                  QStringLiteral("CPU 100 %, 12 threads"));
     }
 

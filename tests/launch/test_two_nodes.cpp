@@ -142,7 +142,17 @@ private slots:
         const auto events = launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl"));
         for (int r : {2, 3})
             QCOMPARE(launchtest::countEvents(events, "step", r), 8);
-        QVERIFY(launchtest::countEvents(events, "node") >= 1); // "node 1 ... connected"
+        // Node 1's launcher: connected, then its run's end (not a loss when its link closes after).
+        QStringList states;
+        for (const QJsonObject& e : events)
+            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1)
+                states << e["state"].toString();
+        QCOMPARE(states, QStringList({"connected", "ended: ok"}));
+        // Node 1's monitor samples, kept under node 1.
+        int node1Samples = 0;
+        for (const QJsonObject& e : events)
+            if (e["event"].toString() == QLatin1String("proc") && e["node"].toInt() == 1) ++node1Samples;
+        QVERIFY(node1Samples >= 1);
         QCOMPARE(launchtest::readJsonFile(dir.filePath("node1/summary.json"))["ranks"].toArray().size(), 2);
         // Reopened from node 0's folder (History), the Run page shows the same 4 ranks.
         ddpdesk::launch::RunModel replayed;
@@ -157,6 +167,13 @@ private slots:
             QCOMPARE(replayed.rank(r).host, QStringLiteral("ddpdesk-node%1").arg(r / 2));
             QCOMPARE(replayed.rank(r).step, qint64(8));
         }
+        QCOMPARE(replayed.nodes().size(), 2);
+        QCOMPARE(replayed.nodes()[1].host, QStringLiteral("ddpdesk-node1"));
+        QCOMPARE(replayed.nodes()[1].contact, ddpdesk::launch::NodeContactState::Ended);
+        QSet<int> readingNodes;
+        for (const ddpdesk::launch::MonitorReading& p : replayed.lastProcReadings())
+            readingNodes.insert(p.node);
+        QCOMPARE(readingNodes, QSet<int>({0, 1}));
     }
 
     // Stop on node 0 (Ctrl-C of its CLI, as the GUI's Stop) ends node 1's ranks too, within 5 s, leaving no

@@ -14,6 +14,7 @@
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -229,6 +230,56 @@ private slots:
         QVERIFY2(run.statusText().contains(QLatin1String("step 100000 of 100000")),
                  qPrintable(run.statusText()));
         QVERIFY2(run.statusText().contains(QLatin1String("16:40 elapsed")), qPrintable(run.statusText()));
+    }
+
+    // Node 0 of a 2 x 2 run: a node table above the ranks says each node's launcher's state (this one,
+    // connected, no contact for N s counting on, its run's end), the rank table groups the ranks by node,
+    // and the GPU charts name every node's GPUs "node/GPU".
+    void nodeZeroShowsEachNodesState() {
+        launch::RunModel model;
+        model.reset({0, 1, 2, 3, 4, 5}, 6, QStringLiteral("autoencoder"), 100);
+        model.setNodes(0, 3, 2, true, QStringLiteral("node-a"));
+        RunPanel run;
+        run.resize(1000, 700);
+        run.show();
+        run.showModel(&model, QStringLiteral("three nodes"));
+        QTableWidget* nodes = run.nodeTable();
+        QVERIFY(nodes->isVisible());
+        QCOMPARE(nodes->rowCount(), 3);
+        auto cell = [&](int row, int col) { return nodes->item(row, col)->text(); };
+        QCOMPARE(cell(0, 1), QStringLiteral("node-a"));
+        QCOMPARE(cell(0, 2), QStringLiteral("this launcher"));
+        QCOMPARE(cell(1, 2), QStringLiteral("waiting for its launcher"));
+        QCOMPARE(cell(0, 3), QStringLiteral("2 pending"));
+        const double now = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+        model.setNodeContact(1, QStringLiteral("node-b"), QStringLiteral("connected"), now);
+        model.setNodeContact(2, QStringLiteral("node-c"), QStringLiteral("connected"), now - 9);
+        model.setNodeContact(2, QStringLiteral("node-c"), QStringLiteral("no_contact"), now - 7);
+        model.setRankState(2, launch::RankState::Training);
+        model.setRankState(3, launch::RankState::Done);
+        run.refreshNow();
+        QCOMPARE(cell(1, 1), QStringLiteral("node-b"));
+        QCOMPARE(cell(1, 2), QStringLiteral("connected"));
+        QCOMPARE(cell(1, 3), QStringLiteral("1 training, 1 done"));
+        QVERIFY2(cell(2, 2).startsWith(QLatin1String("no contact for ")), qPrintable(cell(2, 2)));
+        const int silentS = cell(2, 2).section(' ', 3, 3).toInt();
+        QVERIFY2(silentS >= 7 && silentS < 30, qPrintable(cell(2, 2)));
+        QCOMPARE(run.rankTable()->item(5, RunRankTable::ColNode)->text(), QStringLiteral("2 (node-c)"));
+        // Node groups: node 1's rows tinted, nodes 0 and 2 not.
+        QCOMPARE(run.rankTable()->item(2, 0)->background(), run.rankTable()->item(3, 0)->background());
+        QVERIFY(run.rankTable()->item(2, 0)->background() != run.rankTable()->item(1, 0)->background());
+        QCOMPARE(run.rankTable()->item(4, 0)->background(), run.rankTable()->item(0, 0)->background());
+        model.setNodeContact(1, QStringLiteral("node-b"), QStringLiteral("ended: ok"), now);
+        model.setNodeContact(2, QStringLiteral("node-c"), QStringLiteral("lost: connection reset"), now);
+        run.refreshNow();
+        QCOMPARE(cell(1, 2), QStringLiteral("ended: ok"));
+        QCOMPARE(cell(2, 2), QStringLiteral("lost: connection reset"));
+
+        // A single-node run has no node table.
+        launch::RunModel single;
+        single.reset({0, 1}, 2, QStringLiteral("autoencoder"), 10);
+        run.showModel(&single, QStringLiteral("one node"));
+        QVERIFY(!run.nodeTable()->isVisible());
     }
 
     void brokenModelShowsFailingRank() {

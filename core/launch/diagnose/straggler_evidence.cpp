@@ -15,20 +15,28 @@ QString evidenceTr(const char* text, const char* disambiguation = nullptr, int n
     return QCoreApplication::translate("ddpdesk::launch::Supervisor", text, disambiguation, n);
 }
 
-const MonitorReading* gpuReading(const RunModel& model, int gpu) {
+const MonitorReading* gpuReading(const RunModel& model, int node, int gpu) {
     if (gpu < 0) return nullptr;
     for (const MonitorReading& g : model.lastGpuReadings())
-        if (g.key == QStringLiteral("GPU %1").arg(gpu)) return &g;
+        if (g.node == node && g.key == QStringLiteral("GPU %1").arg(gpu)) return &g;
     return nullptr;
+}
+
+// The node whose monitor read a rank's process and GPU: node 0 holds another node's readings under that node;
+// a node's own readings carry no node.
+int readingNode(const RankStatus& r) {
+    return r.remote ? r.node : 0;
 }
 
 } // namespace
 
-StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int slowGpu, int fastestGpu) {
+StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int slowGpu, int fastestIndex,
+                                    int fastestGpu) {
     StragglerEvidence e;
     const RankStatus& slow = model.rank(slowIndex);
+    const int node = readingNode(slow);
     for (const MonitorReading& p : model.lastProcReadings()) {
-        if (p.pid != slow.pid || slow.pid <= 0) continue;
+        if (p.node != node || p.pid != slow.pid || slow.pid <= 0) continue;
         if (p.util >= 0) {
             e.text << evidenceTr("CPU %1 %").arg(p.util, 0, 'f', 0);
             e.fields[protocol::field::CpuPercent] = p.util;
@@ -38,7 +46,7 @@ StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int sl
             e.fields[protocol::field::Threads] = p.threads;
         }
     }
-    const MonitorReading* g = gpuReading(model, slowGpu);
+    const MonitorReading* g = gpuReading(model, node, slowGpu);
     if (!g) return e;
     e.fields[protocol::field::Index] = slowGpu;
     if (g->util >= 0) {
@@ -50,7 +58,12 @@ StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int sl
         e.fields[protocol::field::TemperatureC] = g->temperatureC;
     }
     if (g->smClockMHz >= 0) {
-        const MonitorReading* f = fastestGpu != slowGpu ? gpuReading(model, fastestGpu) : nullptr;
+        const int fastestNode = fastestIndex >= 0 && fastestIndex < model.rankCount()
+                                    ? readingNode(model.rank(fastestIndex))
+                                    : node;
+        const MonitorReading* f = fastestGpu != slowGpu || fastestNode != node
+                                      ? gpuReading(model, fastestNode, fastestGpu)
+                                      : nullptr;
         if (f && f->smClockMHz > 0) {
             e.text << evidenceTr("SM clock %1 MHz against %2 MHz on GPU %3 of the fastest rank")
                           .arg(g->smClockMHz, 0, 'f', 0)

@@ -16,7 +16,8 @@ struct StragglerEvidence {
     QJsonObject fields; // the diagnosis event's (protocol/telemetry_fields.h, diagnosis STRAGGLER)
 };
 
-// slowGpu / fastestGpu: the GPU index of each rank; -1 for a rank on the CPU.
-StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int slowGpu, int fastestGpu);
+// slowGpu / fastestGpu: the GPU index of each rank (on its node); -1 for a rank on the CPU.
+StragglerEvidence stragglerEvidence(const RunModel& model, int slowIndex, int slowGpu, int fastestIndex,
+                                    int fastestGpu);
 
 } // namespace ddpdesk::launch

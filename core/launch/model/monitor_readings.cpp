@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <vector>
@@ -51,13 +52,37 @@ constexpr double kMiB = 1.0 / (1024.0 * 1024.0);
 
 } // namespace
 
+int readingsNode(const nlohmann::json& monitorEvent) {
+    const auto node =
+        monitorEvent.is_object() ? monitorEvent.find(protocol::field::Node) : monitorEvent.end();
+    return monitorEvent.is_object() && node != monitorEvent.end() ? std::max(0, wholeInt(*node)) : 0;
+}
+
+void replaceNodeReadings(QVector<MonitorReading>& all, int node, const QVector<MonitorReading>& fresh) {
+    all.erase(
+        std::remove_if(all.begin(), all.end(), [node](const MonitorReading& r) { return r.node == node; }),
+        all.end());
+    auto at = std::find_if(all.begin(), all.end(), [node](const MonitorReading& r) { return r.node > node; });
+    const int pos = int(at - all.begin());
+    for (int i = 0; i < fresh.size(); ++i)
+        all.insert(pos + i, fresh[i]);
+}
+
+QString readingName(const MonitorReading& r, bool multiNode) {
+    return multiNode && r.key.startsWith(QLatin1String("GPU"))
+               ? QStringLiteral("%1/%2").arg(r.node).arg(r.key)
+               : r.key;
+}
+
 QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent) {
     QVector<MonitorReading> out;
+    const int node = readingsNode(gpuEvent);
     for (const nlohmann::json* g : entries(gpuEvent, {protocol::field::Gpus, "devices"})) {
         const auto index = g->find(protocol::field::Index);
         const auto lost = g->find(protocol::field::Lost);
         if (index == g->end() || (lost != g->end() && lost->is_boolean() && lost->get<bool>())) continue;
         MonitorReading r;
+        r.node = node;
         r.key = QStringLiteral("GPU %1").arg(wholeInt(*index));
         r.util = number(*g, {"gpu_util", protocol::field::GpuUtilPercent, "util_gpu", "utilization_gpu"});
         r.memMiB = number(*g, {protocol::field::MemUsedBytes, "memory_used_bytes"}, kMiB);
@@ -76,8 +101,10 @@ QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent) {
 
 QVector<MonitorReading> procReadings(const nlohmann::json& procEvent) {
     QVector<MonitorReading> out;
+    const int node = readingsNode(procEvent);
     for (const nlohmann::json* p : entries(procEvent, {protocol::field::Processes, "procs"})) {
         MonitorReading r;
+        r.node = node;
         r.pid = qint64(number(*p, {protocol::field::Pid}));
         if (r.pid <= 0) continue;
         const auto rank = p->find(protocol::field::Rank);

@@ -12,6 +12,7 @@
 namespace ddpdesk::launch {
 
 struct MonitorReading {
+    int node = 0;       // the node whose monitor read it (a multi-node run's node 0 shows every node's)
     QString key;        // "GPU 0" or "rank 1"
     qint64 pid = 0;     // for per-process readings
     double util = -1;   // percent (GPU utilization or process CPU %)
@@ -24,5 +25,10 @@ struct MonitorReading {
 
 QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent);
 QVector<MonitorReading> procReadings(const nlohmann::json& procEvent);
+// One node's fresh readings in place of that node's earlier ones; the others' stay, ordered by node.
+void replaceNodeReadings(QVector<MonitorReading>& all, int node, const QVector<MonitorReading>& fresh);
+int readingsNode(const nlohmann::json& monitorEvent); // its `node` (tagged by node 0's link), else 0
+// The name a chart or a text gives the reading: "GPU 0", or "1/GPU 0" in a multi-node run.
+QString readingName(const MonitorReading& r, bool multiNode);
 
 } // namespace ddpdesk::launch

@@ -95,6 +95,7 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_expectedSteps = expectedSteps;
     m_gpuReadings.clear();
     m_procReadings.clear();
+    m_nodes.reset(0, 0);
     m_summary = RunSummary();
     m_nonFiniteLoss.reset();
     m_liveDiagnosis.reset();
@@ -365,9 +366,9 @@ std::optional<Diagnosis> RunModel::noTrainingSteps() const {
 void RunModel::applyMonitorEvent(const nlohmann::json& e) {
     const QString type = str(e, protocol::field::Event);
     if (type == QLatin1String(protocol::ev::Gpu))
-        m_gpuReadings = gpuReadings(e);
+        replaceNodeReadings(m_gpuReadings, readingsNode(e), gpuReadings(e));
     else if (type == QLatin1String(protocol::ev::Proc))
-        m_procReadings = procReadings(e);
+        replaceNodeReadings(m_procReadings, readingsNode(e), procReadings(e));
     else
         return;
     emit monitorSampled();
@@ -389,6 +390,31 @@ void RunModel::setRemoteHost(int node, const QString& host) {
             m_ranks[i].host = host;
             emit rankUpdated(i);
         }
+}
+
+void RunModel::setNodes(int thisNode, int nodes, int nproc, bool hub, const QString& thisHost) {
+    if (nodes <= 1) return;
+    for (int i = 0; i < qMin(nproc, m_ranks.size()); ++i) {
+        m_ranks[i].node = thisNode;
+        m_ranks[i].host = thisHost;
+        emit rankUpdated(i);
+    }
+    if (!hub) return;
+    setRemoteRanks(nproc, nproc);
+    m_nodes.reset(nodes, thisNode, thisHost);
+    emit nodesChanged();
+}
+
+void RunModel::setNodeContact(int node, const QString& host, const QString& state, double lastT) {
+    if (m_nodes.nodes().isEmpty()) { // a replay: the recording's nodes, from its ranks
+        int nodes = 1;
+        for (const RankStatus& r : m_ranks)
+            nodes = qMax(nodes, r.node + 1);
+        m_nodes.reset(qMax(nodes, node + 1), 0);
+    }
+    if (!m_nodes.apply(node, host, state, now(), lastT)) return;
+    if (!host.isEmpty()) setRemoteHost(node, host);
+    emit nodesChanged();
 }
 
 void RunModel::setCollectives(int index, qint64 entered, bool inside) {

@@ -17,6 +17,7 @@
 #include "launch/diagnose/failure_diagnosis.h"
 #include "launch/diagnose/scaling.h"
 #include "launch/model/monitor_readings.h"
+#include "launch/model/node_status.h"
 #include "launch/model/straggler.h"
 #include "launch/model/throughput.h"
 
@@ -134,6 +135,13 @@ public:
     // what their launchers forward.
     void setRemoteRanks(int firstIndex, int nproc);
     void setRemoteHost(int node, const QString& host);
+    // A multi-node run, after reset(): this node's ranks run on `thisNode` (named `thisHost`); on node 0
+    // with the link up (`hub`) the ranks after its own are the other nodes'.
+    void setNodes(int thisNode, int nodes, int nproc, bool hub, const QString& thisHost);
+    // Node 0: another node's contact changed (a `node` event's state; lastT: its last frame).
+    void setNodeContact(int node, const QString& host, const QString& state, double lastT = 0);
+    // Node 0 of a multi-node run: every node's state (empty for a single-node run, or on a node above 0).
+    const QVector<NodeStatus>& nodes() const { return m_nodes.nodes(); }
     // How long a rank may stay a straggler before takeStragglerWarnings names it (0: never); before reset().
     void setStragglerAfter(double seconds) { m_stragglerAfterS = seconds; }
     QVector<StragglerWarning> takeStragglerWarnings() { return m_straggler.takeWarnings(now()); }
@@ -167,7 +175,8 @@ public:
     double globalSamplesPerS() const; // the ranks' rates after warm-up, summed for the world; 0 until known
     SamplesRate samplesRate() const;  // the same, else from the first step on, else why not
     double meanLoss() const;          // latest loss averaged over ranks that reported one
-    // The latest `gpu` / `proc` monitor event, already read into per-device readings (empty until one came).
+    // The latest `gpu` / `proc` monitor event of each node, already read into per-device readings (empty
+    // until one came); ordered by node.
     const QVector<MonitorReading>& lastGpuReadings() const { return m_gpuReadings; }
     const QVector<MonitorReading>& lastProcReadings() const { return m_procReadings; }
     QVector<int> laggingRanks(double nowT, double stallS) const; // no progress for stallS while others moved
@@ -183,6 +192,7 @@ signals:
     void restarted(int restartCount);
     void runFinished(bool ok);
     void liveDiagnosisChanged();
+    void nodesChanged();
 
 private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
@@ -217,6 +227,7 @@ private:
     double m_endT = 0;
     qint64 m_expectedSteps = 0;
     QVector<MonitorReading> m_gpuReadings, m_procReadings;
+    RunNodes m_nodes;
     RunSummary m_summary;
     // The first loss reported NaN or infinite (protocol::kLossNonFinite), as the NAN_LOSS diagnosis it
     // becomes when the run ends: a script that trains on with a NaN loss completes, but its result is

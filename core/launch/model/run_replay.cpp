@@ -175,9 +175,8 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
     f.seek(0);
     reader.forEach(nullptr, [&](const QByteArray& line, const protocol::Event& e) {
         if (e.t > 0) model->setReplayClock(e.t);
-        if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) {
-            // This machine's (another node's samples were recorded, not shown, live too).
-            if (!e.body.contains(protocol::field::Node)) model->applyMonitorEvent(e.body);
+        if (e.type == protocol::ev::Gpu || e.type == protocol::ev::Proc) { // any node's, as live
+            model->applyMonitorEvent(e.body);
             return;
         }
         if (!isLauncherEvent(e) && e.type == protocol::ev::Log) {
@@ -202,6 +201,10 @@ bool replayRecordedRun(const QString& runDir, RunModel* model, QString* error, R
                 textOf(e.body, protocol::field::Text), exitCode);
         } else if (e.type == protocol::ev::Restart) {
             model->noteRestart();
+        } else if (e.type == protocol::ev::Node) {
+            model->setNodeContact(intOf(e.body, protocol::field::Node, -1),
+                                  textOf(e.body, protocol::field::Host),
+                                  textOf(e.body, protocol::field::State));
         }
     });
     if (recorded.isEmpty())

@@ -12,6 +12,21 @@ namespace ddpdesk::launch {
 
 namespace nl = protocol::node_link;
 
+namespace {
+
+bool isRunEnd(const nlohmann::json& e) {
+    return e.is_object() && e.value(protocol::field::Event, std::string()) == protocol::ev::RunEnd &&
+           e.value(protocol::field::Source, std::string()) == "launcher";
+}
+
+QString runEndStatus(const nlohmann::json& e) {
+    const auto summary = e.find(protocol::field::Summary);
+    if (summary == e.end() || !summary->is_object()) return QStringLiteral("?");
+    return QString::fromStdString(summary->value("status", std::string("?")));
+}
+
+} // namespace
+
 NodeLinkFeed::NodeLinkFeed(QObject& owner, Hooks hooks) : m_owner(owner), m_hooks(std::move(hooks)) {
     m_drain.setInterval(50);
     QObject::connect(&m_drain, &QTimer::timeout, &m_owner, [this] { drain(); });
@@ -178,15 +193,24 @@ void NodeLinkFeed::drain() {
             c.host = QString::fromStdString(in.host);
             c.lastT = now;
             c.silentSaid = false;
-            if (m_hooks.contact) m_hooks.contact(c, QStringLiteral("connected"));
+            if (m_hooks.contact) m_hooks.contact(c, QString::fromLatin1(kConnected));
         } else if (in.kind == Inbound::Lost) {
             c.connected = false;
-            if (m_hooks.contact)
-                m_hooks.contact(c, QStringLiteral("lost: ") + QString::fromStdString(in.text));
+            // After its run_end the link closing is the node's end, already said.
+            if (m_hooks.contact && !c.ended)
+                m_hooks.contact(
+                    c, QStringLiteral("%1: %2").arg(QLatin1String(kLost), QString::fromStdString(in.text)));
         } else {
             c.lastT = now;
+            if (c.silentSaid && m_hooks.contact) m_hooks.contact(c, QString::fromLatin1(kConnected));
             c.silentSaid = false;
             if (m_hooks.event) m_hooks.event(in.node, in.event);
+            if (isRunEnd(in.event)) {
+                c.ended = true;
+                c.endStatus = runEndStatus(in.event);
+                if (m_hooks.contact)
+                    m_hooks.contact(c, QStringLiteral("%1: %2").arg(QLatin1String(kEnded), c.endStatus));
+            }
         }
     }
 }

@@ -9,6 +9,7 @@
 #include "launch/config/run_config.h"
 #include "launch/link/node_link_client.h"
 #include "launch/link/node_link_server.h"
+#include "protocol/telemetry.h"
 
 #include <QCoreApplication>
 #include <QObject>
@@ -62,11 +63,11 @@ public:
     // node 0: to every node connected now; the nodes reached.
     QVector<int> broadcast(const nlohmann::json& request);
     const QVector<NodeContact>& contacts() const { return m_contacts; }
-    // States a contact hook is called with (also the `node` event's `state`).
-    static constexpr const char* kConnected = "connected";
-    static constexpr const char* kNoContact = "no_contact";
-    static constexpr const char* kLost = "lost";   // with why
-    static constexpr const char* kEnded = "ended"; // with its run's status
+    // States a contact hook is called with (the `node` event's `state`, protocol/telemetry.h).
+    static constexpr const char* kConnected = protocol::node_state::Connected;
+    static constexpr const char* kNoContact = protocol::node_state::NoContact;
+    static constexpr const char* kLost = protocol::node_state::Lost;   // "lost: WHY"
+    static constexpr const char* kEnded = protocol::node_state::Ended; // "ended: STATUS"
 
 private:
     struct Inbound {

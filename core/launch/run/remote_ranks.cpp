@@ -13,9 +13,13 @@ QString text(const nlohmann::json& e, const char* key) {
 } // namespace
 
 std::optional<RemoteExit> applyRemoteEvent(RunModel& model, int nproc, const nlohmann::json& e) {
+    const std::string type = e.value(protocol::field::Event, std::string());
+    if (type == protocol::ev::Gpu || type == protocol::ev::Proc) { // its monitor's, tagged with its node
+        model.applyMonitorEvent(e);
+        return std::nullopt;
+    }
     const int index = model.indexOfRank(e.value(protocol::field::Rank, -1));
     if (index < nproc) return std::nullopt; // the node's own launcher events, or (never) a rank of this node
-    const std::string type = e.value(protocol::field::Event, std::string());
     if (e.value(protocol::field::Source, std::string()) == "launcher") {
         if (type == protocol::ev::RankExit) {
             const auto state = rankStateFromName(text(e, protocol::field::State));

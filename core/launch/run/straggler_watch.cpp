@@ -53,7 +53,7 @@ void StragglerWatch::report(const StragglerWarning& w) {
                        {protocol::field::SlowForS, w.slowForS}};
     // Evidence beside it: what its process does, and its GPU, as the monitor last saw them.
     const StragglerEvidence evidence =
-        stragglerEvidence(m_model, w.index, m_hooks.gpuOf ? m_hooks.gpuOf(w.index) : -1,
+        stragglerEvidence(m_model, w.index, m_hooks.gpuOf ? m_hooks.gpuOf(w.index) : -1, w.fastest,
                           m_hooks.gpuOf ? m_hooks.gpuOf(w.fastest) : -1);
     for (auto it = evidence.fields.begin(); it != evidence.fields.end(); ++it)
         fields[it.key()] = it.value();

@@ -23,6 +23,7 @@
 #include "launch/run/stall_watch.h"
 #include "launch/run/straggler_watch.h"
 #include "launch/run/tensorboard_feed.h"
+#include "net/net_socket.h"
 #include "protocol/node_link.h"
 #include "protocol/telemetry.h"
 #include "protocol/worker_codes.h"
@@ -278,7 +279,8 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     m_model.setStragglerAfter(config.stragglerAfterSec);
     m_model.reset(ranks, config.worldSize(), config.isScript() ? QStringLiteral("script") : config.workload,
                   qint64(config.training.steps.value_or(0)));
-    if (d->nodes.isHub()) m_model.setRemoteRanks(config.nproc, config.nproc);
+    m_model.setNodes(config.nodeRank, config.nnodes, config.nproc, d->nodes.isHub(),
+                     QString::fromStdString(net::localHostName()));
     QStringList tensorboardNotes;
     d->tensorboard.open(m_config, &tensorboardNotes);
     writeLauncherEvent(protocol::ev::Launch,
@@ -497,15 +499,11 @@ void Supervisor::record(const nlohmann::json& event) {
 
 void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
     constexpr int kWaitMs = 5000, kSliceMs = 100;
+    // Every connected node's ranks have ended and its run_end came (its summary is written): node 0's
+    // record ends with theirs.
     bool pending = false;
-    for (const NodeContact& c : d->nodes.contacts()) {
-        if (!c.connected) continue;
-        for (const RankStatus& r : m_model.ranks())
-            if (r.remote && r.node == c.node &&
-                (r.state == RankState::Starting || r.state == RankState::Rendezvous ||
-                 r.state == RankState::Training))
-                pending = true;
-    }
+    for (const NodeContact& c : d->nodes.contacts())
+        if (c.connected && !c.ended) pending = true;
     if (!pending || waitedMs >= kWaitMs) {
         finishRun(status);
         return;
@@ -545,17 +543,19 @@ void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
     if (!m_running) return;
     const QString node = tr("node %1 (%2)").arg(c.node).arg(c.host);
     QString text;
+    m_model.setNodeContact(c.node, c.host, state, c.lastT);
     if (state == QLatin1String(NodeLinkFeed::kConnected)) {
-        m_model.setRemoteHost(c.node, c.host);
         text = tr("%1: its launcher is connected; its ranks show here").arg(node);
     } else if (state == QLatin1String(NodeLinkFeed::kNoContact)) {
         text = tr("%1: no contact for %2 s").arg(node).arg(NodeLinkFeed::kNoContactS);
     } else {
         text = tr("%1: %2").arg(node, state);
     }
-    // A node gone while the run goes on is what its failure comes from: the summary names it first.
+    // A node gone while the run goes on is what its failure comes from: the summary names it first. Also
+    // while this node stops its ranks for a failure: they may have lost the node's ranks a moment before its
+    // link said so (a node asked to stop ends its run, it is not lost).
     if (!state.startsWith(QLatin1String(NodeLinkFeed::kConnected)) &&
-        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->stopping &&
+        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->userStop &&
         !d->lostNodes.contains(node))
         d->lostNodes << node;
     emit message(text);

@@ -89,7 +89,7 @@ private:
     void onAllExited();
     void finishRun(const QString& status);
     // Node 0 of a multi-node run: another node's forwarded event, a node's contact (node_link_feed.h), and
-    // the end, once the connected nodes' ranks have said theirs (a few seconds at most).
+    // the end, once every connected node has said its run ended (a few seconds at most).
     void onRemoteEvent(int node, nlohmann::json& event);
     void onNodeContact(const NodeContact& contact, const QString& state);
     void finishWhenNodesEnd(const QString& status, int waitedMs = 0);

@@ -1,0 +1,36 @@
+#pragma once
+
+// Node 0 of a multi-node run: each node's state as node 0's launcher knows it, from the `node` events its
+// node link writes (live, or replayed from metrics.jsonl): this machine, waiting for the node's launcher,
+// connected, no contact since a time, its run ended (with its status), or its link lost (with why).
+
+#include <QString>
+#include <QVector>
+
+namespace ddpdesk::launch {
+
+enum class NodeContactState { Here, Waiting, Connected, NoContact, Ended, Lost };
+
+struct NodeStatus {
+    int node = 0;
+    QString host;
+    NodeContactState contact = NodeContactState::Waiting;
+    double sinceT = 0; // unix seconds: its last frame (no contact), else when the state began
+    QString detail;    // lost: why; ended: its run's status (ok, failed, stopped)
+};
+
+class RunNodes {
+public:
+    // This node (on thisHost) and `nodes` in all; the others wait for their launchers.
+    void reset(int nodes, int thisNode, const QString& thisHost = QString());
+    // A `node` event's state ("connected", "no_contact", "lost: WHY", "ended: ok"); lastT: its last frame.
+    // False for a state this build does not know.
+    bool apply(int node, const QString& host, const QString& state, double t, double lastT);
+    const QVector<NodeStatus>& nodes() const { return m_nodes; }
+    const NodeStatus* node(int node) const;
+
+private:
+    QVector<NodeStatus> m_nodes;
+};
+
+} // namespace ddpdesk::launch

@@ -2069,6 +2069,42 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>#%1 (waiting)</source>
         <translation>#%1 (待機中)</translation>
     </message>
+    <message>
+        <source>this launcher</source>
+        <translation>このランチャー</translation>
+    </message>
+    <message>
+        <source>waiting for its launcher</source>
+        <translation>ランチャーを待機中</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>接続済み</translation>
+    </message>
+    <message>
+        <source>no contact</source>
+        <translation>応答なし</translation>
+    </message>
+    <message>
+        <source>no contact for %1 s</source>
+        <translation>%1 秒間応答なし</translation>
+    </message>
+    <message>
+        <source>ended: %1</source>
+        <translation>終了: %1</translation>
+    </message>
+    <message>
+        <source>lost: %1</source>
+        <translation>切断: %1</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>ランク</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::SetupPanel</name>

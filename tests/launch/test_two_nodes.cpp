@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <csignal>
 #include <functional>
+#include <unistd.h>
 
 class TwoNodesTest : public QObject {
     Q_OBJECT
@@ -249,6 +250,100 @@ private slots:
             qPrintable(s0["failure_reason"].toString()));
     }
 
+    // Node 0's launcher stopped (SIGSTOP) for 10 s, as a GUI that hangs or a machine that swaps: node 1's
+    // launcher keeps queueing (its link thread alone waits) and its rank's steps are not slowed: its mean
+    // step time while node 0's launcher is stopped is within 5 % of the slower of the 10 s before and after.
+    // Node 0's rank keeps training too (its 10 step events a second fit its output pipe). The same run
+    // measures what node 1's launcher, forwarding every event, costs: its CPU time per step against the step
+    // time.
+    void aStoppedNodeZeroLauncherDoesNotSlowNodeOne() {
+        QTemporaryDir dir;
+        m_telemetryMs = QStringLiteral("100"); // the default
+        auto restore = qScopeGuard([this] { m_telemetryMs = QStringLiteral("0"); });
+        double marks[4] = {0, 0, 0, 0}; // before, stopped, continued, end
+        double launcherCpuS = -1;
+        runJob(dir.path(), 1, {}, 29549, 1000000, [&] {
+            if (!waitForSteps(dir.filePath("node0"), {0, 1}, 3)) return;
+            QTest::qWait(2000); // past the first steps' warm-up
+            const pid_t node0 = pid_t(m_launchers[0]->processId());
+            const double cpu0 = processCpuSeconds(m_launchers[1]->processId());
+            marks[0] = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            QTest::qWait(10000);
+            launcherCpuS = processCpuSeconds(m_launchers[1]->processId()) - cpu0;
+            ::kill(node0, SIGSTOP);
+            marks[1] = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            QTest::qWait(10000);
+            ::kill(node0, SIGCONT);
+            marks[2] = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            QTest::qWait(10000);
+            marks[3] = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            ::kill(node0, SIGINT);
+        });
+        QVERIFY2(marks[3] > 0, "the run did not train on both nodes");
+        // Node 1's own record of its rank's steps: mean step time and steps in each window.
+        struct Window {
+            double stepMs = 0;
+            qint64 steps = 0;
+        } w[3];
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node1/metrics.jsonl"))) {
+            if (e["event"].toString() != QLatin1String("step") || e["rank"].toInt() != 1) continue;
+            const double t = e["t"].toDouble();
+            for (int k = 0; k < 3; ++k)
+                if (t >= marks[k] + 0.5 && t < marks[k + 1]) {
+                    const int n = std::max(1, e["steps_averaged"].toInt());
+                    w[k].stepMs += e["step_ms"].toDouble() * n;
+                    w[k].steps += n;
+                }
+        }
+        for (auto& x : w) {
+            QVERIFY2(x.steps > 20, "a window without steps");
+            x.stepMs /= double(x.steps);
+        }
+        const double ratio = w[1].stepMs / std::max(w[0].stepMs, w[2].stepMs);
+        qInfo(
+            "node 1's mean step: %.2f ms before, %.2f ms while node 0's launcher was stopped, %.2f ms after "
+            "(%.3fx)",
+            w[0].stepMs, w[1].stepMs, w[2].stepMs, ratio);
+        QVERIFY2(ratio <= 1.05, qPrintable(QString::number(ratio)));
+        // What forwarding costs: node 1's launcher's CPU time per step with the link, less the same job's
+        // without one (a FileStore: no link), against the rank's step time. A launcher's CPU time is what it
+        // can take from a rank on a machine whose cores all train.
+        m_store = QStringLiteral("file://") + dir.filePath("filestore");
+        auto noStore = qScopeGuard([this] { m_store.clear(); });
+        double plainCpuS = -1, plainStart = 0;
+        runJob(dir.filePath("nolink"), 1, {}, 29551, 1000000, [&] {
+            if (!waitForSteps(dir.filePath("nolink/node0"), {0}, 3)) return;
+            QTest::qWait(2000);
+            const double cpu0 = processCpuSeconds(m_launchers[1]->processId());
+            plainStart = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+            QTest::qWait(10000);
+            plainCpuS = processCpuSeconds(m_launchers[1]->processId()) - cpu0;
+            ::kill(pid_t(m_launchers[0]->processId()), SIGINT);
+            ::kill(pid_t(m_launchers[1]->processId()), SIGINT);
+        });
+        QVERIFY2(plainCpuS >= 0, "the run without the link did not train");
+        qint64 plainSteps = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("nolink/node1/metrics.jsonl")))
+            if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == 1 &&
+                e["t"].toDouble() >= plainStart && e["t"].toDouble() < plainStart + 10)
+                plainSteps += std::max(1, e["steps_averaged"].toInt());
+        QVERIFY(plainSteps > 20);
+        const double perStepMs = launcherCpuS * 1000.0 / double(w[0].steps),
+                     plainPerStepMs = plainCpuS * 1000.0 / double(plainSteps);
+        const double forwardShare = (perStepMs - plainPerStepMs) / w[0].stepMs;
+        qInfo("node 1's launcher: %.4f CPU ms per step forwarding to node 0, %.4f without the link; the "
+              "link's cost: %.2f %% of the rank's %.2f ms step",
+              perStepMs, plainPerStepMs, forwardShare * 100, w[0].stepMs);
+        QVERIFY2(forwardShare < 0.01, qPrintable(QString::number(forwardShare)));
+        // Node 0 caught up on what node 1 sent while it was stopped: its record has node 1's steps of then.
+        qint64 caughtUp = 0;
+        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl")))
+            if (e["event"].toString() == QLatin1String("step") && e["rank"].toInt() == 1 &&
+                e["t"].toDouble() >= marks[1] + 0.5 && e["t"].toDouble() < marks[2])
+                ++caughtUp;
+        QVERIFY2(caughtUp > 10, qPrintable(QString::number(caughtUp)));
+    }
+
     // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first
     // ranks allreduce across the link. Flat Gloo's ring over 4 ranks sends 2 x 3/4 of every bucket across
     // each way, the two leaders 2 x 1/2: two thirds of the bytes at most, with the same parameters.
@@ -429,6 +524,16 @@ private slots:
     }
 
 private:
+    // A process's user and system CPU time so far (Linux: /proc/PID/stat, in clock ticks); -1: unreadable.
+    static double processCpuSeconds(qint64 pid) {
+        QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!f.open(QIODevice::ReadOnly)) return -1;
+        const QByteArray stat = f.readAll();
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 13) return -1; // after the name: state, ..., utime (12th), stime (13th)
+        return (fields[11].toDouble() + fields[12].toDouble()) / double(::sysconf(_SC_CLK_TCK));
+    }
+
     // Until node 0's metrics.jsonl has `steps` step events of each of `ranks` (node 1's forwarded too).
     static bool waitForSteps(const QString& node0, const QList<int>& ranks, int steps) {
         QElapsedTimer t;
@@ -456,7 +561,7 @@ private:
         // A fresh namespace: no other job holds the port. Node 0 takes the secret it is given instead of
         // inventing one, so both nodes can start at once.
         const QString host = link.storeHost.isEmpty() ? QStringLiteral("10.77.0.1") : link.storeHost;
-        const QString store = QStringLiteral("tcp://%1:%2").arg(host).arg(port);
+        const QString store = m_store.isEmpty() ? QStringLiteral("tcp://%1:%2").arg(host).arg(port) : m_store;
         const QString secret = QString(64, QLatin1Char('7'));
         auto launcher = [&](const QString& ns, int nodeRank, const QString& iface) {
             auto* p = new QProcess(this);
@@ -497,7 +602,7 @@ private:
                              "--limit-samples",
                              "256",
                              "--telemetry-ms",
-                             "0",
+                             m_telemetryMs,
                              "--timeout",
                              "60",
                              "--out",
@@ -556,6 +661,8 @@ private:
 
     QString m_vethA, m_vethB;
     QProcess* m_launchers[2] = {nullptr, nullptr}; // the current job's, for whileRunning
+    QString m_telemetryMs = QStringLiteral("0");   // every step's event, unless a test says otherwise
+    QString m_store; // the job's store; empty: a TCPStore on node 0's address (with the node link)
 };
 
 QTEST_GUILESS_MAIN(TwoNodesTest)

@@ -25,7 +25,8 @@ NodeLinkClient::~NodeLinkClient() {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_draining = true;
         m_wake.notify_all();
-        m_wake.wait_for(lock, std::chrono::seconds(1), [this] { return m_queue.empty() || !m_connected; });
+        m_wake.wait_for(lock, std::chrono::seconds(1),
+                        [this] { return (m_queue.empty() && !m_inFlight) || !m_connected; });
         m_stop = true;
         if (m_io) m_io->cancel();
     }
@@ -42,7 +43,9 @@ void NodeLinkClient::push(std::string eventJson) {
         m_queue.pop_front();
         ++m_dropped;
     }
-    m_wake.notify_all();
+    if (m_draining) m_wake.notify_all();
+    // Else no wake-up: the sender sends a batch every kBatchInterval, one frame for many events (waking it
+    // per event costs a context switch each, on a machine whose cores train).
 }
 
 void NodeLinkClient::status(const std::string& text) {
@@ -64,6 +67,7 @@ std::string NodeLinkClient::takeBatch(std::size_t* count) {
         m_queue.pop_front();
         ++m_dropped;
     }
+    m_inFlight = *count > 0; // until it is sent: the destructor's drain waits for it too
     return events;
 }
 
@@ -150,7 +154,8 @@ bool NodeLinkClient::session() {
     while (!m_stop) {
         {
             std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait_for(lock, nl::kBatchInterval, [this] { return m_stop.load(); });
+            m_wake.wait_for(lock, nl::kBatchInterval,
+                            [this] { return m_stop.load() || (m_draining.load() && !m_queue.empty()); });
         }
         std::size_t count = 0;
         const std::string events = takeBatch(&count);
@@ -159,10 +164,18 @@ bool NodeLinkClient::session() {
                                     ",\"events\":[" + events + "]}";
         if (!frames.sendText(payload, net::Clock::now() + kEventsSendTimeout)) {
             m_dropped += count; // the batch is lost
+            {
+                std::lock_guard<std::mutex> lock(m_mutex);
+                m_inFlight = false;
+            }
             status("the link to node 0's launcher broke (" + frames.sendError() + "); reconnecting");
             break;
         }
         lastSent = net::Clock::now();
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_inFlight = false;
+        }
         if (m_draining) m_wake.notify_all();
     }
     m_connected = false;

@@ -64,6 +64,7 @@ private:
     std::atomic<bool> m_connected{false};
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_draining{false};
+    bool m_inFlight = false;               // a batch taken from the queue is being sent (m_mutex)
     std::shared_ptr<net::Connection> m_io; // the current connection, for the destructor's cancel
     std::thread m_thread;
 };

@@ -55,6 +55,7 @@ void RunChartFeed::reset(const launch::RunModel* model) {
 void RunChartFeed::clearMonitor() {
     m_utilSeries.clear();
     m_memSeries.clear();
+    m_monitorColor.clear();
 }
 
 bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
@@ -141,7 +142,10 @@ void RunChartFeed::refreshChart(Chart which, const launch::RunModel& model, doub
     QStringList keys = series.keys();
     keys.sort();
     for (const QString& k : keys) {
-        if (!ids.contains(k)) ids[k] = chart.addSeries(k, seriesColor(int(keys.indexOf(k))));
+        if (!ids.contains(k)) {
+            if (!m_monitorColor.contains(k)) m_monitorColor.insert(k, int(m_monitorColor.size()));
+            ids[k] = chart.addSeries(k, seriesColor(m_monitorColor.value(k)));
+        }
         chart.setPoints(ids[k], downsampleMinMax(series[k], kMaxChartPoints));
     }
 }

@@ -54,6 +54,9 @@ private:
     int m_meanId = -1;
     QHash<QString, int> m_utilIds, m_memIds; // per GPU or per worker
     QHash<QString, QVector<QPointF>> m_utilSeries, m_memSeries;
+    // A GPU's or worker's colour, by first sight: keys arrive node by node, so an index in the sorted keys of
+    // the moment would give two series one colour.
+    QHash<QString, int> m_monitorColor;
     bool m_monitorIsGpu = false;
     bool m_dirty[ChartCount] = {false, false, false, false};
     int m_turn = 0;

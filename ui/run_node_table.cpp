@@ -89,9 +89,10 @@ void RunNodeTable::update(const launch::RunModel& model, double nowT) {
             for (int c = 0; c < ColCount; ++c)
                 if (!m_table->item(r, c)) m_table->setItem(r, c, new QTableWidgetItem);
         m_shownContact = QVector<int>(nodes.size(), -1);
-        // Every row visible without a scroll bar: a handful of nodes.
-        m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                                  m_table->verticalHeader()->defaultSectionSize() * nodes.size() + 4);
+        // Every row visible without a scroll bar (a handful of nodes), whatever room the splitter leaves.
+        m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
+                                m_table->verticalHeader()->defaultSectionSize() * int(nodes.size()) +
+                                2 * m_table->frameWidth());
     }
     for (int i = 0; i < nodes.size(); ++i) {
         const launch::NodeStatus& n = nodes[i];

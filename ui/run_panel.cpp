@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSlider>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -53,6 +54,7 @@ RunPanel::~RunPanel() = default;
 
 void RunPanel::connectWidgets() {
     m_timer = new QTimer(this);
+    m_timer->setObjectName(QStringLiteral("run page refresh"));
     m_timer->setInterval(kRefreshMs);
     connect(m_timer, &QTimer::timeout, this, &RunPanel::refresh);
     m_timer->start();
@@ -291,7 +293,13 @@ void RunPanel::refresh() {
         m_table->update(*m_model);
     }
     // A few rows, each tick: "no contact for N s" counts on between events.
+    const bool hadNodes = m_nodes->widget()->isVisibleTo(this);
     m_nodes->update(*m_model, QDateTime::currentMSecsSinceEpoch() / 1000.0);
+    if (!hadNodes && m_nodes->widget()->isVisibleTo(this)) {
+        // Nodes and every node's ranks above the charts: give the tables room for them.
+        const int h = m_ui.split->height();
+        m_ui.split->setSizes({h * 3 / 10, h - h * 3 / 10});
+    }
     if (m_dirtyStatus) refreshStatus();
     flushLogs();
     // Redrawing a Qt Charts chart costs milliseconds per thousand points; one chart per tick keeps every

@@ -82,6 +82,7 @@ RunPanelWidgets layOutRunPanel(QWidget& panel, QWidget* nodeTable, QWidget* rank
     tv->addWidget(nodeTable);
     tv->addWidget(rankTable, 1);
     auto* split = new QSplitter(Qt::Vertical);
+    w.split = split;
     split->addWidget(tables);
     split->addWidget(w.tabs);
     split->setStretchFactor(0, 1);

@@ -10,6 +10,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSlider;
+class QSplitter;
 class QTabWidget;
 class QWidget;
 
@@ -26,6 +27,7 @@ struct RunPanelWidgets {
     QProgressBar* progress = nullptr;
     RunFailureBanner* banner = nullptr;
     QTabWidget* tabs = nullptr; // Charts, Logs
+    QSplitter* split = nullptr; // the tables above, the tabs below
     QSlider* smoothing = nullptr;
     QLabel* smoothingLabel = nullptr;
     QComboBox* logRank = nullptr;

@@ -35,12 +35,19 @@ bool liveDiagnosisIs(const launch::RunModel* m, const char* code) {
 
 } // namespace
 
-ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent)
+ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, const QString& tour,
+                               QObject* parent)
     : QObject(parent), m_window(window), m_dir(outDir) {
     QDir().mkpath(m_dir);
     auto tmp = std::make_shared<QTemporaryDir>();
     const QString runs = QDir(tmp->path()).filePath(QStringLiteral("runs"));
     QDir().mkpath(runs);
+    if (tour == QLatin1String("nodes")) {
+        addMultiNodeRun(tmp->path());
+        add(
+            QStringLiteral("end"), [] { return true; }, [tmp] {});
+        return;
+    }
     auto base = [this, runs] {
         launch::RunConfig c;
         c.workload = QStringLiteral("autoencoder");
@@ -234,6 +241,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& outDir, QObjec
     add(QStringLiteral("grab run-straggler"), always, [this] { grab(QStringLiteral("run-straggler")); });
     add(
         QStringLiteral("slow run done"), [running] { return !running(); }, [] {}, 60000);
+    addMultiNodeRun(tmp->path());
     add(QStringLiteral("doctor on a stale store"), always, [this, tmp] {
         const QString store = QDir(tmp->path()).filePath(QStringLiteral("old-run.store"));
         writeStaleStore(store);

@@ -8,6 +8,9 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
+
+class QProcess;
 
 class QWidget;
 
@@ -18,7 +21,9 @@ class MainWindow;
 class ScreenshotTour : public QObject {
     Q_OBJECT
 public:
-    ScreenshotTour(MainWindow* window, const QString& outDir, QObject* parent = nullptr);
+    // tour: "all" (every page), or "nodes" (only node 0's Run page during a 2 x 2 run).
+    ScreenshotTour(MainWindow* window, const QString& outDir, const QString& tour = QStringLiteral("all"),
+                   QObject* parent = nullptr);
     void start();
     // Paints the application icon (same drawing as the window icon) into a PNG.
     static bool exportAppIcon(const QString& path, int size);
@@ -38,6 +43,9 @@ private:
     };
     void add(const QString& what, std::function<bool()> ready, std::function<void()> action,
              int timeoutMs = 10000);
+    // Node 0's Run page during a 2 x 2 run whose node 1 is a ddpdesk-cli beside this window (screenshot
+    // "run-nodes"; screenshot_tour_nodes.cpp).
+    void addMultiNodeRun(const QString& tmpDir);
     void next();
     void poll();
     void grab(const QString& name);
@@ -46,6 +54,7 @@ private:
     MainWindow* m_window;
     QString m_dir;
     QVector<Step> m_steps;
+    std::shared_ptr<QProcess> m_otherNode; // the multi-node run's node 1
     int m_index = -1;
     qint64 m_stepStart = 0;
 };

@@ -45,11 +45,17 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot-dir"),
         QStringLiteral("Tour every page during a real run, save PNGs into DIR, then exit."),
         QStringLiteral("DIR"));
+    const QCommandLineOption tourName(
+        QStringLiteral("screenshot-tour"),
+        QStringLiteral(
+            "With --screenshot-dir: which tour, all (default) or nodes (node 0's Run page during a "
+            "2 x 2 run on this machine)."),
+        QStringLiteral("NAME"), QStringLiteral("all"));
     const QCommandLineOption icon(
         QStringLiteral("export-icon"),
         QStringLiteral("Write the application icon as a 256 px PNG to FILE and exit."),
         QStringLiteral("FILE"));
-    parser.addOptions({demo, lang, shots, icon});
+    parser.addOptions({demo, lang, shots, tourName, icon});
     parser.process(app);
 
     if (parser.isSet(icon))
@@ -68,7 +74,13 @@ int main(int argc, char** argv) {
     ddpdesk::ui::MainWindow window;
     window.show();
     if (parser.isSet(shots)) {
-        auto* tour = new ddpdesk::ui::ScreenshotTour(&window, parser.value(shots), &window);
+        const QString which = parser.value(tourName);
+        if (which != QLatin1String("all") && which != QLatin1String("nodes")) {
+            std::fprintf(stderr, "ddpdesk: --screenshot-tour %s: unknown tour; valid: all, nodes\n",
+                         qPrintable(which));
+            return 2;
+        }
+        auto* tour = new ddpdesk::ui::ScreenshotTour(&window, parser.value(shots), which, &window);
         QObject::connect(tour, &ddpdesk::ui::ScreenshotTour::finished, &app,
                          [](int rc) { QApplication::exit(rc); });
         QTimer::singleShot(500, tour, &ddpdesk::ui::ScreenshotTour::start);

@@ -52,7 +52,11 @@ std::optional<Event> parseLine(std::string_view line) {
         line.remove_suffix(1);
     size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] != '{') return std::nullopt;
-    nlohmann::json j = nlohmann::json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    return eventFromJson(
+        nlohmann::json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false));
+}
+
+std::optional<Event> eventFromJson(nlohmann::json j) {
     if (!j.is_object()) return std::nullopt;
     auto type = j.find(field::Event);
     if (type == j.end() || !type->is_string()) return std::nullopt;

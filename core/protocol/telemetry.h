@@ -96,5 +96,7 @@ LineCheck checkLine(std::string_view line);
 // (plain log text, truncated JSON, JSON without "event", a line checkLine refuses): such lines are log text,
 // never an error.
 std::optional<Event> parseLine(std::string_view line);
+// The same for an object already parsed (another node's event, from the node link).
+std::optional<Event> eventFromJson(nlohmann::json object);
 
 } // namespace ddpdesk::protocol

@@ -4,7 +4,10 @@
 //   - the worst single stall: the longest one event dispatch kept the UI thread away from the event loop, and
 //   what
 //     it was (event type and receiver), with the slowest event nested inside it (usually a paint).
-//   bench_ui_latency [--rate 10000] [--ranks 8] [--seconds 10] [--load] [--prefill STEPS]
+//   bench_ui_latency [--rate 10000] [--ranks 8] [--nodes 1] [--seconds 10] [--load] [--prefill STEPS]
+//     --nodes N       the ranks spread over N nodes: node 0 is this process, each other node a child process
+//                     whose launcher side forwards its ranks' events over a real node link (bench_nodes.h);
+//                     the process's CPU time is then node 0's launcher's
 //     --load          a child process spins on another core for the whole run, so the figures are a loaded
 //     machine's
 //     --prefill STEPS feed STEPS steps per rank before measuring (a long run: full, downsampled series), and
@@ -13,6 +16,7 @@
 // Target: max latency under 50 ms at 10,000 events/s. The numbers are wall-clock: other processes add to
 // them.
 
+#include "bench_nodes.h"
 #include "launch/model/run_model.h"
 #include "protocol/telemetry.h"
 #include "run_panel.h"
@@ -28,9 +32,11 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 #include <vector>
 
 using namespace ddpdesk;
+using ddpdesk::bench::stepLine;
 
 namespace {
 
@@ -114,19 +120,6 @@ private:
     Dispatch m_inner;
 };
 
-QByteArray stepLine(int rank, qint64 step, qint64 sent) {
-    auto e = protocol::makeEvent(protocol::ev::Step, rank);
-    e["epoch"] = 0;
-    e["step"] = step;
-    e["loss"] = 1.0 / std::sqrt(double(step)) + 0.01 * (sent % 7);
-    e["samples"] = 64;
-    e["step_ms"] = 1.0;
-    e["compute_ms"] = 0.8;
-    e["comm_wait_ms"] = 0.2;
-    e["bytes_allreduced"] = 1 << 20;
-    return QByteArray::fromStdString(protocol::encodeLine(e));
-}
-
 // What core/monitor reports per worker process, twice a second (feeds the CPU and memory charts).
 nlohmann::json procSample(int ranks, double t) {
     auto e = protocol::makeEvent(protocol::ev::Proc, -1);
@@ -158,11 +151,16 @@ int busyChild(double seconds) {
 } // namespace
 
 int main(int argc, char** argv) {
-    for (int i = 1; i + 1 < argc; ++i)
+    for (int i = 1; i + 1 < argc; ++i) {
         if (std::string(argv[i]) == "--busy-child") return busyChild(std::atof(argv[i + 1]));
+        if (std::string(argv[i]) == "--node-child") {
+            QCoreApplication child(argc, argv);
+            return bench::runNodeChild(child.arguments().mid(i + 1));
+        }
+    }
 
     TimedApp app(argc, argv);
-    int rate = 10000, ranks = 8;
+    int rate = 10000, ranks = 8, nodes = 1;
     double seconds = 10;
     qint64 prefill = 0;
     bool load = false;
@@ -175,23 +173,28 @@ int main(int argc, char** argv) {
             rate = args[++i].toInt();
         else if (args[i] == QLatin1String("--ranks") && hasValue)
             ranks = args[++i].toInt();
+        else if (args[i] == QLatin1String("--nodes") && hasValue)
+            nodes = args[++i].toInt();
         else if (args[i] == QLatin1String("--seconds") && hasValue)
             seconds = args[++i].toDouble();
         else if (args[i] == QLatin1String("--prefill") && hasValue)
             prefill = args[++i].toLongLong();
         else {
-            std::fprintf(stderr,
-                         "bench_ui_latency: unknown option '%s'; valid: --rate N --ranks N --seconds S "
-                         "--prefill STEPS --load\n",
-                         qPrintable(args[i]));
+            std::fprintf(
+                stderr,
+                "bench_ui_latency: unknown option '%s'; valid: --rate N --ranks N --nodes N --seconds S "
+                "--prefill STEPS --load\n",
+                qPrintable(args[i]));
             return 2;
         }
     }
-    if (rate <= 0 || ranks <= 0 || seconds <= 0 || prefill < 0) {
-        std::fprintf(stderr,
-                     "bench_ui_latency: --rate, --ranks and --seconds must be positive, --prefill >= 0\n");
+    if (rate <= 0 || ranks <= 0 || seconds <= 0 || prefill < 0 || nodes <= 0 || ranks % nodes != 0 ||
+        (nodes > 1 && prefill > 0)) {
+        std::fprintf(stderr, "bench_ui_latency: --rate, --ranks, --nodes and --seconds must be positive, "
+                             "--ranks a multiple of --nodes, --prefill >= 0 (and only with one node)\n");
         return 2;
     }
+    const int perNode = ranks / nodes;
 
     QProcess busy;
     if (load) {
@@ -242,6 +245,17 @@ int main(int argc, char** argv) {
     panel.resize(1280, 800);
     panel.show();
     panel.watch(&model);
+    std::unique_ptr<bench::NodeHub> hub;
+    if (nodes > 1) {
+        model.setNodes(0, nodes, perNode, true, QStringLiteral("bench-node0"));
+        hub = std::make_unique<bench::NodeHub>(panel, model, nodes, perNode);
+        QString why;
+        if (!hub->start(QCoreApplication::applicationFilePath(), rate, seconds + 0.5, &why)) {
+            std::fprintf(stderr, "bench_ui_latency: %s\n", qPrintable(why));
+            return 1;
+        }
+    }
+    const std::clock_t cpu0 = std::clock();
 
     QElapsedTimer clock;
     clock.start();
@@ -250,16 +264,17 @@ int main(int argc, char** argv) {
     feeder.setInterval(10); // 100 batches per second, as pipe reads arrive
     double nextSample = 0;
     QObject::connect(&feeder, &QTimer::timeout, [&] {
-        const qint64 due = prefill * ranks + qint64(clock.elapsed() / 1000.0 * rate);
+        // With nodes, this node's share of the rate for its own ranks; the children send the rest.
+        const qint64 due = prefill * ranks + qint64(clock.elapsed() / 1000.0 * rate / nodes);
         while (sent < due) {
-            const int r = int((sent - prefill * ranks) % ranks);
+            const int r = int((sent - prefill * ranks) % perNode);
             model.applyLine(r, stepLine(r, ++step[r], sent));
             if (step[r] % 50 == 0) model.applyLine(r, QByteArray("plain log text from the rank"));
             ++sent;
         }
         if (clock.elapsed() / 1000.0 >= nextSample) {
             nextSample += 0.5;
-            model.applyMonitorEvent(procSample(ranks, clock.elapsed() / 1000.0));
+            model.applyMonitorEvent(procSample(perNode, clock.elapsed() / 1000.0));
         }
     });
 
@@ -282,6 +297,7 @@ int main(int argc, char** argv) {
     probe.start();
     QTimer::singleShot(int(seconds * 1000), &app, &QApplication::quit);
     app.exec();
+    const double cpuS = double(std::clock() - cpu0) / CLOCKS_PER_SEC, wallS = clock.elapsed() / 1000.0;
     const double measuredS = clock.elapsed() / 1000.0 - 1.0;
     if (load) {
         busy.kill();
@@ -290,7 +306,13 @@ int main(int argc, char** argv) {
 
     std::sort(lateMs.begin(), lateMs.end());
     const double mx = lateMs.empty() ? 0 : lateMs.back();
-    const qint64 live = sent - prefill * ranks;
+    const qint64 live = sent - prefill * ranks + (hub ? hub->remoteEvents() : 0);
+    if (hub)
+        std::printf("nodes: %d (%d of %d others connected), %d ranks each; %lld events of other nodes' ranks "
+                    "applied\n",
+                    nodes, hub->connectedNodes(), nodes - 1, perNode, (long long)hub->remoteEvents());
+    std::printf("this process (node 0's launcher and its Run page): %.2f CPU s in %.1f s wall = %.2f cores\n",
+                cpuS, wallS, cpuS / wallS);
     std::printf(
         "bench_ui_latency%s: %lld events in %.1f s (%.0f events/s, %d ranks%s), %zu latency samples\n",
         load ? " --load" : "", (long long)live, clock.elapsed() / 1000.0, live / (clock.elapsed() / 1000.0),

@@ -41,6 +41,8 @@ class NodeLinkFeed {
 public:
     static constexpr double kNoContactS = 3; // a node silent this long (heartbeats come every second)
     static constexpr std::size_t kInboxEvents = 200000;
+    static constexpr int kDrainSliceMs = 2;        // the UI thread's longest turn at the inbox
+    static constexpr std::size_t kDrainChunk = 64; // events taken per lock
 
     struct Hooks {
         std::function<void(const QString&)> message;
@@ -77,7 +79,8 @@ private:
         nlohmann::json event;
     };
     void post(Inbound in);
-    void drain();
+    void drain(bool all = false); // all: the whole inbox now (the run's end), else a slice
+    void handle(std::deque<Inbound>& batch);
     void watchContacts();
     NodeContact& contact(int node);
 
@@ -89,6 +92,7 @@ private:
     std::deque<Inbound> m_inbox;
     std::uint64_t m_inboxDropped = 0;
     QTimer m_drain, m_watch;
+    QTimer m_more; // the inbox's rest, right after the event loop's turn
     QVector<NodeContact> m_contacts;
 };
 

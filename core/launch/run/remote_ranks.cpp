@@ -42,7 +42,7 @@ std::optional<RemoteExit> applyRemoteEvent(RunModel& model, int nproc, const nlo
             model.applyLine(index, text(e, protocol::field::Text).toUtf8());
         return std::nullopt;
     }
-    if (auto parsed = protocol::parseLine(protocol::encodeLine(e))) model.applyEvent(index, *parsed);
+    if (auto parsed = protocol::eventFromJson(e)) model.applyEvent(index, *parsed);
     return std::nullopt;
 }
 

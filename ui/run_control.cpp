@@ -133,11 +133,8 @@ void RunControl::follow(launch::Supervisor* run) {
         emit runFinished(ok);
     });
     connect(run, &launch::Supervisor::stallDetected, this, [this, run](const QString&) {
-        // The run looks stuck: show the doctor's view of the live store.
-        doctor::DoctorRequest r;
-        r.store = run->config().effectiveStore().toStdString();
-        r.worldSize = run->config().worldSize();
-        r.nodeRank = run->config().nodeRank;
+        // The run looks stuck: show the doctor's view of the live store (and of the other nodes).
+        doctor::DoctorRequest r = run->diagnosisRequest();
         r.jobRunning = true;
         m_doctor.diagnose(r);
         emit message(tr("A rank stopped making progress; see the Doctor page."), true);
@@ -167,11 +164,15 @@ void RunControl::stopForExit() {
 }
 
 void RunControl::diagnose() {
-    const launch::RunConfig c = m_supervisor ? m_supervisor->config() : m_setup.config();
     doctor::DoctorRequest r;
-    r.store = c.effectiveStore().toStdString();
-    r.worldSize = c.worldSize();
-    r.nodeRank = c.nodeRank;
+    if (m_supervisor) { // the run shown: its store, and on node 0 what the other nodes' launchers report
+        r = m_supervisor->diagnosisRequest();
+    } else {
+        const launch::RunConfig c = m_setup.config();
+        r.store = c.effectiveStore().toStdString();
+        r.worldSize = c.worldSize();
+        r.nodeRank = c.nodeRank;
+    }
     r.jobRunning = isRunning();
     emit pageRequested(MainWindow::DoctorPage);
     m_doctor.diagnose(r);

@@ -7,6 +7,8 @@
 #include "doctor/rank_census.h"
 #include "protocol/store_spec.h"
 
+#include <set>
+
 namespace ddpdesk::doctor::detail {
 
 Finding makeFinding(std::string code, Severity severity, std::string message, nlohmann::json evidence = {},
@@ -43,5 +45,9 @@ void checkTcpStore(const DoctorRequest& request, const protocol::StoreSpec& addr
 // warning.
 void reportCensus(const DoctorRequest& request, const RankCensus& census, bool pending,
                   std::vector<Finding>& out);
+
+// Node 0 of a multi-node run: NODE_* findings from request.nodes, beside the ranks the store showed
+// (`arrived`; nullptr when the store could not tell).
+void reportNodes(const DoctorRequest& request, const std::set<int>* arrived, std::vector<Finding>& out);
 
 } // namespace ddpdesk::doctor::detail

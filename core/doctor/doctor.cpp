@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -175,6 +176,26 @@ void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, s
     detail::checkFileStore(request, path, out);
 }
 
+// Which ranks the store showed, from the census findings: all of them, or the ones RANKS_MISSING lists; false
+// when it did not name them (a counter, an unread store).
+bool arrivedRanks(const DoctorRequest& request, const std::vector<Finding>& findings,
+                  std::set<int>* arrived) {
+    for (const Finding& f : findings) {
+        if (f.code == protocol::finding::RanksComplete && request.worldSize > 0) {
+            for (int r = 0; r < request.worldSize; ++r)
+                arrived->insert(r);
+            return true;
+        }
+        const auto listed = f.evidence.find("arrived");
+        if (f.code == protocol::finding::RanksMissing && listed != f.evidence.end() && listed->is_array()) {
+            for (const auto& r : *listed)
+                if (r.is_number_integer()) arrived->insert(r.get<int>());
+            return true;
+        }
+    }
+    return false;
+}
+
 void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
     if (request.worldSize < 0)
         out.push_back(textFinding(protocol::finding::WorldSizeMismatch, "invalid", Severity::Error,
@@ -200,6 +221,11 @@ void runChecks(const DoctorRequest& request, std::vector<Finding>& out) {
         out.push_back(textFinding(protocol::finding::StoreInvalid, Severity::Error, {address.error},
                                   {{"store", request.store}}));
         break;
+    }
+    if (!request.nodes.empty()) {
+        std::set<int> arrived;
+        const bool known = arrivedRanks(request, out, &arrived);
+        detail::reportNodes(request, known ? &arrived : nullptr, out);
     }
 }
 

@@ -35,6 +35,19 @@ struct Finding {
     std::vector<Note> notes;
 };
 
+// Node 0 of a multi-node run with the node link: what another node's launcher told node 0's (the launcher
+// fills these; the doctor sets them beside what the store says).
+struct NodeReport {
+    int node = 0;
+    std::string host;  // as its launcher named it; empty until it connected
+    std::string state; // "waiting" (its launcher never connected), "connected", "no_contact", "lost", "ended"
+    std::string detail;     // lost: why; ended: its run's status
+    double silentForS = -1; // seconds since its launcher's last frame (-1: never heard from)
+    std::vector<int> ranks; // its global ranks
+    std::vector<std::string>
+        rankStates; // each one's state as its launcher reports it ("starting", "failed: ...")
+};
+
 struct DoctorRequest {
     std::string store;            // "file:PATH" or "tcp://HOST:PORT"
     int worldSize = 0;            // 0: unknown
@@ -46,6 +59,7 @@ struct DoctorRequest {
         1800.0;                // ranks may wait this long in rendezvous: a younger store may still be live
     bool force = false;        // allow calling a store stale from a node whose node rank is above 0
     double deadlineSec = 10.0; // the whole diagnosis ends by then (DEADLINE_REACHED with what was learned)
+    std::vector<NodeReport> nodes; // node 0 of a multi-node run: the other nodes as their launchers report
 };
 
 std::vector<Finding> diagnose(const DoctorRequest& request);

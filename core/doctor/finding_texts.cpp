@@ -109,6 +109,54 @@ const FindingText kTexts[] = {
     {protocol::finding::RankExited, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Rank %1 (pid %2) arrived but has exited since."),
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Read that rank's log for its error; restart the job.")},
+    {protocol::finding::NodeConnected, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): its launcher is connected to node 0, and its ranks %3 have reached "
+                       "the store."),
+     nullptr},
+    {protocol::finding::NodeConnected, "reports",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): its launcher is connected to node 0 and reports: %3."),
+     nullptr},
+    {protocol::finding::NodeRanksNotArrived, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): its launcher is connected, but its ranks %3 have not reached the "
+                       "store; its launcher reports: %4."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Read those ranks' logs on the Run page (node %1 forwards them): a rank that failed, "
+                       "or one still loading its data or model, holds every other rank up.")},
+    {protocol::finding::NodeSilent, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): no word from its launcher for %3 s, though it was connected."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Check that node %1 still runs (not suspended, not swapping, not out of memory) and "
+                       "still reaches node 0's port %4.")},
+    {protocol::finding::NodeLost, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): its launcher lost its link to node 0 (%3); its ranks %4 can no longer "
+                       "be seen from here."),
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Check node %1: is its launcher still running, is the machine up, and does the network "
+         "between the nodes work? Then start the job again on every node.")},
+    {protocol::finding::NodeNotConnected, "store",
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Node %1: its ranks %2 reached the store, but no DDP Desk launcher connected to node 0 "
+         "for them: another launcher started them (torchrun, mpirun, a script), or theirs "
+         "cannot reach node 0's port %3. What is known of them here comes from the store "
+         "only."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "To watch them here, start node %1 with ddpdesk-cli (the command node 0 printed), or "
+                       "allow TCP port %3 on node 0 from that node.")},
+    {protocol::finding::NodeNotConnected, "nothing",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1: neither its launcher nor its ranks %2 have reached node 0."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Start node %1 with the command node 0 printed, and check that it reaches node 0 on "
+                       "the store's port %4 and the node link's port %3.")},
+    {protocol::finding::NodeEnded, "",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Node %1 (%2): its run ended (%3)."), nullptr},
     {protocol::finding::FileStoreDirMissing, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "The folder for the store file does not exist: %1 (c10d would wait on it until the "

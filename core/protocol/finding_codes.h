@@ -59,6 +59,13 @@ constexpr const char* RanksComplete = "RANKS_COMPLETE";
 constexpr const char* RanksArrived = "RANKS_ARRIVED";
 constexpr const char* RankDuplicate = "RANK_DUPLICATE";
 constexpr const char* RankExited = "RANK_EXITED";
+// The other nodes as their launchers told node 0's (the node link)
+constexpr const char* NodeConnected = "NODE_CONNECTED";
+constexpr const char* NodeRanksNotArrived = "NODE_RANKS_NOT_ARRIVED";
+constexpr const char* NodeSilent = "NODE_SILENT";
+constexpr const char* NodeLost = "NODE_LOST";
+constexpr const char* NodeNotConnected = "NODE_NOT_CONNECTED";
+constexpr const char* NodeEnded = "NODE_ENDED";
 // The diagnosis itself
 constexpr const char* DeadlineReached = "DEADLINE_REACHED";
 constexpr const char* DoctorFailed = "DOCTOR_FAILED"; // the GUI's: diagnose() threw

@@ -1501,6 +1501,58 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <source>Rank 0 is counted without keys of its own: it hosts the TCPStore and waits in the store's constructor until every rank has connected.</source>
         <translation>ランク 0 は自身のキーなしで数えられています: TCPStore をホストしており、すべてのランクが接続するまでストアのコンストラクターで待っています。</translation>
     </message>
+    <message>
+        <source>Node %1 (%2): its launcher is connected to node 0, and its ranks %3 have reached the store.</source>
+        <translation>ノード %1 (%2): ランチャーはノード 0 に接続済みで、ランク %3 はストアに到達しています。</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2): its launcher is connected to node 0 and reports: %3.</source>
+        <translation>ノード %1 (%2): ランチャーはノード 0 に接続済みで、次のように報告しています: %3。</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2): its launcher is connected, but its ranks %3 have not reached the store; its launcher reports: %4.</source>
+        <translation>ノード %1 (%2): ランチャーは接続済みですが、ランク %3 がストアに到達していません。ランチャーの報告: %4。</translation>
+    </message>
+    <message>
+        <source>Read those ranks' logs on the Run page (node %1 forwards them): a rank that failed, or one still loading its data or model, holds every other rank up.</source>
+        <translation>実行ページでそれらのランクのログを確認してください (ノード %1 が転送します)。失敗したランクや、データやモデルをまだ読み込んでいるランクが、他のすべてのランクを待たせています。</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2): no word from its launcher for %3 s, though it was connected.</source>
+        <translation>ノード %1 (%2): 接続していたランチャーから %3 秒間応答がありません。</translation>
+    </message>
+    <message>
+        <source>Check that node %1 still runs (not suspended, not swapping, not out of memory) and still reaches node 0's port %4.</source>
+        <translation>ノード %1 が動作している (サスペンド、スワップ、メモリ不足でない) ことと、ノード 0 のポート %4 に届くことを確認してください。</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2): its launcher lost its link to node 0 (%3); its ranks %4 can no longer be seen from here.</source>
+        <translation>ノード %1 (%2): ランチャーとノード 0 のリンクが切れました (%3)。ランク %4 はここから見えなくなりました。</translation>
+    </message>
+    <message>
+        <source>Check node %1: is its launcher still running, is the machine up, and does the network between the nodes work? Then start the job again on every node.</source>
+        <translation>ノード %1 を確認してください: ランチャーは動作しているか、マシンは起動しているか、ノード間のネットワークは正常か。その後、すべてのノードでジョブを再開してください。</translation>
+    </message>
+    <message>
+        <source>Node %1: its ranks %2 reached the store, but no DDP Desk launcher connected to node 0 for them: another launcher started them (torchrun, mpirun, a script), or theirs cannot reach node 0's port %3. What is known of them here comes from the store only.</source>
+        <translation>ノード %1: ランク %2 はストアに到達しましたが、それらの DDP Desk ランチャーはノード 0 に接続していません: 別のランチャー (torchrun、mpirun、スクリプト) が起動したか、ランチャーがノード 0 のポート %3 に届きません。ここで分かることはストアからの情報だけです。</translation>
+    </message>
+    <message>
+        <source>To watch them here, start node %1 with ddpdesk-cli (the command node 0 printed), or allow TCP port %3 on node 0 from that node.</source>
+        <translation>ここで見るには、ノード %1 を ddpdesk-cli (ノード 0 が表示したコマンド) で起動するか、そのノードからノード 0 の TCP ポート %3 を許可してください。</translation>
+    </message>
+    <message>
+        <source>Node %1: neither its launcher nor its ranks %2 have reached node 0.</source>
+        <translation>ノード %1: ランチャーもランク %2 もノード 0 に到達していません。</translation>
+    </message>
+    <message>
+        <source>Start node %1 with the command node 0 printed, and check that it reaches node 0 on the store's port %4 and the node link's port %3.</source>
+        <translation>ノード 0 が表示したコマンドでノード %1 を起動し、ノード 0 のストアのポート %4 とノードリンクのポート %3 に届くことを確認してください。</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2): its run ended (%3).</source>
+        <translation>ノード %1 (%2): 実行が終了しました (%3)。</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>

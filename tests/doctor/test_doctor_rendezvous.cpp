@@ -1,6 +1,7 @@
 // Live jobs stuck in rendezvous, created for real: 2 of 3 ranks arrived (rank 0 a ddpdesk-worker or a
 // python3-torch rank hosting the TCPStore, rank 1 a python3-torch rank) and a double launch of a
-// python3-torch job on one FileStore.
+// python3-torch job on one FileStore; node 0 of a 3-node job setting what the other nodes' launchers report
+// beside what its store shows.
 
 #include "doctor_test_support.h"
 
@@ -37,6 +38,7 @@ private slots:
     void rankStartedWithLargerWorld();
     void initBarrierOnAndOff();
     void agentStoreJobMissingARank();
+    void otherNodesAsTheirLaunchersReportThem();
 };
 
 void TestDoctorRendezvous::hungJobTwoOfThreeArrived_data() {
@@ -227,6 +229,96 @@ void TestDoctorRendezvous::agentStoreJobMissingARank() {
     QCOMPARE(missing->evidence["missing"], nlohmann::json::array({2}));
     QCOMPARE(missing->evidence.value("agent_store_attempt", -1), pythonTorchMajor() < 2 ? 2 : -1);
     QVERIFY2(find(findings, "STORE_REACHABLE"), dump(findings));
+}
+
+// Node 0 of a 3 x 2 job: rank 0 hosts the TCPStore, node 1's ranks 2 and 3 were started by another launcher
+// (env://, as torchrun starts them), rank 1 and node 2's ranks have not arrived. What node 0's launcher knows
+// of the other nodes (DoctorRequest::nodes, from the node link) names the node each missing rank is on and
+// why, and marks ranks known only from the store as such.
+void TestDoctorRendezvous::otherNodesAsTheirLaunchersReportThem() {
+    const int port = net::pickFreePort();
+    QVERIFY(port > 0);
+    const QString store = "tcp://127.0.0.1:" + QString::number(port);
+    Fault rank0, rank2, rank3;
+    QVERIFY2(rank0.launch(python(), {helperScript(), "rank", store, "0", "6"}), qPrintable(rank0.error()));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    QVERIFY2(rank2.launch(python(), {helperScript(), "rank", "env://", "2", "6"}, env),
+             qPrintable(rank2.error()));
+    QVERIFY2(rank3.launch(python(), {helperScript(), "rank", "env://", "3", "6"}, env),
+             qPrintable(rank3.error()));
+
+    DoctorRequest r;
+    r.store = store.toStdString();
+    r.worldSize = 6;
+    r.jobRunning = true;
+    auto node = [](int n, const char* state, std::vector<std::string> rankStates = {}) {
+        NodeReport report;
+        report.node = n;
+        report.host = "host-" + std::to_string(n);
+        report.state = state;
+        report.ranks = {2 * n, 2 * n + 1};
+        report.rankStates = std::move(rankStates);
+        return report;
+    };
+    r.nodes = {node(1, "waiting"), node(2, "connected", {"starting", "failed: exit code 1"})};
+    r.nodes[0].host.clear(); // never connected: its host is not known
+    auto findings = diagnoseUntil(r, "RANKS_MISSING", 90000, [](const Finding& f) {
+        return f.evidence.contains("arrived") && f.evidence["arrived"].is_array() && arrivedCount(f) == 3;
+    });
+    const Finding* missing = find(findings, "RANKS_MISSING");
+    QVERIFY2(missing && missing->evidence["missing"] == nlohmann::json::array({1, 4, 5}), dump(findings));
+    const Finding* storeOnly = find(findings, "NODE_NOT_CONNECTED");
+    QVERIFY2(storeOnly, dump(findings));
+    QCOMPARE(storeOnly->variant, std::string("store"));
+    QCOMPARE(storeOnly->args[1], std::string("2, 3"));
+    QCOMPARE(storeOnly->args[2], std::to_string(port + 1)); // the node link's port
+    QVERIFY2(QString::fromStdString(storeOnly->message).contains("comes from the store only"),
+             dump(findings));
+    const Finding* notArrived = find(findings, "NODE_RANKS_NOT_ARRIVED");
+    QVERIFY2(notArrived, dump(findings));
+    QCOMPARE(notArrived->args[2], std::string("4, 5"));
+    QCOMPARE(notArrived->args[3], std::string("rank 4 starting; rank 5 failed: exit code 1"));
+
+    // Node 1's launcher connected (its ranks are in the store), node 2's link lost.
+    r.nodes = {node(1, "connected"), node(2, "lost")};
+    r.nodes[1].detail = "closed by the other side";
+    findings = diagnose(r);
+    const Finding* connected = find(findings, "NODE_CONNECTED");
+    QVERIFY2(connected && connected->args[2] == "2, 3", dump(findings));
+    const Finding* lost = find(findings, "NODE_LOST");
+    QVERIFY2(lost, dump(findings));
+    QCOMPARE(lost->severity, Severity::Error);
+    QVERIFY2(
+        QString::fromStdString(lost->message)
+            .startsWith("Node 2 (host-2): its launcher lost its link to node 0 (closed by the other side)"),
+        dump(findings));
+
+    // Silent for 7 s; a node that ended.
+    r.nodes = {node(1, "no_contact"), node(2, "ended")};
+    r.nodes[0].silentForS = 7.4;
+    r.nodes[1].detail = "failed";
+    findings = diagnose(r);
+    const Finding* silent = find(findings, "NODE_SILENT");
+    QVERIFY2(silent && silent->args[2] == "7" && silent->severity == Severity::Warning, dump(findings));
+    const Finding* ended = find(findings, "NODE_ENDED");
+    QVERIFY2(ended && ended->severity == Severity::Warning && ended->args[2] == "failed", dump(findings));
+
+    // Node 2's launcher never connected and none of its ranks reached the store; node 1 ended well.
+    r.nodes = {node(1, "ended"), node(2, "waiting")};
+    r.nodes[0].detail = "ok";
+    findings = diagnose(r);
+    const Finding* nothing = find(findings, "NODE_NOT_CONNECTED");
+    QVERIFY2(nothing && nothing->variant == "nothing" && nothing->args[1] == "4, 5", dump(findings));
+    QVERIFY2(find(findings, "NODE_ENDED") && find(findings, "NODE_ENDED")->severity == Severity::Info,
+             dump(findings));
+
+    // The same request without the nodes' reports: nothing about nodes.
+    r.nodes.clear();
+    findings = diagnose(r);
+    for (const Finding& f : findings)
+        QVERIFY2(f.code.rfind("NODE_", 0) != 0, dump(findings));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorRendezvous)

@@ -477,8 +477,8 @@ private slots:
 
     // Node 1's ranks frozen (SIGSTOP) in the middle of training: node 0's two ranks wait inside the same
     // allreduce and neither is behind, so the hold-up watch says a rank elsewhere or the network holds them
-    // (COLLECTIVE_WAIT_ALL) and then what the doctor reads in the store, as a second diagnosis event. Thawed,
-    // the run completes.
+    // (COLLECTIVE_WAIT_ALL) and then what the doctor reads in the store and what node 1's launcher reports,
+    // as a second diagnosis event. Thawed, the run completes.
     void aWaitNobodyHereExplainsAsksTheDoctor() {
         QTemporaryDir dir;
         const QString node0 = dir.filePath("node0"), node1 = dir.filePath("node1");
@@ -519,6 +519,9 @@ private slots:
         QCOMPARE(first["waiting"].toArray(), QJsonArray({0, 1}));
         QVERIFY2(!withDoctor.isEmpty(), "the doctor's findings did not follow");
         QVERIFY2(QJsonDocument(withDoctor["doctor"].toObject()).toJson().contains("STORE_REACHABLE"),
+                 QJsonDocument(withDoctor).toJson().constData());
+        // Beside the store, what node 1's launcher reports over the node link: connected, its ranks arrived.
+        QVERIFY2(QJsonDocument(withDoctor["doctor"].toObject()).toJson().contains("NODE_CONNECTED"),
                  QJsonDocument(withDoctor).toJson().constData());
         QVERIFY(ok);
     }

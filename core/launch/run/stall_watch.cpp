@@ -72,12 +72,7 @@ void StallWatch::check() {
                       {protocol::field::StallTimeoutS, m_config.stallTimeoutSec}};
 
     m_hooks.stacks(tr("no progress for %1 s").arg(m_config.stallTimeoutSec));
-    ddpdesk::doctor::DoctorRequest req;
-    req.store = m_hooks.diagnosisStore().toStdString();
-    req.worldSize = m_config.worldSize();
-    req.nodeRank = m_config.nodeRank;
-    req.jobRunning = true;
-    m_doctor.ask(req, [this, report, event](const BackgroundDoctor::Answer& a) {
+    m_doctor.ask(m_hooks.diagnosisRequest(), [this, report, event](const BackgroundDoctor::Answer& a) {
         QString fullReport = report;
         QJsonObject ev = event;
         if (a.error.isEmpty()) {

@@ -13,6 +13,8 @@
 #include <QString>
 #include <QTimer>
 
+#include "doctor/doctor.h"
+
 #include <functional>
 
 namespace ddpdesk::launch {
@@ -22,8 +24,8 @@ class StallWatch {
 
 public:
     struct Hooks {
-        std::function<bool()> live;                 // the run is on: not stopping, no restart pending
-        std::function<QString()> diagnosisStore;    // the store the doctor reads
+        std::function<bool()> live; // the run is on: not stopping, no restart pending
+        std::function<doctor::DoctorRequest()> diagnosisRequest; // what the doctor looks at (the live store)
         std::function<void(const QString&)> stacks; // asks the ranks for their stacks, with this reason
         // The report (lagging ranks + the doctor's findings, as text) and the `stall` event's fields.
         std::function<void(const QString& report, const QJsonObject& event)> diagnosed;

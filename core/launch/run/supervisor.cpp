@@ -5,6 +5,7 @@
 // run's store (script_store_host.h).
 #include "launch/run/supervisor.h"
 
+#include "launch/diagnose/node_reports.h"
 #include "launch/diagnose/scaling.h"
 #include "launch/model/json_bridge.h"
 #include "launch/record/metrics_log.h"
@@ -105,8 +106,7 @@ Supervisor::Impl::Impl(Supervisor& s)
               }}),
       stall(s, s.m_config, s.m_model,
             {[this, &s] { return s.m_running && !stopping && !restartPending; },
-             [this, &s] { return scriptStore.diagnosisStore(s.m_config); },
-             [&s](const QString& reason) { s.requestStacks(reason); },
+             [&s] { return s.diagnosisRequest(); }, [&s](const QString& reason) { s.requestStacks(reason); },
              [&s](const QString& report, const QJsonObject& event) {
                  s.writeLauncherEvent(protocol::ev::Stall, event);
                  emit s.message(Supervisor::tr("stall: %1").arg(report));
@@ -128,14 +128,7 @@ Supervisor::Impl::Impl(Supervisor& s)
                    [this, &s](const QString& reason, std::function<void(const QMap<int, QString>&)> done) {
                        stacks.request(reason, ranks.livePids(), std::move(done));
                    },
-                   [this, &s] {
-                       doctor::DoctorRequest req;
-                       req.store = scriptStore.diagnosisStore(s.m_config).toStdString();
-                       req.worldSize = s.m_config.worldSize();
-                       req.nodeRank = s.m_config.nodeRank;
-                       req.jobRunning = true;
-                       return req;
-                   }}),
+                   [&s] { return s.diagnosisRequest(); }}),
       stragglers(s, s.m_model,
                  {[this, &s] { return s.m_running && !stopping && !restartPending; },
                   [&s](const QString& text) { emit s.message(text); },
@@ -562,6 +555,16 @@ void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
     writeLauncherEvent(
         protocol::ev::Node,
         {{protocol::field::Node, c.node}, {protocol::field::Host, c.host}, {protocol::field::State, state}});
+}
+
+doctor::DoctorRequest Supervisor::diagnosisRequest() const {
+    doctor::DoctorRequest req;
+    req.store = d->scriptStore.diagnosisStore(m_config).toStdString();
+    req.worldSize = m_config.worldSize();
+    req.nodeRank = m_config.nodeRank;
+    req.jobRunning = m_running;
+    req.nodes = nodeReports(m_model, protocol::nowSeconds());
+    return req;
 }
 
 void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields, int rank) {

@@ -6,6 +6,7 @@
 // metrics.jsonl, summary.json and (unless switched off) tensorboard/ into the out dir. Asynchronous: drive it
 // from a Qt event loop.
 
+#include "doctor/doctor.h"
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
 
@@ -54,6 +55,9 @@ public:
     RunModel* model() { return &m_model; }
     const RunModel* model() const { return &m_model; }
     const RunConfig& config() const { return m_config; }
+    // What the doctor looks at for this live run: its store (the hosted one for a script run), world size and
+    // node rank, and on node 0 of a multi-node run what the other nodes' launchers report.
+    doctor::DoctorRequest diagnosisRequest() const;
     int restartCount() const { return m_restarts; }
     QString metricsPath() const; // <out>/metrics.jsonl
     QString summaryPath() const; // <out>/summary.json

@@ -21,6 +21,7 @@ QColor contactColor(NodeContactState s) {
     case NodeContactState::Connected:
         return QColor(0x10, 0x7c, 0x10);
     case NodeContactState::NoContact:
+    case NodeContactState::StoreOnly:
         return QColor(0xb3, 0x5c, 0x00);
     case NodeContactState::Lost:
         return QColor(0xc4, 0x2b, 0x1c);
@@ -38,6 +39,8 @@ QString contactText(const launch::NodeStatus& n, double nowT, bool finished) {
         return RunPanel::tr("this launcher");
     case NodeContactState::Waiting:
         return RunPanel::tr("waiting for its launcher");
+    case NodeContactState::StoreOnly:
+        return RunPanel::tr("no DDP Desk launcher; ranks %1 seen in the store").arg(n.detail);
     case NodeContactState::Connected:
         return RunPanel::tr("connected");
     case NodeContactState::NoContact:

@@ -130,7 +130,9 @@ void RunRankTable::update(const launch::RunModel& model) {
             if (item->text() != text) item->setText(text);
         };
         set(ColRank, QString::number(r.rank));
-        QString state = rankStateText(r.state);
+        QString state = r.storeOnly && r.state == RankState::Pending
+                            ? RunPanel::tr("in the store (another launcher)")
+                            : rankStateText(r.state);
         if (r.state == RankState::Rendezvous && !r.rendezvousPhase.isEmpty())
             state += QStringLiteral(" (%1)").arg(r.rendezvousPhase);
         set(ColState, state);

@@ -59,6 +59,8 @@ constexpr const char* Connected = "connected";
 constexpr const char* NoContact = "no_contact";
 constexpr const char* Lost = "lost";   // "lost: WHY"
 constexpr const char* Ended = "ended"; // "ended: ok|failed|stopped"
+// No DDP Desk launcher connected for the node, but the store shows its ranks: "store_only: 2, 3"
+constexpr const char* StoreOnly = "store_only";
 } // namespace node_state
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",

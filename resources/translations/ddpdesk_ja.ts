@@ -813,6 +813,10 @@
         <source>straggler [%1]: %2</source>
         <translation>遅いランク [%1]: %2</translation>
     </message>
+    <message>
+        <source>node %1: no DDP Desk launcher connected for it, but the store shows its rank(s) %2 (started by another launcher); shown from the store only</source>
+        <translation>ノード %1: DDP Desk のランチャーは接続していませんが、ストアにランク %2 があります (別のランチャーが起動)。ストアの情報だけで表示します</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::launch::SweepRunner</name>
@@ -2156,6 +2160,14 @@ New runs can then use the store path again; the old run's keys stay in the renam
     <message>
         <source>Ranks</source>
         <translation>ランク</translation>
+    </message>
+    <message>
+        <source>no DDP Desk launcher; ranks %1 seen in the store</source>
+        <translation>DDP Desk のランチャーなし。ランク %1 をストアで確認</translation>
+    </message>
+    <message>
+        <source>in the store (another launcher)</source>
+        <translation>ストアにあり (別のランチャー)</translation>
     </message>
 </context>
 <context>

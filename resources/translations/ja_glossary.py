@@ -34,6 +34,7 @@ JA = {
     "Opening %1...": "%1 を開いています...",
     "Still opening the previous run; try %1 again in a moment.": "前の実行をまだ開いています。少し待ってから %1 をもう一度開いてください。",
     # Run page: a multi-node run's nodes
+    "no DDP Desk launcher; ranks %1 seen in the store": "DDP Desk のランチャーなし。ランク %1 をストアで確認", "in the store (another launcher)": "ストアにあり (別のランチャー)",
     "this launcher": "このランチャー", "waiting for its launcher": "ランチャーを待機中", "connected": "接続済み", "no contact": "応答なし", "no contact for %1 s": "%1 秒間応答なし", "ended: %1": "終了: %1", "lost: %1": "切断: %1", "Host": "ホスト", "Ranks": "ランク",
     # Setup
     "TorchScript models (*.pt *.pth);;All files (*)": "TorchScript モデル (*.pt *.pth);;すべてのファイル (*)",

@@ -6,8 +6,11 @@
 #include "launch/model/node_status.h"
 #include "launch/model/run_model.h"
 #include "launch/run/remote_ranks.h"
+#include "launch/run/store_census_watch.h"
 #include "protocol/telemetry.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -77,6 +80,42 @@ private slots:
         QVERIFY(!nodes.apply(2, QStringLiteral("x"), QStringLiteral("teleported"), 1, 1));
         QCOMPARE(nodes.node(0)->contact, NodeContactState::Here);
         QCOMPARE(nodes.node(2)->host, QStringLiteral("c"));
+    }
+
+    // Ranks of a node no launcher of ours speaks for, seen in the store: marked so until a launcher connects.
+    void aNodeWithoutOurLauncherIsKnownFromTheStore() {
+        launch::RunModel hub;
+        hubModel(hub);
+        hub.setNodeContact(1, QString(), QStringLiteral("store_only: 2, 3"));
+        QCOMPARE(hub.nodes()[1].contact, NodeContactState::StoreOnly);
+        QCOMPARE(hub.nodes()[1].detail, QStringLiteral("2, 3"));
+        QVERIFY(hub.rank(2).storeOnly && hub.rank(3).storeOnly && !hub.rank(1).storeOnly);
+        QCOMPARE(hub.summary().toJson(hub.ranks())["ranks"].toArray()[2].toObject()["store_only"].toBool(),
+                 true);
+        hub.setNodeContact(1, QStringLiteral("b"), QStringLiteral("connected"));
+        QCOMPARE(hub.nodes()[1].contact, NodeContactState::Connected);
+        // A connected node is not demoted by a late census.
+        hub.setNodeContact(1, QString(), QStringLiteral("store_only: 2"));
+        QCOMPARE(hub.nodes()[1].contact, NodeContactState::Connected);
+
+        // What the doctor's findings say reached the store.
+        QVector<int> arrived;
+        const QJsonObject missing{
+            {"findings",
+             QJsonArray{QJsonObject{{"code", "STORE_REACHABLE"}},
+                        QJsonObject{{"code", "RANKS_MISSING"},
+                                    {"evidence", QJsonObject{{"arrived", QJsonArray{0, 2, 3}}}}}}}};
+        QVERIFY(launch::storeArrivedRanks(missing, 4, &arrived));
+        QCOMPARE(arrived, QVector<int>({0, 2, 3}));
+        arrived.clear();
+        QVERIFY(launch::storeArrivedRanks(
+            QJsonObject{{"findings", QJsonArray{QJsonObject{{"code", "RANKS_COMPLETE"}}}}}, 3, &arrived));
+        QCOMPARE(arrived, QVector<int>({0, 1, 2}));
+        arrived.clear();
+        const QJsonObject counted{
+            {"findings", QJsonArray{QJsonObject{{"code", "RANKS_MISSING"},
+                                                {"evidence", QJsonObject{{"arrived_count", 2}}}}}}};
+        QVERIFY(!launch::storeArrivedRanks(counted, 4, &arrived)); // a count names nobody
     }
 
     void theModelNamesEveryRanksNodeAndHost() {

@@ -344,6 +344,37 @@ private slots:
         QVERIFY2(caughtUp > 10, qPrintable(QString::number(caughtUp)));
     }
 
+    // Node 1's ranks started by another launcher (python3-torch ranks joining by env://, as torchrun starts
+    // them): no DDP Desk launcher connects for node 1, yet node 0 shows its ranks 2 and 3 as seen in the
+    // store (a `node` event "store_only: 2, 3", summary.json's ranks[].store_only), and the doctor says so.
+    void aNodeWithoutOurLauncherShowsItsRanksFromTheStore() {
+        QTemporaryDir dir;
+        m_foreignNode1 = true;
+        auto restore = qScopeGuard([this] { m_foreignNode1 = false; });
+        QString seen;
+        runJob(dir.path(), 2, {}, 29553, 100000, [&] {
+            QElapsedTimer t;
+            t.start();
+            while (t.elapsed() < 60000 && seen.isEmpty()) {
+                for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl")))
+                    if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1 &&
+                        e["state"].toString().startsWith(QLatin1String("store_only")))
+                        seen = e["state"].toString();
+                QTest::qWait(250);
+            }
+            ::kill(pid_t(m_launchers[0]->processId()), SIGINT);
+            QProcess::execute("ip", {"netns", "exec", m_nsB, "pkill", "-f", "ddpdesk-foreign-rank"});
+        });
+        QCOMPARE(seen, QStringLiteral("store_only: 2, 3"));
+        const QJsonArray ranks =
+            launchtest::readJsonFile(dir.filePath("node0/summary.json"))["ranks"].toArray();
+        QCOMPARE(ranks.size(), 4);
+        for (int r : {2, 3})
+            QVERIFY2(ranks[r].toObject()["store_only"].toBool(),
+                     QJsonDocument(ranks[r].toObject()).toJson().constData());
+        QVERIFY(!ranks[0].toObject().contains("store_only"));
+    }
+
     // Two ranks per node: each node sums its gradients in its own shared memory and only the nodes' first
     // ranks allreduce across the link. Flat Gloo's ring over 4 ranks sends 2 x 3/4 of every bucket across
     // each way, the two leaders 2 x 1/2: two thirds of the bytes at most, with the same parameters.
@@ -616,7 +647,21 @@ private:
             p->start("ip", args + extra);
             return p;
         };
-        QProcess* node1 = launcher(m_nsB, 1, link.ifaceB.isEmpty() ? m_vethB : link.ifaceB);
+        QProcess* node1 = nullptr;
+        if (m_foreignNode1) { // python3-torch ranks started as torchrun would: env://, no DDP Desk launcher
+            node1 = new QProcess(this);
+            const QString py =
+                "import os, datetime, time, torch.distributed as d  # ddpdesk-foreign-rank\n"
+                "d.init_process_group('gloo', init_method='env://', rank=int(os.environ['RANK']), "
+                "world_size=4, timeout=datetime.timedelta(seconds=60))\ntime.sleep(20)\n";
+            node1->start(
+                "ip",
+                {"netns", "exec", m_nsB, "env", "MASTER_ADDR=" + host, "MASTER_PORT=" + QString::number(port),
+                 "GLOO_SOCKET_IFNAME=" + m_vethB, "USE_LIBUV=0", "sh", "-c",
+                 "RANK=2 /usr/bin/python3 -c \"$0\" & RANK=3 /usr/bin/python3 -c \"$0\" & wait", py});
+        } else {
+            node1 = launcher(m_nsB, 1, link.ifaceB.isEmpty() ? m_vethB : link.ifaceB);
+        }
         QProcess* node0 = launcher(m_nsA, 0, link.ifaceA.isEmpty() ? m_vethA : link.ifaceA);
         m_launchers[0] = node0;
         m_launchers[1] = node1;
@@ -666,6 +711,7 @@ private:
     QProcess* m_launchers[2] = {nullptr, nullptr}; // the current job's, for whileRunning
     QString m_telemetryMs = QStringLiteral("0");   // every step's event, unless a test says otherwise
     QString m_store; // the job's store; empty: a TCPStore on node 0's address (with the node link)
+    bool m_foreignNode1 = false; // node 1's ranks are python3-torch processes, no DDP Desk launcher
 };
 
 QTEST_GUILESS_MAIN(TwoNodesTest)

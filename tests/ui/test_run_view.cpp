@@ -275,6 +275,17 @@ private slots:
         QCOMPARE(cell(1, 2), QStringLiteral("ended: ok"));
         QCOMPARE(cell(2, 2), QStringLiteral("lost: connection reset"));
 
+        // Another launcher's ranks, seen in the store.
+        launch::RunModel foreign;
+        foreign.reset({0, 1, 2, 3}, 4, QStringLiteral("autoencoder"), 100);
+        foreign.setNodes(0, 2, 2, true, QStringLiteral("node-a"));
+        foreign.setNodeContact(1, QString(), QStringLiteral("store_only: 2, 3"));
+        run.showModel(&foreign, QStringLiteral("torchrun on node 1"));
+        QCOMPARE(run.nodeTable()->item(1, 2)->text(),
+                 QStringLiteral("no DDP Desk launcher; ranks 2, 3 seen in the store"));
+        QCOMPARE(run.rankTable()->item(3, RunRankTable::ColState)->text(),
+                 QStringLiteral("in the store (another launcher)"));
+
         // A single-node run has no node table.
         launch::RunModel single;
         single.reset({0, 1}, 2, QStringLiteral("autoencoder"), 10);

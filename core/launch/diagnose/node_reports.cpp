@@ -11,6 +11,7 @@ const char* stateName(NodeContactState s) {
     case NodeContactState::Here:
         return "here";
     case NodeContactState::Waiting:
+    case NodeContactState::StoreOnly: // no launcher of ours: the doctor reads the store itself
         return "waiting";
     case NodeContactState::Connected:
         return "connected";

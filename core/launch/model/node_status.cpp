@@ -27,6 +27,10 @@ bool RunNodes::apply(int node, const QString& host, const QString& state, double
         s.contact = NodeContactState::NoContact;
     } else if (name == QLatin1String(protocol::node_state::Ended)) {
         s.contact = NodeContactState::Ended;
+    } else if (name == QLatin1String(protocol::node_state::StoreOnly)) {
+        // Only while no launcher of ours speaks for the node.
+        if (s.contact != NodeContactState::Waiting && s.contact != NodeContactState::StoreOnly) return true;
+        s.contact = NodeContactState::StoreOnly;
     } else if (name == QLatin1String(protocol::node_state::Lost)) {
         if (s.contact == NodeContactState::Ended) return true; // its link closing after its run ended
         s.contact = NodeContactState::Lost;

@@ -1,22 +1,23 @@
 #pragma once
 
 // Node 0 of a multi-node run: each node's state as node 0's launcher knows it, from the `node` events its
-// node link writes (live, or replayed from metrics.jsonl): this machine, waiting for the node's launcher,
-// connected, no contact since a time, its run ended (with its status), or its link lost (with why).
+// node link writes (live, or replayed from metrics.jsonl): this machine, waiting for the node's launcher (or
+// no launcher of ours, its ranks seen in the store), connected, no contact since a time, its run ended (with
+// its status), or its link lost (with why).
 
 #include <QString>
 #include <QVector>
 
 namespace ddpdesk::launch {
 
-enum class NodeContactState { Here, Waiting, Connected, NoContact, Ended, Lost };
+enum class NodeContactState { Here, Waiting, StoreOnly, Connected, NoContact, Ended, Lost };
 
 struct NodeStatus {
     int node = 0;
     QString host;
     NodeContactState contact = NodeContactState::Waiting;
     double sinceT = 0; // unix seconds: its last frame (no contact), else when the state began
-    QString detail;    // lost: why; ended: its run's status (ok, failed, stopped)
+    QString detail;    // lost: why; ended: its run's status (ok, failed, stopped); store only: its ranks seen
 };
 
 class RunNodes {

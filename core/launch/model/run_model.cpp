@@ -414,6 +414,15 @@ void RunModel::setNodeContact(int node, const QString& host, const QString& stat
     }
     if (!m_nodes.apply(node, host, state, now(), lastT)) return;
     if (!host.isEmpty()) setRemoteHost(node, host);
+    const NodeStatus* n = m_nodes.node(node);
+    if (n && n->contact == NodeContactState::StoreOnly) { // "2, 3": those ranks are in the job
+        for (const QString& r : n->detail.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const int index = indexOfRank(r.trimmed().toInt());
+            if (index < 0 || !m_ranks[index].remote || m_ranks[index].node != node) continue;
+            m_ranks[index].storeOnly = true;
+            emit rankUpdated(index);
+        }
+    }
     emit nodesChanged();
 }
 

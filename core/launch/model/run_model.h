@@ -48,8 +48,9 @@ struct RankStartup {
 struct RankStatus {
     int rank = -1; // global rank
     int localRank = -1;
-    int node = 0;        // the node it runs on
-    bool remote = false; // on another node: what its launcher forwards (node 0 of a multi-node run)
+    int node = 0;           // the node it runs on
+    bool remote = false;    // on another node: what its launcher forwards (node 0 of a multi-node run)
+    bool storeOnly = false; // another node's, no launcher of ours for it: only seen in the store
     RankState state = RankState::Pending;
     qint64 pid = 0;
     QString host;

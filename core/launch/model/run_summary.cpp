@@ -91,7 +91,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["local_rank"] = r.localRank;
         j["node"] = r.node;
         j["host"] = r.host.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.host);
-        if (r.remote) j["remote"] = true; // another node's, as its launcher forwarded it
+        if (r.remote) j["remote"] = true;        // another node's, as its launcher forwarded it
+        if (r.storeOnly) j["store_only"] = true; // another launcher started it: seen in the store only
         j["state"] = rankStateName(r.state);
         j["exit_code"] = r.exitCode >= 0 ? QJsonValue(r.exitCode) : QJsonValue(QJsonValue::Null);
         j["exit"] = r.exitText;

@@ -22,6 +22,7 @@
 #include "launch/run/script_instrument.h"
 #include "launch/run/script_store_host.h"
 #include "launch/run/stall_watch.h"
+#include "launch/run/store_census_watch.h"
 #include "launch/run/straggler_watch.h"
 #include "launch/run/tensorboard_feed.h"
 #include "net/net_socket.h"
@@ -65,6 +66,7 @@ struct Supervisor::Impl {
     StallWatch stall;
     CollectiveWatch collectives;
     StragglerWatch stragglers;
+    StoreCensusWatch storeCensus; // node 0: ranks of a node without our launcher, from the store
     MonitorFeed monitor;
     TensorBoardFeed tensorboard; // kept across restarts: one file per run
     ScriptStoreHost scriptStore;
@@ -139,6 +141,9 @@ Supervisor::Impl::Impl(Supervisor& s)
                       const QVector<int> gpus = s.m_config.gpuList();
                       return index >= 0 && index < gpus.size() && index < s.m_config.nproc ? gpus[index] : -1;
                   }}),
+      storeCensus(s, s.m_model,
+                  {[this, &s] { return s.m_running && !stopping; }, [&s] { return s.diagnosisRequest(); },
+                   [&s](int node, const QVector<int>& ranks) { s.onRanksSeenInStore(node, ranks); }}),
       monitor(
           s, s.m_model,
           [&s](const std::vector<nlohmann::json>& events) {
@@ -294,6 +299,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
     d->stall.start();
     d->collectives.start();
     d->stragglers.start(config.stragglerAfterSec > 0);
+    if (d->nodes.isHub()) d->storeCensus.start();
     d->monitor.update(m_monitorMs);
     return true;
 }
@@ -446,6 +452,7 @@ void Supervisor::finishRun(const QString& status) {
     d->stall.stop();
     d->collectives.stop();
     d->stragglers.stop();
+    d->storeCensus.stop();
     d->store.release();
     d->folder.removeEmptyCreated(); // the default store folder, now that its file is gone
     d->runSecret.release();
@@ -555,6 +562,23 @@ void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
     writeLauncherEvent(
         protocol::ev::Node,
         {{protocol::field::Node, c.node}, {protocol::field::Host, c.host}, {protocol::field::State, state}});
+}
+
+// Node 0: ranks of a node no launcher of ours speaks for, seen in the store (store_census_watch.h).
+void Supervisor::onRanksSeenInStore(int node, const QVector<int>& ranks) {
+    if (!m_running) return;
+    QStringList list;
+    for (int r : ranks)
+        list << QString::number(r);
+    const QString state = QStringLiteral("%1: %2").arg(QLatin1String(protocol::node_state::StoreOnly),
+                                                       list.join(QStringLiteral(", ")));
+    m_model.setNodeContact(node, QString(), state);
+    emit message(
+        tr("node %1: no DDP Desk launcher connected for it, but the store shows its rank(s) %2 (started "
+           "by another launcher); shown from the store only")
+            .arg(node)
+            .arg(list.join(QStringLiteral(", "))));
+    writeLauncherEvent(protocol::ev::Node, {{protocol::field::Node, node}, {protocol::field::State, state}});
 }
 
 doctor::DoctorRequest Supervisor::diagnosisRequest() const {

@@ -96,6 +96,7 @@ private:
     // the end, once every connected node has said its run ended (a few seconds at most).
     void onRemoteEvent(int node, nlohmann::json& event);
     void onNodeContact(const NodeContact& contact, const QString& state);
+    void onRanksSeenInStore(int node, const QVector<int>& ranks);
     void finishWhenNodesEnd(const QString& status, int waitedMs = 0);
     bool resetStore(); // a fresh store file for a restart; false (reported) when the path is taken
     void writeLauncherEvent(const char* type, const QJsonObject& fields, int rank = -1);

@@ -5,91 +5,13 @@
 // run's store (script_store_host.h).
 #include "launch/run/supervisor.h"
 
-#include "launch/diagnose/node_reports.h"
-#include "launch/diagnose/scaling.h"
-#include "launch/model/json_bridge.h"
-#include "launch/record/metrics_log.h"
-#include "launch/run/collective_watch.h"
-#include "launch/run/monitor_feed.h"
-#include "launch/run/node_link_feed.h"
-#include "launch/run/rank_line_reader.h"
-#include "launch/run/rank_processes.h"
-#include "launch/run/rank_stacks.h"
-#include "launch/run/remote_ranks.h"
-#include "launch/run/run_folder.h"
-#include "launch/run/run_secret.h"
-#include "launch/run/run_store.h"
-#include "launch/run/script_instrument.h"
-#include "launch/run/script_store_host.h"
-#include "launch/run/stall_watch.h"
-#include "launch/run/store_census_watch.h"
-#include "launch/run/straggler_watch.h"
-#include "launch/run/tensorboard_feed.h"
-#include "net/net_socket.h"
-#include "protocol/node_link.h"
-#include "protocol/telemetry.h"
-#include "protocol/worker_codes.h"
-
-#include <QCoreApplication>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QProcess>
-#include <QSaveFile>
-#include <QTimer>
+#include "launch/run/supervisor_impl.h"
 
 namespace ddpdesk::launch {
 
 namespace {
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
 } // namespace
-
-// Named, not in the anonymous namespace: Impl holds them, and a unity build compiles this file as a header.
-namespace supervisor_detail {
-struct Failure {
-    int index = -1;
-    int exitCode = -1;
-    bool peerLost = false; // failed because another rank died: a consequence, not the cause
-    QString text;
-};
-} // namespace supervisor_detail
-using supervisor_detail::Failure;
-
-// The parts, each owning its own state, and what is the run's own.
-struct Supervisor::Impl {
-    explicit Impl(Supervisor& s);
-
-    RankProcesses ranks;
-    RankLineReader lines;
-    RankStacks stacks;
-    StallWatch stall;
-    CollectiveWatch collectives;
-    StragglerWatch stragglers;
-    StoreCensusWatch storeCensus; // node 0: ranks of a node without our launcher, from the store
-    MonitorFeed monitor;
-    TensorBoardFeed tensorboard; // kept across restarts: one file per run
-    ScriptStoreHost scriptStore;
-    NodeLinkFeed nodes; // a multi-node run's link between the launchers
-
-    MetricsLog log;
-    RunStore store;      // the FileStore file this run created (start, resetStore, finishRun)
-    RunFolder folder;    // the folders this run made
-    RunSecret runSecret; // node 0 of a multi-node run: the file the other nodes' --run-secret-file names
-    QVector<Failure> failures;
-    QStringList lostNodes; // node 0: nodes whose launcher went silent or lost its link while the run went on
-    bool stopping = false;
-    bool userStop = false;
-    bool restartPending = false;
-    QString stopReason;
-
-    // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
-    const Failure& pickCulprit() const {
-        for (const Failure& f : failures)
-            if (!f.peerLost) return f;
-        return failures.front();
-    }
-};
 
 Supervisor::Impl::Impl(Supervisor& s)
     : ranks(
@@ -495,100 +417,6 @@ void Supervisor::record(const nlohmann::json& event) {
     d->log.write(event);
     d->tensorboard.write(event);
     d->nodes.forward(event); // a node above 0: to node 0 as well
-}
-
-void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
-    constexpr int kWaitMs = 5000, kSliceMs = 100;
-    // Every connected node's ranks have ended and its run_end came (its summary is written): node 0's
-    // record ends with theirs.
-    bool pending = false;
-    for (const NodeContact& c : d->nodes.contacts())
-        if (c.connected && !c.ended) pending = true;
-    if (!pending || waitedMs >= kWaitMs) {
-        finishRun(status);
-        return;
-    }
-    QTimer::singleShot(kSliceMs, this,
-                       [this, status, waitedMs] { finishWhenNodesEnd(status, waitedMs + kSliceMs); });
-}
-
-void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
-    if (!m_running) return;
-    record(e);
-    if (e.value(protocol::field::Source, std::string()) == "launcher" &&
-        e.value(protocol::field::Event, std::string()) == protocol::ev::Diagnosis) {
-        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
-        if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
-    }
-    const std::optional<RemoteExit> failed = applyRemoteEvent(m_model, m_config.nproc, e);
-    if (!failed || d->userStop) return;
-    // Another node's rank failed: the job has failed. It is the culprit unless it only lost a peer (also when
-    // this node's ranks, losing it, failed a moment before its exit came); this node's ranks are stopped
-    // rather than left to fail of it.
-    const RankStatus& r = m_model.rank(failed->index);
-    Failure f;
-    f.index = failed->index;
-    f.exitCode = failed->exitCode;
-    f.peerLost = failed->exitCode == protocol::exit_code::PeerFailure ||
-                 r.errorCode == QLatin1String(protocol::error_code::PeerLost);
-    f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, failed->text);
-    if (!r.errorCode.isEmpty()) f.text += QStringLiteral(" (%1: %2)").arg(r.errorCode, r.errorMessage);
-    d->failures.push_back(f);
-    if (d->stopping) return;
-    emit rankFailed(r.rank, f.text);
-    beginStopAll(f.text);
-}
-
-void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
-    if (!m_running) return;
-    const QString node = tr("node %1 (%2)").arg(c.node).arg(c.host);
-    QString text;
-    m_model.setNodeContact(c.node, c.host, state, c.lastT);
-    if (state == QLatin1String(NodeLinkFeed::kConnected)) {
-        text = tr("%1: its launcher is connected; its ranks show here").arg(node);
-    } else if (state == QLatin1String(NodeLinkFeed::kNoContact)) {
-        text = tr("%1: no contact for %2 s").arg(node).arg(NodeLinkFeed::kNoContactS);
-    } else {
-        text = tr("%1: %2").arg(node, state);
-    }
-    // A node gone while the run goes on is what its failure comes from: the summary names it first. Also
-    // while this node stops its ranks for a failure: they may have lost the node's ranks a moment before its
-    // link said so (a node asked to stop ends its run, it is not lost).
-    if (!state.startsWith(QLatin1String(NodeLinkFeed::kConnected)) &&
-        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->userStop &&
-        !d->lostNodes.contains(node))
-        d->lostNodes << node;
-    emit message(text);
-    writeLauncherEvent(
-        protocol::ev::Node,
-        {{protocol::field::Node, c.node}, {protocol::field::Host, c.host}, {protocol::field::State, state}});
-}
-
-// Node 0: ranks of a node no launcher of ours speaks for, seen in the store (store_census_watch.h).
-void Supervisor::onRanksSeenInStore(int node, const QVector<int>& ranks) {
-    if (!m_running) return;
-    QStringList list;
-    for (int r : ranks)
-        list << QString::number(r);
-    const QString state = QStringLiteral("%1: %2").arg(QLatin1String(protocol::node_state::StoreOnly),
-                                                       list.join(QStringLiteral(", ")));
-    m_model.setNodeContact(node, QString(), state);
-    emit message(
-        tr("node %1: no DDP Desk launcher connected for it, but the store shows its rank(s) %2 (started "
-           "by another launcher); shown from the store only")
-            .arg(node)
-            .arg(list.join(QStringLiteral(", "))));
-    writeLauncherEvent(protocol::ev::Node, {{protocol::field::Node, node}, {protocol::field::State, state}});
-}
-
-doctor::DoctorRequest Supervisor::diagnosisRequest() const {
-    doctor::DoctorRequest req;
-    req.store = d->scriptStore.diagnosisStore(m_config).toStdString();
-    req.worldSize = m_config.worldSize();
-    req.nodeRank = m_config.nodeRank;
-    req.jobRunning = m_running;
-    req.nodes = nodeReports(m_model, protocol::nowSeconds());
-    return req;
 }
 
 void Supervisor::writeLauncherEvent(const char* type, const QJsonObject& fields, int rank) {

@@ -1,0 +1,90 @@
+#pragma once
+
+// Supervisor's parts (supervisor.cpp builds them, supervisor_nodes.cpp holds the multi-node side): each owns
+// its own state; what is the run's own is here too. Private to those two files.
+
+#include "launch/run/supervisor.h"
+
+#include "launch/diagnose/node_reports.h"
+#include "launch/diagnose/scaling.h"
+#include "launch/model/json_bridge.h"
+#include "launch/record/metrics_log.h"
+#include "launch/run/collective_watch.h"
+#include "launch/run/monitor_feed.h"
+#include "launch/run/node_link_feed.h"
+#include "launch/run/rank_line_reader.h"
+#include "launch/run/rank_processes.h"
+#include "launch/run/rank_stacks.h"
+#include "launch/run/remote_ranks.h"
+#include "launch/run/run_folder.h"
+#include "launch/run/run_secret.h"
+#include "launch/run/run_store.h"
+#include "launch/run/script_instrument.h"
+#include "launch/run/script_store_host.h"
+#include "launch/run/stall_watch.h"
+#include "launch/run/store_census_watch.h"
+#include "launch/run/straggler_watch.h"
+#include "launch/run/tensorboard_feed.h"
+#include "net/net_socket.h"
+#include "protocol/node_link.h"
+#include "protocol/telemetry.h"
+#include "protocol/worker_codes.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSaveFile>
+#include <QTimer>
+
+namespace ddpdesk::launch {
+
+// Named, not in the anonymous namespace: Impl holds them, and a unity build compiles this file as a header.
+namespace supervisor_detail {
+struct Failure {
+    int index = -1;
+    int exitCode = -1;
+    bool peerLost = false; // failed because another rank died: a consequence, not the cause
+    QString text;
+};
+} // namespace supervisor_detail
+using supervisor_detail::Failure;
+
+// The parts, each owning its own state, and what is the run's own.
+struct Supervisor::Impl {
+    explicit Impl(Supervisor& s);
+
+    RankProcesses ranks;
+    RankLineReader lines;
+    RankStacks stacks;
+    StallWatch stall;
+    CollectiveWatch collectives;
+    StragglerWatch stragglers;
+    StoreCensusWatch storeCensus; // node 0: ranks of a node without our launcher, from the store
+    MonitorFeed monitor;
+    TensorBoardFeed tensorboard; // kept across restarts: one file per run
+    ScriptStoreHost scriptStore;
+    NodeLinkFeed nodes; // a multi-node run's link between the launchers
+
+    MetricsLog log;
+    RunStore store;      // the FileStore file this run created (start, resetStore, finishRun)
+    RunFolder folder;    // the folders this run made
+    RunSecret runSecret; // node 0 of a multi-node run: the file the other nodes' --run-secret-file names
+    QVector<Failure> failures;
+    QStringList lostNodes; // node 0: nodes whose launcher went silent or lost its link while the run went on
+    bool stopping = false;
+    bool userStop = false;
+    bool restartPending = false;
+    QString stopReason;
+
+    // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
+    const Failure& pickCulprit() const {
+        for (const Failure& f : failures)
+            if (!f.peerLost) return f;
+        return failures.front();
+    }
+};
+
+} // namespace ddpdesk::launch

@@ -1,0 +1,102 @@
+// Supervisor's multi-node side: node 0 applies what the other nodes' launchers forward, follows each node's
+// contact, shows ranks another launcher started from the store, and ends its run with theirs.
+
+#include "launch/run/supervisor_impl.h"
+
+namespace ddpdesk::launch {
+
+void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
+    constexpr int kWaitMs = 5000, kSliceMs = 100;
+    // Every connected node's ranks have ended and its run_end came (its summary is written): node 0's
+    // record ends with theirs.
+    bool pending = false;
+    for (const NodeContact& c : d->nodes.contacts())
+        if (c.connected && !c.ended) pending = true;
+    if (!pending || waitedMs >= kWaitMs) {
+        finishRun(status);
+        return;
+    }
+    QTimer::singleShot(kSliceMs, this,
+                       [this, status, waitedMs] { finishWhenNodesEnd(status, waitedMs + kSliceMs); });
+}
+
+void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
+    if (!m_running) return;
+    record(e);
+    if (e.value(protocol::field::Source, std::string()) == "launcher" &&
+        e.value(protocol::field::Event, std::string()) == protocol::ev::Diagnosis) {
+        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
+        if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
+    }
+    const std::optional<RemoteExit> failed = applyRemoteEvent(m_model, m_config.nproc, e);
+    if (!failed || d->userStop) return;
+    // Another node's rank failed: the job has failed. It is the culprit unless it only lost a peer (also when
+    // this node's ranks, losing it, failed a moment before its exit came); this node's ranks are stopped
+    // rather than left to fail of it.
+    const RankStatus& r = m_model.rank(failed->index);
+    Failure f;
+    f.index = failed->index;
+    f.exitCode = failed->exitCode;
+    f.peerLost = failed->exitCode == protocol::exit_code::PeerFailure ||
+                 r.errorCode == QLatin1String(protocol::error_code::PeerLost);
+    f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, failed->text);
+    if (!r.errorCode.isEmpty()) f.text += QStringLiteral(" (%1: %2)").arg(r.errorCode, r.errorMessage);
+    d->failures.push_back(f);
+    if (d->stopping) return;
+    emit rankFailed(r.rank, f.text);
+    beginStopAll(f.text);
+}
+
+void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
+    if (!m_running) return;
+    const QString node = tr("node %1 (%2)").arg(c.node).arg(c.host);
+    QString text;
+    m_model.setNodeContact(c.node, c.host, state, c.lastT);
+    if (state == QLatin1String(NodeLinkFeed::kConnected)) {
+        text = tr("%1: its launcher is connected; its ranks show here").arg(node);
+    } else if (state == QLatin1String(NodeLinkFeed::kNoContact)) {
+        text = tr("%1: no contact for %2 s").arg(node).arg(NodeLinkFeed::kNoContactS);
+    } else {
+        text = tr("%1: %2").arg(node, state);
+    }
+    // A node gone while the run goes on is what its failure comes from: the summary names it first. Also
+    // while this node stops its ranks for a failure: they may have lost the node's ranks a moment before its
+    // link said so (a node asked to stop ends its run, it is not lost).
+    if (!state.startsWith(QLatin1String(NodeLinkFeed::kConnected)) &&
+        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->userStop &&
+        !d->lostNodes.contains(node))
+        d->lostNodes << node;
+    emit message(text);
+    writeLauncherEvent(
+        protocol::ev::Node,
+        {{protocol::field::Node, c.node}, {protocol::field::Host, c.host}, {protocol::field::State, state}});
+}
+
+// Node 0: ranks of a node no launcher of ours speaks for, seen in the store (store_census_watch.h).
+void Supervisor::onRanksSeenInStore(int node, const QVector<int>& ranks) {
+    if (!m_running) return;
+    QStringList list;
+    for (int r : ranks)
+        list << QString::number(r);
+    const QString state = QStringLiteral("%1: %2").arg(QLatin1String(protocol::node_state::StoreOnly),
+                                                       list.join(QStringLiteral(", ")));
+    m_model.setNodeContact(node, QString(), state);
+    emit message(
+        tr("node %1: no DDP Desk launcher connected for it, but the store shows its rank(s) %2 (started "
+           "by another launcher); shown from the store only")
+            .arg(node)
+            .arg(list.join(QStringLiteral(", "))));
+    writeLauncherEvent(protocol::ev::Node, {{protocol::field::Node, node}, {protocol::field::State, state}});
+}
+
+doctor::DoctorRequest Supervisor::diagnosisRequest() const {
+    doctor::DoctorRequest req;
+    req.store = d->scriptStore.diagnosisStore(m_config).toStdString();
+    req.worldSize = m_config.worldSize();
+    req.nodeRank = m_config.nodeRank;
+    req.jobRunning = m_running;
+    req.nodes = nodeReports(m_model, protocol::nowSeconds());
+    return req;
+}
+
+} // namespace ddpdesk::launch

@@ -7,6 +7,11 @@
 
 #include "worker_harness_std.h"
 
+#include "os/shared_memory.h"
+#include "protocol/run_auth.h"
+#include "train/data/idx_reader.h"
+#include "train/data/node_data.h"
+
 #include <filesystem>
 #include <regex>
 #include <thread>
@@ -28,16 +33,34 @@ const std::string kSecret(64, 'c'); // hex: the launcher's DDPDESK_RUN_SECRET
 EnvChanges withSecret(bool on) {
     EnvChanges env = withoutRankVariables();
     env.emplace_back("DDPDESK_RUN_SECRET", on ? std::optional<std::string>(kSecret) : std::nullopt);
+    env.emplace_back("TORCHELASTIC_RESTART_COUNT",
+                     std::nullopt); // attempt 0, as dataBlocks() names the blocks
     return env;
 }
 
-// Names of data blocks in /dev/shm ("ddpdesk-d" + 16 hex digits).
+// This run's data blocks present in /dev/shm: only the names its secret gives (attempt 0), as other tests'
+// runs may hold blocks of their own meanwhile (test_node_data_trust.cpp forges one) and must keep them.
 std::vector<std::string> dataBlocks() {
+    static const std::vector<std::string> ours = [] {
+        std::string raw, error;
+        TEST_REQUIRE_MSG(protocol::decodeRunSecret(kSecret, &raw, &error), error);
+        train::NodeDataShare::Plan plan;
+        plan.runSecret = raw;
+        plan.localWorldSize = 2;
+        plan.localWorldKnown = true;
+        const train::NodeDataShare share(plan);
+        std::vector<std::string> names;
+        for (const char* file : {"train-images-idx3-ubyte", "t10k-images-idx3-ubyte"}) {
+            const std::string os =
+                train::SharedMemory::osName(share.tokenFor(train::findIdxFile(fashionDir(), file)));
+            names.push_back(os.substr(os.find_first_not_of('/')));
+        }
+        return names;
+    }();
     std::vector<std::string> out;
     std::error_code ec;
-    static const std::regex name("ddpdesk-d[0-9a-f]{16}");
-    for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec))
-        if (std::regex_match(e.path().filename().string(), name)) out.push_back(e.path().filename().string());
+    for (const std::string& n : ours)
+        if (std::filesystem::exists("/dev/shm/" + n, ec)) out.push_back(n);
     return out;
 }
 

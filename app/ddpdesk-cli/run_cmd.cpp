@@ -224,6 +224,9 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
         "do not load DDP Desk's progress reporter into the script (steps then come from loss lines)");
     sub->add_flag("--no-tensorboard{false}", c.tensorboard,
                   "do not write TensorBoard event files into OUT/tensorboard");
+    sub->add_flag("--no-node-link{false}", c.nodeLink,
+                  "multi-node: do not forward this node's events to node 0 (nor, on node 0, take the other "
+                  "nodes'): no listener beside a TCPStore, no link folder beside a FileStore");
     sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }

@@ -2,6 +2,8 @@
 
 #include "protocol/sha256.h"
 
+#include <regex>
+
 namespace ddpdesk::protocol::node_link {
 
 namespace {
@@ -51,6 +53,29 @@ std::optional<std::string> unsignedPayload(const std::string& body) {
 std::uint32_t frameLength(const unsigned char header[4]) {
     return (std::uint32_t(header[0]) << 24) | (std::uint32_t(header[1]) << 16) |
            (std::uint32_t(header[2]) << 8) | std::uint32_t(header[3]);
+}
+
+std::string folderName(const std::string& secret, const std::string& storeFileName) {
+    return storeFileName + ".ddpdesk-link-" +
+           toHex(hmacSha256(secret, "ddpdesk-node-link-folder")).substr(0, 16);
+}
+
+std::string segmentFileName(int node, const std::string& session, std::uint64_t segment) {
+    return "node-" + std::to_string(node) + "-" + session + "-" + std::to_string(segment) + ".frames";
+}
+
+std::string segmentNonce(int node, const std::string& session, std::uint64_t segment) {
+    return session + "/" + std::to_string(node) + "/" + std::to_string(segment);
+}
+
+bool parseSegmentFileName(const std::string& name, int* node, std::string* session, std::uint64_t* segment) {
+    static const std::regex pattern("node-([0-9]{1,4})-([0-9a-f]{16})-([0-9]{1,9})\\.frames");
+    std::smatch m;
+    if (!std::regex_match(name, m, pattern)) return false;
+    *node = std::stoi(m[1].str());
+    *session = m[2].str();
+    *segment = std::stoull(m[3].str());
+    return true;
 }
 
 } // namespace ddpdesk::protocol::node_link

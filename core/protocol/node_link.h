@@ -17,6 +17,19 @@
 // 4. node -> node 0: {"type":"events","events":[...event objects...],"dropped":D} at most every
 //    kBatchInterval, an empty one every kHeartbeat at least (D: events dropped so far, newest kept).
 // 5. node 0 -> node: {"type":"stop","reason":"..."}, {"type":"stacks","reason":"..."}.
+//
+// Over a folder, where a FileStore on a share is all the nodes have (no port to reach): the run's link folder
+// sits beside the store file, "<store file>.ddpdesk-link-<tag>", tag = the first 16 hex digits of
+// HMAC-SHA256(run secret, "ddpdesk-node-link-folder"), so each run (secret) has its own. Each launcher writes
+// one stream, in segment files "node-<N>-<session>-<K>.frames" (session: 16 random hex digits of this
+// launcher, K from 0), frames as above appended whole. A segment begins with an unsigned
+// {"type":"segment","v":1,"node":N,"session":S,"segment":K}; its signed frames use the nonce "S/N/K" with seq
+// from 0 in each segment, direction up for N > 0 and down for node 0. Segment 0 then carries the hello (node
+// 0's too), then events (node > 0) or stop / stacks (node 0), and an empty events frame every kHeartbeat; a
+// segment past kSegmentBytes ends with {"type":"next"}, the stream with {"type":"bye"}. A stream is followed
+// once it grows while its reader watches (a stale one of a crashed run never does); node 0 removes each
+// segment of another node once it has read through it, and a node stops writing events (they are dropped and
+// counted) while kMaxUnreadSegments of its segments wait for node 0.
 
 #include <chrono>
 #include <cstdint>
@@ -32,6 +45,10 @@ constexpr std::size_t kMacHexChars = 64;
 constexpr std::chrono::milliseconds kBatchInterval{100};
 constexpr std::chrono::milliseconds kHeartbeat{1000};
 constexpr std::chrono::milliseconds kHandshakeTimeout{5000};
+constexpr std::uint64_t kSegmentBytes = 4u << 20;
+constexpr int kMaxUnreadSegments = 8;
+constexpr std::chrono::milliseconds kFolderPoll{100};
+constexpr std::chrono::milliseconds kFolderScan{1000}; // looking for streams not followed yet
 
 enum class Direction { Up, Down };
 
@@ -43,6 +60,9 @@ constexpr const char* Refused = "refused";
 constexpr const char* Events = "events";
 constexpr const char* Stop = "stop";
 constexpr const char* Stacks = "stacks";
+constexpr const char* Segment = "segment"; // over a folder
+constexpr const char* Next = "next";
+constexpr const char* Bye = "bye";
 } // namespace type
 
 namespace field {
@@ -57,7 +77,18 @@ constexpr const char* Why = "why";
 constexpr const char* Events = "events";
 constexpr const char* Dropped = "dropped";
 constexpr const char* Reason = "reason";
+constexpr const char* Node = "node";
+constexpr const char* Session = "session";
+constexpr const char* SegmentIndex = "segment";
 } // namespace field
+
+// Over a folder: the run's link folder beside `storeFile`, a segment's file name in it, and its frames'
+// nonce.
+std::string folderName(const std::string& secret, const std::string& storeFileName);
+std::string segmentFileName(int node, const std::string& session, std::uint64_t segment);
+std::string segmentNonce(int node, const std::string& session, std::uint64_t segment);
+// node, session and segment of a segment's file name; false for any other name.
+bool parseSegmentFileName(const std::string& name, int* node, std::string* session, std::uint64_t* segment);
 
 // The frame's body (what follows the length): MAC and payload. `secret` empty: unsigned (MAC all zeros).
 std::string signFrame(const std::string& secret, const std::string& nonce, Direction d, std::uint64_t seq,

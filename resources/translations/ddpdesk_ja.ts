@@ -581,8 +581,16 @@
         <translation>ノード %1 (%2)</translation>
     </message>
     <message>
-        <source>node link: off with a FileStore; each node shows its own ranks (use a tcp:// store to see every node's ranks on node 0)</source>
-        <translation>ノードリンク: FileStore では使えません。各ノードは自分のランクだけを表示します (ノード 0 ですべてのノードのランクを見るには tcp:// ストアを使ってください)</translation>
+        <source>node link: off (--no-node-link); each node shows its own ranks</source>
+        <translation>ノードリンク: 無効です (--no-node-link)。各ノードは自分のランクだけを表示します</translation>
+    </message>
+    <message>
+        <source>node link: through the folder %1 beside the FileStore (the other nodes' launchers write their ranks' events there; only what is signed with the run's secret is read)</source>
+        <translation>ノードリンク: FileStore の隣のフォルダー %1 を通します (他のノードのランチャーがそこにランクのイベントを書き込みます。実行のシークレットで署名されたものだけを読みます)</translation>
+    </message>
+    <message>
+        <source>node link: this node's events go to node 0 through the folder %1 beside the FileStore</source>
+        <translation>ノードリンク: このノードのイベントは FileStore の隣のフォルダー %1 を通してノード 0 に送られます</translation>
     </message>
     <message>
         <source>node link: off, the run has no usable secret (%1)</source>
@@ -651,6 +659,10 @@
     <message>
         <source>%1 (stopped by the launcher)</source>
         <translation>%1 (ランチャーが停止)</translation>
+    </message>
+    <message>
+        <source>%1 (the run was being stopped: its peers ended first)</source>
+        <translation>%1 (実行を停止中でした: 先にピアが終了しました)</translation>
     </message>
     <message>
         <source>stopping all workers: %1</source>

@@ -48,8 +48,11 @@ struct RunConfig {
         QStringLiteral("cpu"); // "cpu" or a GPU list "0,1"; with GPUs nproc defaults to their count
     int nnodes = 1;
     int nodeRank = 0;
-    QString store;     // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
-    QString iface;     // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
+    QString store; // "file:PATH" | "tcp://HOST:PORT"; empty: file:<out>/store/filestore
+    QString iface; // --iface: Gloo network interface (GLOO_SOCKET_IFNAME)
+    // Multi-node: the other nodes' launchers forward their ranks' events to node 0's (node_link_feed.h);
+    // --no-node-link: each node shows only its own ranks, and nothing is hosted or written beside the store.
+    bool nodeLink = true;
     QString runSecret; // hex (--run-secret / --run-secret-file); never saved in profiles
 
     // How it trains: the settings every rank gets unchanged, each declared once in protocol/worker_settings.h

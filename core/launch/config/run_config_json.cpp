@@ -29,6 +29,7 @@ QJsonObject RunConfig::toJson() const {
     o["node_rank"] = nodeRank;
     o["store"] = store;
     o["iface"] = iface;
+    o["node_link"] = nodeLink;
     o["max_restarts"] = maxRestarts;
     o["timeout"] = timeoutSec;
     o["stall_timeout"] = stallTimeoutSec;
@@ -75,6 +76,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("node_rank", c.nodeRank);
     str("store", c.store);
     str("iface", c.iface);
+    flag("node_link", c.nodeLink); // absent in profiles from before it: on
     num("max_restarts", c.maxRestarts);
     num("timeout", c.timeoutSec);
     num("stall_timeout", c.stallTimeoutSec);

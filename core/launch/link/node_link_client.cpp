@@ -12,11 +12,10 @@ namespace {
 constexpr net::Millis kNodeZeroConnectTimeout{2000};
 constexpr net::Millis kReconnectDelay{500};
 constexpr net::Millis kEventsSendTimeout{5000};
-constexpr std::size_t kEventBatchBytes = 512u << 10; // well under kMaxFrameBytes with the frame's own fields
 } // namespace
 
 NodeLinkClient::NodeLinkClient(NodeLinkClientConfig config, NodeLinkClientHooks hooks)
-    : m_config(std::move(config)), m_hooks(std::move(hooks)) {
+    : m_config(std::move(config)), m_hooks(std::move(hooks)), m_queue(m_config.maxQueuedBytes) {
     m_thread = std::thread([this] { run(); });
 }
 
@@ -35,17 +34,13 @@ NodeLinkClient::~NodeLinkClient() {
 }
 
 void NodeLinkClient::push(std::string eventJson) {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    m_queuedBytes += eventJson.size();
-    m_queue.push_back(std::move(eventJson));
-    while (m_queuedBytes > m_config.maxQueuedBytes && m_queue.size() > 1) {
-        m_queuedBytes -= m_queue.front().size();
-        m_queue.pop_front();
-        ++m_dropped;
+    m_queue.push(std::move(eventJson));
+    // No wake-up but at the end: the sender sends a batch every kBatchInterval, one frame for many events
+    // (waking it per event costs a context switch each, on a machine whose cores train).
+    if (m_draining) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_wake.notify_all();
     }
-    if (m_draining) m_wake.notify_all();
-    // Else no wake-up: the sender sends a batch every kBatchInterval, one frame for many events (waking it
-    // per event costs a context switch each, on a machine whose cores train).
 }
 
 void NodeLinkClient::status(const std::string& text) {
@@ -53,20 +48,8 @@ void NodeLinkClient::status(const std::string& text) {
 }
 
 std::string NodeLinkClient::takeBatch(std::size_t* count) {
-    std::string events;
     std::lock_guard<std::mutex> lock(m_mutex);
-    while (!m_queue.empty() && events.size() + m_queue.front().size() < kEventBatchBytes) {
-        if (!events.empty()) events.push_back(',');
-        events += m_queue.front();
-        m_queuedBytes -= m_queue.front().size();
-        m_queue.pop_front();
-        ++*count;
-    }
-    if (events.empty() && !m_queue.empty()) { // one event over the batch size: it cannot go
-        m_queuedBytes -= m_queue.front().size();
-        m_queue.pop_front();
-        ++m_dropped;
-    }
+    std::string events = m_queue.take(EventQueue::kBatchBytes, count);
     m_inFlight = *count > 0; // until it is sent: the destructor's drain waits for it too
     return events;
 }
@@ -160,10 +143,10 @@ bool NodeLinkClient::session() {
         std::size_t count = 0;
         const std::string events = takeBatch(&count);
         if (count == 0 && net::Clock::now() - lastSent < nl::kHeartbeat) continue;
-        const std::string payload = "{\"type\":\"events\",\"dropped\":" + std::to_string(m_dropped.load()) +
+        const std::string payload = "{\"type\":\"events\",\"dropped\":" + std::to_string(m_queue.dropped()) +
                                     ",\"events\":[" + events + "]}";
         if (!frames.sendText(payload, net::Clock::now() + kEventsSendTimeout)) {
-            m_dropped += count; // the batch is lost
+            m_queue.addDropped(count); // the batch is lost
             {
                 std::lock_guard<std::mutex> lock(m_mutex);
                 m_inFlight = false;

@@ -7,12 +7,13 @@
 // the queue in batches; a slow or gone node 0 delays only that thread. Plain C++: the hooks are called from
 // its threads.
 
+#include "launch/link/event_queue.h"
+
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -46,21 +47,19 @@ public:
 
     void push(std::string eventJson); // one event object's text
     bool connected() const { return m_connected; }
-    std::uint64_t dropped() const { return m_dropped; }
+    std::uint64_t dropped() const { return m_queue.dropped(); }
 
 private:
     void run();
     bool session(); // one connection's life; false: node 0 refused us, do not try again
     void status(const std::string& text);
-    std::string takeBatch(std::size_t* count); // the queue's head, joined by commas
+    std::string takeBatch(std::size_t* count); // the queue's head, joined by commas; marks it in flight
 
     const NodeLinkClientConfig m_config;
     NodeLinkClientHooks m_hooks;
     std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::deque<std::string> m_queue;
-    std::size_t m_queuedBytes = 0;
-    std::atomic<std::uint64_t> m_dropped{0};
+    EventQueue m_queue;
     std::atomic<bool> m_connected{false};
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_draining{false};

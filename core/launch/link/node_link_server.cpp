@@ -1,6 +1,7 @@
 #include "launch/link/node_link_server.h"
 
 #include "launch/link/frame_io.h"
+#include "launch/link/hello_check.h"
 #include "protocol/run_auth.h"
 #include "protocol/telemetry_fields.h"
 
@@ -137,22 +138,9 @@ bool NodeLinkServer::handshake(Session& s) {
     const auto payload = nl::verifyFrame(m_config.secret, s.frames.nonce(), nl::Direction::Up, 0, *body);
     if (!payload) return refuse("its hello is not signed with this run's secret");
     const nlohmann::json hello = nlohmann::json::parse(*payload, nullptr, false);
-    if (!hello.is_object() || hello.value(nl::field::Type, std::string()) != nl::type::Hello)
-        return refuse("its first frame is not a hello");
-    if (hello.value(nl::field::Version, 0) != nl::kVersion)
-        return refuse("it speaks node-link protocol " +
-                      hello.value(nl::field::Version, nlohmann::json()).dump() + ", this launcher " +
-                      std::to_string(nl::kVersion) + ": run the same DDP Desk on every node");
+    const std::string why = helloRefusal(hello, {m_config.nnodes, m_config.worldSize, m_config.nproc});
+    if (!why.empty()) return refuse(why);
     const int node = hello.value(nl::field::NodeRank, -1);
-    if (node < 1 || node >= m_config.nnodes)
-        return refuse("node rank " + std::to_string(node) + " is not one of this run's 1.." +
-                      std::to_string(m_config.nnodes - 1));
-    if (hello.value(nl::field::WorldSize, 0) != m_config.worldSize ||
-        hello.value(nl::field::Nproc, 0) != m_config.nproc)
-        return refuse("it runs world size " + hello.value(nl::field::WorldSize, nlohmann::json()).dump() +
-                      " with " + hello.value(nl::field::Nproc, nlohmann::json()).dump() +
-                      " rank(s) per node; this run " + std::to_string(m_config.worldSize) + " with " +
-                      std::to_string(m_config.nproc));
     s.frames.countReceived();
     s.node = node;
     s.host = hello.value(nl::field::Host, std::string());
@@ -171,7 +159,6 @@ bool NodeLinkServer::handshake(Session& s) {
 
 void NodeLinkServer::serve(const std::shared_ptr<Session>& s) {
     if (!handshake(*s)) return;
-    const int first = s->node * m_config.nproc, last = first + m_config.nproc - 1;
     std::string why = "its launcher closed the link";
     while (!m_stop) {
         auto frame = s->frames.receiveSigned(net::Clock::now() + kLinkSilentLimit);
@@ -180,18 +167,7 @@ void NodeLinkServer::serve(const std::shared_ptr<Session>& s) {
             break;
         }
         if (frame->value(nl::field::Type, std::string()) != nl::type::Events) continue;
-        auto list = frame->find(nl::field::Events);
-        std::vector<nlohmann::json> events;
-        if (list != frame->end() && list->is_array())
-            for (nlohmann::json& e : *list) {
-                if (!e.is_object()) continue;
-                const auto rank = e.find(protocol::field::Rank);
-                const int r = rank != e.end() && rank->is_number_integer() ? rank->get<int>() : -2;
-                if (r != -1 && (r < first || r > last))
-                    continue;                       // another node's rank: not this one's to say
-                e[protocol::field::Node] = s->node; // from the handshake, not from the event
-                events.push_back(std::move(e));
-            }
+        std::vector<nlohmann::json> events = nodeEvents(*frame, s->node, m_config.nproc);
         const std::uint64_t dropped = frame->value(nl::field::Dropped, std::uint64_t(0));
         if (m_hooks.events) m_hooks.events(s->node, events, dropped);
     }

@@ -6,6 +6,7 @@
 #include "protocol/store_spec.h"
 #include "protocol/telemetry.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QMetaObject>
 
@@ -47,23 +48,81 @@ NodeLinkFeed::~NodeLinkFeed() {
     close();
 }
 
+link::NodeLinkServerHooks NodeLinkFeed::hubHooks() {
+    link::NodeLinkServerHooks h;
+    h.connected = [this](int node, const std::string& host) {
+        post({Inbound::Connected, node, host, {}, {}});
+    };
+    h.events = [this](int node, std::vector<nlohmann::json>& events, std::uint64_t) {
+        for (nlohmann::json& e : events)
+            post({Inbound::Event, node, {}, {}, std::move(e)});
+    };
+    h.disconnected = [this](int node, const std::string& why) { post({Inbound::Lost, node, {}, why, {}}); };
+    h.refused = [this](const std::string& who, const std::string& why) {
+        post({Inbound::Refused, -1, who, why, {}});
+    };
+    return h;
+}
+
+link::NodeLinkClientHooks NodeLinkFeed::nodeHooks() {
+    link::NodeLinkClientHooks h;
+    h.status = [this](const std::string& text) { post({Inbound::Refused, -2, {}, text, {}}); };
+    h.control = [this](const nlohmann::json& request) { post({Inbound::Event, 0, {}, {}, request}); };
+    return h;
+}
+
 void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
     close();
     m_contacts.clear();
+    m_nodeRank = config.nodeRank;
     if (config.nnodes < 2) return;
-    const protocol::StoreSpec spec = protocol::parseStoreSpec(config.effectiveStore().toStdString());
-    if (spec.kind != protocol::StoreSpec::Kind::Tcp || spec.port < 0) {
-        m_hooks.message(
-            tr("node link: off with a FileStore; each node shows its own ranks (use a tcp:// store "
-               "to see every node's ranks on node 0)"));
+    if (!config.nodeLink) {
+        m_hooks.message(tr("node link: off (--no-node-link); each node shows its own ranks"));
         return;
     }
+    const protocol::StoreSpec spec = protocol::parseStoreSpec(config.effectiveStore().toStdString());
     std::string secret, why;
     if (!protocol::decodeRunSecret(secretHex.toStdString(), &secret, &why)) {
         m_hooks.message(
             tr("node link: off, the run has no usable secret (%1)").arg(QString::fromStdString(why)));
         return;
     }
+    const bool started = spec.kind == protocol::StoreSpec::Kind::File ? startFolder(config, spec, secret)
+                                                                      : startTcp(config, spec, secret);
+    if (!started) return;
+    if (config.nodeRank == 0)
+        for (int node = 1; node < config.nnodes; ++node)
+            m_contacts.push_back({node, QString(), false, 0, false, false, QString()});
+    m_drain.start();
+    m_watch.start();
+}
+
+bool NodeLinkFeed::startFolder(const RunConfig& config, const protocol::StoreSpec& spec,
+                               const std::string& secret) {
+    link::FolderLinkConfig c;
+    c.folder = spec.path.parent_path() / nl::folderName(secret, spec.path.filename().string());
+    c.secret = secret;
+    c.nodeRank = config.nodeRank;
+    c.run = {config.nnodes, config.worldSize(), config.nproc};
+    c.hostName = net::localHostName();
+    const QString folder = QDir::toNativeSeparators(QString::fromStdString(c.folder.u8string()));
+    m_folder = std::make_unique<link::FolderLink>(c, hubHooks(), nodeHooks());
+    if (config.nodeRank == 0)
+        m_hooks.message(
+            tr("node link: through the folder %1 beside the FileStore (the other nodes' launchers "
+               "write their ranks' events there; only what is signed with the run's secret is "
+               "read)")
+                .arg(folder));
+    else
+        m_hooks.message(tr("node link: this node's events go to node 0 through the folder %1 beside the "
+                           "FileStore")
+                            .arg(folder));
+    return true;
+}
+
+bool NodeLinkFeed::startTcp(const RunConfig& config, const protocol::StoreSpec& spec,
+                            const std::string& secret) {
+    if (spec.kind != protocol::StoreSpec::Kind::Tcp || spec.port < 0) return false;
     const int port = spec.port + nl::kPortOffset;
     if (config.nodeRank == 0) {
         const net::Resolved where = net::resolveHost(spec.host, std::chrono::seconds(2));
@@ -73,7 +132,7 @@ void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
         if (address.empty()) {
             m_hooks.message(tr("node link: off, the store's host %1 is not an address of this machine")
                                 .arg(QString::fromStdString(spec.host)));
-            return;
+            return false;
         }
         link::NodeLinkServerConfig c;
         c.address = address;
@@ -82,31 +141,15 @@ void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
         c.worldSize = config.worldSize();
         c.nproc = config.nproc;
         c.nnodes = config.nnodes;
-        link::NodeLinkServerHooks h;
-        h.connected = [this](int node, const std::string& host) {
-            post({Inbound::Connected, node, host, {}, {}});
-        };
-        h.events = [this](int node, std::vector<nlohmann::json>& events, std::uint64_t) {
-            for (nlohmann::json& e : events)
-                post({Inbound::Event, node, {}, {}, std::move(e)});
-        };
-        h.disconnected = [this](int node, const std::string& why) {
-            post({Inbound::Lost, node, {}, why, {}});
-        };
-        h.refused = [this](const std::string& who, const std::string& why) {
-            post({Inbound::Refused, -1, who, why, {}});
-        };
-        auto started = link::NodeLinkServer::start(c, std::move(h));
+        auto started = link::NodeLinkServer::start(c, hubHooks());
         if (!started.server) {
             m_hooks.message(tr("node link: cannot listen on %1:%2 (%3); each node shows its own ranks")
                                 .arg(QString::fromStdString(address))
                                 .arg(port)
                                 .arg(QString::fromStdString(started.error)));
-            return;
+            return false;
         }
         m_server = std::move(started.server);
-        for (int node = 1; node < config.nnodes; ++node)
-            m_contacts.push_back({node, QString(), false, 0, false, false, QString()});
         m_hooks.message(
             tr("node link: listening on %1:%2 for the other nodes' launchers (multi-node run; only "
                "those that prove the run's secret are let in)")
@@ -121,19 +164,16 @@ void NodeLinkFeed::start(const RunConfig& config, const QString& secretHex) {
         c.worldSize = config.worldSize();
         c.nproc = config.nproc;
         c.hostName = net::localHostName();
-        link::NodeLinkClientHooks h;
-        h.status = [this](const std::string& text) { post({Inbound::Refused, -2, {}, text, {}}); };
-        h.control = [this](const nlohmann::json& request) { post({Inbound::Event, 0, {}, {}, request}); };
-        m_client = std::make_unique<link::NodeLinkClient>(c, std::move(h));
+        m_client = std::make_unique<link::NodeLinkClient>(c, nodeHooks());
     }
-    m_drain.start();
-    m_watch.start();
+    return true;
 }
 
 void NodeLinkFeed::close() {
-    if (!m_client && !m_server) return;
+    if (!m_client && !m_server && !m_folder) return;
     m_client.reset(); // its destructor gives the queue a second
     m_server.reset();
+    m_folder.reset(); // a node's: its last events and node 0's reading of them, at most 2 s
     m_drain.stop();
     m_more.stop();
     m_watch.stop();
@@ -141,15 +181,24 @@ void NodeLinkFeed::close() {
 }
 
 void NodeLinkFeed::forward(const nlohmann::json& event) {
-    if (m_client) m_client->push(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (!m_client && !(m_folder && m_nodeRank > 0)) return;
+    std::string text = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (m_client)
+        m_client->push(std::move(text));
+    else
+        m_folder->push(std::move(text));
 }
 
 QVector<int> NodeLinkFeed::broadcast(const nlohmann::json& request) {
     QVector<int> reached;
-    if (!m_server) return reached;
-    for (int node : m_server->sendToAll(request))
+    if (!isHub()) return reached;
+    for (int node : m_server ? m_server->sendToAll(request) : m_folder->sendToAll(request))
         reached.push_back(node);
     return reached;
+}
+
+int NodeLinkFeed::stopLeadMs() const {
+    return m_folder && isHub() ? int(3 * protocol::node_link::kFolderPoll.count()) : 0;
 }
 
 void NodeLinkFeed::post(Inbound in) {
@@ -197,7 +246,7 @@ void NodeLinkFeed::drain(bool all) {
 void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
     const double now = protocol::nowSeconds();
     for (Inbound& in : batch) {
-        if (m_client) { // node > 0: the link's word, or node 0's request
+        if (m_nodeRank > 0) { // node > 0: the link's word, or node 0's request
             if (in.kind == Inbound::Refused) {
                 m_hooks.message(tr("node link: %1").arg(QString::fromStdString(in.text)));
                 continue;
@@ -206,6 +255,10 @@ void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
             const QString reason = QString::fromStdString(in.event.value(nl::field::Reason, std::string()));
             if (type == nl::type::Stop && m_hooks.stop) m_hooks.stop(reason);
             if (type == nl::type::Stacks && m_hooks.stacks) m_hooks.stacks(reason);
+            continue;
+        }
+        if (in.kind == Inbound::Refused && in.node == -2) { // the folder link's own word
+            m_hooks.message(tr("node link: %1").arg(QString::fromStdString(in.text)));
             continue;
         }
         if (in.kind == Inbound::Refused) {

@@ -7,8 +7,10 @@
 // do, and the inbox toward the Qt thread is bounded (a burst beyond it is dropped and counted).
 
 #include "launch/config/run_config.h"
+#include "launch/link/folder_link.h"
 #include "launch/link/node_link_client.h"
 #include "launch/link/node_link_server.h"
+#include "protocol/store_spec.h"
 #include "protocol/telemetry.h"
 
 #include <QCoreApplication>
@@ -56,15 +58,19 @@ public:
     ~NodeLinkFeed();
 
     // A multi-node run with a tcp:// store: node 0 listens on the store's host and port + kPortOffset, other
-    // nodes connect there. secretHex: the run's secret. Says why when there is no link (a FileStore, node 0
+    // nodes connect there; with a FileStore the launchers meet in the run's link folder beside the store file
+    // (folder_link.h). secretHex: the run's secret. Says why when there is no link (--no-node-link, node 0
     // cannot listen); the run goes on, each node then showing its own ranks.
     void start(const RunConfig& config, const QString& secretHex);
-    void close(); // the run is over: a node's last events get a second to leave
-    bool isHub() const { return bool(m_server); }
+    void close(); // the run is over: a node's last events get a moment to leave
+    bool isHub() const { return bool(m_server) || (m_folder && m_nodeRank == 0); }
     void forward(const nlohmann::json& event); // node > 0
     // node 0: to every node connected now; the nodes reached.
     QVector<int> broadcast(const nlohmann::json& request);
     const QVector<NodeContact>& contacts() const { return m_contacts; }
+    // node 0: how long the other nodes take to read a request (over a folder: their next poll), so that its
+    // own ranks stop after theirs had the word.
+    int stopLeadMs() const;
     // States a contact hook is called with (the `node` event's `state`, protocol/telemetry.h).
     static constexpr const char* kConnected = protocol::node_state::Connected;
     static constexpr const char* kNoContact = protocol::node_state::NoContact;
@@ -78,6 +84,10 @@ private:
         std::string host, text;
         nlohmann::json event;
     };
+    link::NodeLinkServerHooks hubHooks();
+    link::NodeLinkClientHooks nodeHooks();
+    bool startTcp(const RunConfig& config, const protocol::StoreSpec& spec, const std::string& secret);
+    bool startFolder(const RunConfig& config, const protocol::StoreSpec& spec, const std::string& secret);
     void post(Inbound in);
     void drain(bool all = false); // all: the whole inbox now (the run's end), else a slice
     void handle(std::deque<Inbound>& batch);
@@ -88,6 +98,8 @@ private:
     Hooks m_hooks;
     std::unique_ptr<link::NodeLinkServer> m_server;
     std::unique_ptr<link::NodeLinkClient> m_client;
+    std::unique_ptr<link::FolderLink> m_folder;
+    int m_nodeRank = 0;
     std::mutex m_mutex;
     std::deque<Inbound> m_inbox;
     std::uint64_t m_inboxDropped = 0;

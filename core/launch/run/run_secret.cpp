@@ -54,6 +54,7 @@ void RunSecret::announce(const RunConfig& config, const QString& outDir, const Q
     cmd << QStringLiteral("--nproc") << QString::number(config.nproc) << QStringLiteral("--nnodes")
         << QString::number(config.nnodes) << QStringLiteral("--node-rank") << QStringLiteral("N")
         << QStringLiteral("--store") << store;
+    if (!config.nodeLink) cmd << QStringLiteral("--no-node-link");
     for (const std::string& arg : protocol::settingArgs(config.training))
         cmd << QString::fromStdString(arg);
     // The secret goes to the other nodes in a file only its owner can read, never on a command line: there

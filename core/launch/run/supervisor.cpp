@@ -260,20 +260,27 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
     const bool ok = startError.isEmpty() && !crashed && exitCode == 0;
     // Exits we caused (our terminate/kill) are "stopped", not failures. A signal we did not send is a
     // failure.
-    const bool causedByUs = exitCausedByStop(signalled, exitCode, crashed);
+    const bool peerLost = (!crashed && exitCode == protocol::exit_code::PeerFailure) ||
+                          status.errorCode == QLatin1String(protocol::error_code::PeerLost);
+    // Also a rank that lost its peers while the user's stop was on its way (the other nodes stop theirs
+    // first while this node waits for them to have the word: stopLeadMs).
+    const bool stoppedWithRun = d->userStop && peerLost;
+    const bool causedByUs = exitCausedByStop(signalled, exitCode, crashed) || stoppedWithRun;
     if (!ok && !causedByUs) {
         Failure f;
         f.index = index;
         f.exitCode = crashed ? -1 : exitCode;
-        f.peerLost = (!crashed && exitCode == protocol::exit_code::PeerFailure) ||
-                     status.errorCode == QLatin1String(protocol::error_code::PeerLost);
+        f.peerLost = peerLost;
         f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
         d->failures.push_back(f);
     }
     RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
-    if (causedByUs) text = tr("%1 (stopped by the launcher)").arg(text);
+    if (stoppedWithRun)
+        text = tr("%1 (the run was being stopped: its peers ended first)").arg(text);
+    else if (causedByUs)
+        text = tr("%1 (stopped by the launcher)").arg(text);
     m_model.setRankState(index, state, text, crashed ? -1 : exitCode);
     writeLauncherEvent(protocol::ev::RankExit,
                        {{protocol::field::LocalRank, index},
@@ -298,10 +305,20 @@ void Supervisor::stop(const QString& reason) {
         return;
     }
     d->userStop = true;
+    d->stopReason = reason;
     if (d->nodes.isHub()) // every node's ranks end, not only this one's
         d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stop},
                             {protocol::node_link::field::Reason, reason.toStdString()}});
-    beginStopAll(reason);
+    // Over a folder the other nodes read the stop a moment later: this node's ranks, gone first, would make
+    // theirs fail of a lost peer instead of stopping.
+    const int lead = d->nodes.isHub() ? d->nodes.stopLeadMs() : 0;
+    if (lead == 0) {
+        beginStopAll(reason);
+        return;
+    }
+    QTimer::singleShot(lead, this, [this, reason] {
+        if (m_running) beginStopAll(reason);
+    });
 }
 
 void Supervisor::beginStopAll(const QString& reason) {

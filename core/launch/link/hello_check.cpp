@@ -1,0 +1,44 @@
+#include "launch/link/hello_check.h"
+
+#include "protocol/node_link.h"
+#include "protocol/telemetry_fields.h"
+
+namespace ddpdesk::launch::link {
+
+namespace nl = protocol::node_link;
+
+std::string helloRefusal(const nlohmann::json& hello, const RunShape& run) {
+    if (!hello.is_object() || hello.value(nl::field::Type, std::string()) != nl::type::Hello)
+        return "its first frame is not a hello";
+    if (hello.value(nl::field::Version, 0) != nl::kVersion)
+        return "it speaks node-link protocol " + hello.value(nl::field::Version, nlohmann::json()).dump() +
+               ", this launcher " + std::to_string(nl::kVersion) + ": run the same DDP Desk on every node";
+    const int node = hello.value(nl::field::NodeRank, -1);
+    if (node < 1 || node >= run.nnodes)
+        return "node rank " + std::to_string(node) + " is not one of this run's 1.." +
+               std::to_string(run.nnodes - 1);
+    if (hello.value(nl::field::WorldSize, 0) != run.worldSize ||
+        hello.value(nl::field::Nproc, 0) != run.nproc)
+        return "it runs world size " + hello.value(nl::field::WorldSize, nlohmann::json()).dump() + " with " +
+               hello.value(nl::field::Nproc, nlohmann::json()).dump() + " rank(s) per node; this run " +
+               std::to_string(run.worldSize) + " with " + std::to_string(run.nproc);
+    return {};
+}
+
+std::vector<nlohmann::json> nodeEvents(nlohmann::json& frame, int node, int nproc) {
+    const int first = node * nproc, last = first + nproc - 1;
+    std::vector<nlohmann::json> events;
+    auto list = frame.find(nl::field::Events);
+    if (list == frame.end() || !list->is_array()) return events;
+    for (nlohmann::json& e : *list) {
+        if (!e.is_object()) continue;
+        const auto rank = e.find(protocol::field::Rank);
+        const int r = rank != e.end() && rank->is_number_integer() ? rank->get<int>() : -2;
+        if (r != -1 && (r < first || r > last)) continue; // another node's rank: not this one's to say
+        e[protocol::field::Node] = node;                  // from its hello, not from the event
+        events.push_back(std::move(e));
+    }
+    return events;
+}
+
+} // namespace ddpdesk::launch::link

@@ -1,0 +1,284 @@
+// The node link over a folder (core/launch/link/folder_link.h, protocol/node_link.h "Over a folder"), for a
+// multi-node run whose store is a FileStore on a share: two real FolderLinks (node 0 and node 1) in one
+// temporary folder, as two launchers on two machines see the share. A node's events reach node 0 tagged with
+// its node, only its own ranks' events; node 0's stop reaches the node; the run's end leaves nothing in the
+// folder. What anyone who can write to the share could try is refused and named: a frame without the run's
+// MAC, a stream signed with another secret, a 4 GiB length prefix (read without allocating it). A stream a
+// crashed run left behind is not followed. A node 0 that never reads costs the share a bounded number of
+// segments: the rest is dropped and counted.
+#include "launch/link/folder_link.h"
+#include "launch/link/folder_stream.h"
+#include "protocol/node_link.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+using namespace ddpdesk;
+using namespace ddpdesk::launch::link;
+namespace nl = protocol::node_link;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSecret(32, 'f');
+
+struct Seen {
+    std::mutex mutex;
+    std::vector<nlohmann::json> events, control;
+    std::vector<std::string> connected, refused, disconnected, status;
+    template <class F> bool waitFor(F pred, int ms = 10000) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms) {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (pred()) return true;
+            }
+            QThread::msleep(20);
+        }
+        return false;
+    }
+    std::string all() {
+        std::lock_guard<std::mutex> lock(mutex);
+        std::string s;
+        for (auto* list : {&connected, &refused, &disconnected, &status})
+            for (const std::string& x : *list)
+                s += x + "\n";
+        return s;
+    }
+};
+
+FolderLinkConfig config(const fs::path& folder, int node, const std::string& secret = kSecret) {
+    FolderLinkConfig c;
+    c.folder = folder;
+    c.secret = secret;
+    c.nodeRank = node;
+    c.run = {2, 4, 2};
+    c.hostName = "host" + std::to_string(node);
+    return c;
+}
+
+std::unique_ptr<FolderLink> startLink(const fs::path& folder, int node, Seen& seen,
+                                      const std::string& secret = kSecret) {
+    NodeLinkServerHooks hub;
+    hub.connected = [&seen](int n, const std::string& host) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.connected.push_back(std::to_string(n) + "@" + host);
+    };
+    hub.events = [&seen](int, std::vector<nlohmann::json>& events, std::uint64_t) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        for (auto& e : events)
+            seen.events.push_back(e);
+    };
+    hub.disconnected = [&seen](int n, const std::string& why) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.disconnected.push_back(std::to_string(n) + ": " + why);
+    };
+    hub.refused = [&seen](const std::string& who, const std::string& why) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.refused.push_back(who + ": " + why);
+    };
+    NodeLinkClientHooks n;
+    n.status = [&seen](const std::string& text) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.status.push_back(text);
+    };
+    n.control = [&seen](const nlohmann::json& request) {
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        seen.control.push_back(request);
+    };
+    return std::make_unique<FolderLink>(config(folder, node, secret), hub, n);
+}
+
+std::string stepEvent(int rank, int step) {
+    return nlohmann::json{{"event", "step"}, {"rank", rank}, {"step", step}}.dump();
+}
+
+std::vector<std::string> filesIn(const fs::path& folder) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(folder, ec))
+        names.push_back(e.path().filename().string());
+    return names;
+}
+
+fs::path segmentOf(const fs::path& folder, int node) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+        int n = 0;
+        std::string session;
+        std::uint64_t k = 0;
+        if (nl::parseSegmentFileName(e.path().filename().string(), &n, &session, &k) && n == node)
+            return e.path();
+    }
+    return {};
+}
+
+} // namespace
+
+class FolderLinkTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eventsReachNodeZeroAndItsStopComesBack() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "store.ddpdesk-link-test";
+        Seen hub, node;
+        // Node 1 first, as on a real job (node 0's store is not there yet): it makes the folder and waits.
+        auto one = startLink(folder, 1, node);
+        one->push(stepEvent(2, 1));
+        one->push(stepEvent(0, 1)); // node 0's rank: not node 1's to say
+        one->push(stepEvent(3, 1));
+        QThread::msleep(300);
+        auto zero = startLink(folder, 0, hub);
+        QVERIFY2(hub.waitFor([&] { return hub.events.size() >= 2; }), hub.all().c_str());
+        {
+            std::lock_guard<std::mutex> lock(hub.mutex);
+            QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
+            QCOMPARE(hub.events.size(), std::size_t(2));
+            QCOMPARE(hub.events[0]["rank"].get<int>(), 2);
+            QCOMPARE(hub.events[1]["rank"].get<int>(), 3);
+            QCOMPARE(hub.events[0]["node"].get<int>(), 1);
+        }
+        QElapsedTimer t;
+        t.start();
+        std::vector<int> reached = zero->sendToAll({{"type", "stop"}, {"reason", "stopped from node 0"}});
+        QCOMPARE(reached, std::vector<int>({1}));
+        QVERIFY2(node.waitFor([&] { return !node.control.empty(); }), node.all().c_str());
+        qInfo("node 1 had node 0's stop %lld ms after it was sent", t.elapsed());
+        QVERIFY(t.elapsed() < 5000);
+        QCOMPARE(node.control[0]["reason"].get<std::string>(), std::string("stopped from node 0"));
+        // Node 1 ends: its last events, then its stream's end; node 0 reads through and removes the segment.
+        one->push(stepEvent(3, 2));
+        one.reset();
+        QVERIFY2(hub.waitFor([&] { return !hub.disconnected.empty(); }), hub.all().c_str());
+        QCOMPARE(hub.events.back()["step"].get<int>(), 2);
+        QCOMPARE(hub.disconnected[0], std::string("1: its launcher closed the link"));
+        zero.reset();
+        QVERIFY2(!fs::exists(folder),
+                 (folder.string() + " left with: " + std::to_string(filesIn(folder).size())).c_str());
+    }
+
+    void aForgedFrameEndsTheStreamAndIsNamed() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        Seen hub, node;
+        auto zero = startLink(folder, 0, hub);
+        auto one = startLink(folder, 1, node);
+        QVERIFY2(hub.waitFor([&] { return !hub.connected.empty(); }), hub.all().c_str());
+        // A frame signed with another key, appended by someone else who can write to the share.
+        {
+            std::ofstream out(segmentOf(folder, 1), std::ios::binary | std::ios::app);
+            const std::string body =
+                nl::signFrame(std::string(32, 'x'), "whatever", nl::Direction::Up, 1,
+                              R"({"type":"events","events":[{"event":"step","rank":2}]})");
+            out << nl::frameBytes(body);
+        }
+        QVERIFY2(hub.waitFor([&] { return !hub.disconnected.empty(); }), hub.all().c_str());
+        QVERIFY2(hub.disconnected[0].find("not signed with this run's secret") != std::string::npos,
+                 hub.disconnected[0].c_str());
+        for (const auto& e : hub.events)
+            QVERIFY(e.value("step", 0) == 0); // the forged step never came through
+    }
+
+    void aStreamOfAnotherSecretOrALyingLengthIsRefused() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        Seen hub;
+        auto zero = startLink(folder, 0, hub);
+        QThread::msleep(200);
+        // A writer with another secret in this run's folder, growing (so node 0 reads it).
+        FolderStreamWriter forger(folder, std::string(32, 'x'), 1);
+        QVERIFY(
+            forger.append(R"({"type":"hello","v":1,"node_rank":1,"host":"evil","world_size":4,"nproc":2})"));
+        QVERIFY2(hub.waitFor(
+                     [&] {
+                         forger.append(R"({"type":"events","events":[]})");
+                         return !hub.refused.empty();
+                     },
+                     8000),
+                 hub.all().c_str());
+        QVERIFY2(hub.refused[0].find("not signed with this run's secret") != std::string::npos,
+                 hub.refused[0].c_str());
+        QVERIFY(hub.connected.empty());
+        // An honest hello, then a length prefix of 4 GiB: the stream ends, named, nothing that size is read.
+        FolderStreamWriter liar(folder, kSecret, 1);
+        QVERIFY(
+            liar.append(R"({"type":"hello","v":1,"node_rank":1,"host":"liar","world_size":4,"nproc":2})"));
+        QVERIFY2(hub.waitFor(
+                     [&] {
+                         liar.append(R"({"type":"events","events":[]})");
+                         return !hub.connected.empty();
+                     },
+                     8000),
+                 hub.all().c_str());
+        QCOMPARE(hub.connected[0], std::string("1@liar"));
+        {
+            std::ofstream out(folder / nl::segmentFileName(1, liar.session(), 0),
+                              std::ios::binary | std::ios::app);
+            out << std::string("\xff\xff\xff\xf0", 4) << std::string(64, '0');
+        }
+        QVERIFY2(hub.waitFor([&] { return !hub.disconnected.empty(); }), hub.all().c_str());
+        QVERIFY2(hub.disconnected[0].find("a frame of 4294967280 bytes") != std::string::npos,
+                 hub.disconnected[0].c_str());
+    }
+
+    void aStreamACrashedRunLeftIsNotFollowed() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        fs::create_directory(folder);
+        FolderStreamWriter stale(folder, kSecret, 1);
+        QVERIFY(
+            stale.append(R"({"type":"hello","v":1,"node_rank":1,"host":"old","world_size":4,"nproc":2})"));
+        QVERIFY(stale.append(
+            nlohmann::json{{"type", "events"}, {"events", {nlohmann::json::parse(stepEvent(2, 99))}}}.dump()));
+        Seen hub, node;
+        auto zero = startLink(folder, 0, hub);
+        QThread::msleep(2500);
+        auto one = startLink(folder, 1, node);
+        one->push(stepEvent(2, 1));
+        QVERIFY2(hub.waitFor([&] { return !hub.events.empty(); }), hub.all().c_str());
+        QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
+        for (const auto& e : hub.events)
+            QVERIFY(e["step"].get<int>() != 99);
+    }
+
+    // No node 0: the node's stream stops at kMaxUnreadSegments segments; what does not fit is dropped and
+    // counted, and the node's push never waits.
+    void aNodeZeroThatNeverReadsCostsBoundedSpace() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        Seen node;
+        auto one = startLink(folder, 1, node);
+        const std::string pad(1000, 'p');
+        QElapsedTimer t;
+        t.start();
+        qint64 slowestPushUs = 0;
+        for (int i = 0; i < 60000; ++i) { // ~60 MB of events
+            QElapsedTimer p;
+            p.start();
+            one->push(nlohmann::json{{"event", "log"}, {"rank", 2}, {"text", pad}}.dump());
+            slowestPushUs = std::max(slowestPushUs, p.nsecsElapsed() / 1000);
+            if (i % 6000 == 0) QThread::msleep(1000);
+        }
+        QThread::msleep(1500);
+        std::uintmax_t bytes = 0;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(folder, ec))
+            bytes += e.file_size(ec);
+        qInfo("%.1f MB in the folder, %llu events dropped, slowest push %lld us", bytes / 1e6,
+              (unsigned long long)one->dropped(), slowestPushUs);
+        QVERIFY(bytes <= std::uintmax_t(nl::kMaxUnreadSegments + 1) * nl::kSegmentBytes);
+        QVERIFY(one->dropped() > 0);
+        one.reset(); // nobody read: it removes its own segments and the folder
+        QVERIFY(!fs::exists(folder));
+    }
+};
+
+QTEST_GUILESS_MAIN(FolderLinkTest)
+#include "test_folder_link.moc"

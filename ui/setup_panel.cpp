@@ -87,7 +87,13 @@ void SetupPanel::retranslate() {
     label(m_ui.devicesForm, 4, tr("Nodes:"));
     label(m_ui.devicesForm, 5, tr("Node rank:"));
     label(m_ui.devicesForm, 6, tr("Run secret:"));
-    label(m_ui.devicesForm, 7, tr("Backend:"));
+    label(m_ui.devicesForm, 7, QString());
+    label(m_ui.devicesForm, 8, tr("Backend:"));
+    m_ui.nodeLink->setText(tr("Every node's ranks on node 0 (node link)"));
+    m_ui.nodeLink->setToolTip(tr(
+        "The other nodes' launchers send their ranks' progress to node 0's, which shows, records and stops "
+        "them all: over node 0's port next to a TCPStore (the store's port + 1), or through a folder next to "
+        "a FileStore on a shared folder. Only launchers that know the run secret are heard."));
     m_ui.runSecret->setPlaceholderText(tr("node 0's run secret (in the run-secret file node 0's log names)"));
     m_ui.runSecret->setToolTip(
         tr("Node 0 makes a secret for each multi-node run, saves it in a file only you can read and "
@@ -185,6 +191,7 @@ void SetupPanel::updateEnabled() {
     m_ui.nproc->setEnabled(!gpu);
     m_ui.gpuList->setEnabled(gpu);
     m_ui.runSecret->setEnabled(m_ui.nnodes->value() > 1 && m_ui.nodeRank->value() > 0);
+    m_ui.nodeLink->setEnabled(m_ui.nnodes->value() > 1);
     const bool tcp = m_ui.tcpStore->isChecked();
     m_ui.storePath->setEnabled(!tcp);
     m_ui.storeBrowse->setEnabled(!tcp);
@@ -223,6 +230,7 @@ launch::RunConfig SetupPanel::config() const {
     c.nnodes = m_ui.nnodes->value();
     c.nodeRank = m_ui.nodeRank->value();
     if (m_ui.runSecret->isEnabled()) c.runSecret = m_ui.runSecret->text().trimmed();
+    c.nodeLink = m_ui.nodeLink->isChecked();
     if (m_ui.tcpStore->isChecked())
         c.store =
             QStringLiteral("tcp://%1:%2").arg(m_ui.tcpHost->text().trimmed()).arg(m_ui.tcpPort->value());
@@ -275,6 +283,7 @@ void SetupPanel::setConfig(const launch::RunConfig& c) {
     }
     m_ui.nnodes->setValue(c.nnodes);
     m_ui.nodeRank->setValue(c.nodeRank);
+    m_ui.nodeLink->setChecked(c.nodeLink);
     if (c.storeIsTcp()) {
         m_ui.tcpStore->setChecked(true);
         m_ui.tcpHost->setText(c.storeHost());

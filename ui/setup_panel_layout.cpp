@@ -87,6 +87,9 @@ void buildDevicesBox(SetupPanelWidgets& w) {
     w.runSecret = new QLineEdit;
     w.runSecret->setEchoMode(QLineEdit::PasswordEchoOnEdit);
     w.devicesForm->addRow(QString(), w.runSecret);
+    w.nodeLink = new QCheckBox;
+    w.nodeLink->setChecked(true);
+    w.devicesForm->addRow(QString(), w.nodeLink);
     w.devicesForm->addRow(QString(), w.backend);
     w.devicesForm->setRowVisible(w.gpuList, false); // until setGpus() finds one
 }
@@ -248,7 +251,7 @@ void onEveryEdit(const SetupPanelWidgets& w, QObject* context, const std::functi
         QObject::connect(c, &QComboBox::currentIndexChanged, context, changed);
     for (QRadioButton* r : {w.useCpu, w.useGpu, w.fileStore, w.tcpStore})
         QObject::connect(r, &QRadioButton::toggled, context, changed);
-    for (QCheckBox* b : {w.resume, w.tensorboard})
+    for (QCheckBox* b : {w.resume, w.tensorboard, w.nodeLink})
         QObject::connect(b, &QCheckBox::toggled, context, changed);
     QObject::connect(w.gpuList, &QListWidget::itemChanged, context, changed);
 }

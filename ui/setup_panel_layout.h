@@ -51,6 +51,7 @@ struct SetupPanelWidgets {
     QSpinBox* nnodes = nullptr;
     QSpinBox* nodeRank = nullptr;
     QLineEdit* runSecret = nullptr; // nodes > 0: node 0's run secret; never saved in a profile
+    QCheckBox* nodeLink = nullptr;  // multi-node: every node's ranks on node 0 (RunConfig::nodeLink)
     QComboBox* backend = nullptr;
     QFormLayout* devicesForm = nullptr;
     // Rendezvous

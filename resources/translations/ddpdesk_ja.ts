@@ -2257,6 +2257,14 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>実行シークレット:</translation>
     </message>
     <message>
+        <source>Every node's ranks on node 0 (node link)</source>
+        <translation>すべてのノードのランクをノード 0 に表示 (ノードリンク)</translation>
+    </message>
+    <message>
+        <source>The other nodes' launchers send their ranks' progress to node 0's, which shows, records and stops them all: over node 0's port next to a TCPStore (the store's port + 1), or through a folder next to a FileStore on a shared folder. Only launchers that know the run secret are heard.</source>
+        <translation>他のノードのランチャーがランクの進み具合をノード 0 のランチャーに送り、ノード 0 がすべてを表示・記録・停止します: TCPStore ではその隣のノード 0 のポート (ストアのポート + 1) で、共有フォルダー上の FileStore ではその隣のフォルダーを通します。実行シークレットを知っているランチャーだけを受け付けます。</translation>
+    </message>
+    <message>
         <source>Working folder:</source>
         <translation>作業フォルダー:</translation>
     </message>

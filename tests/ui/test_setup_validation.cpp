@@ -157,6 +157,8 @@ private slots:
         a.setRunsFolder(m_dir.filePath(QStringLiteral("runs")));
         launch::RunConfig c = valid();
         c.nproc = 3;
+        c.nnodes = 2;
+        c.nodeLink = false; // the node link's box, off
         c.store = QStringLiteral("tcp://127.0.0.1:29611");
         c.training.lr = 0.003;
         a.setConfig(c);
@@ -167,6 +169,7 @@ private slots:
         QVERIFY2(b.loadProfile(path, &err), qPrintable(err));
         const launch::RunConfig r = b.config();
         QCOMPARE(r.nproc, 3);
+        QCOMPARE(r.nodeLink, false);
         QCOMPARE(r.store, QStringLiteral("tcp://127.0.0.1:29611"));
         QVERIFY(r.training.lr && std::abs(*r.training.lr - 0.003) < 1e-9);
         QVERIFY(!b.loadProfile(m_dir.filePath(QStringLiteral("missing.json")), &err));

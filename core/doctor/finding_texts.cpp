@@ -131,6 +131,12 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Check that node %1 still runs (not suspended, not swapping, not out of memory) and "
                        "still reaches node 0's port %4.")},
+    {protocol::finding::NodeSilent, "folder",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1 (%2): no word from its launcher for %3 s, though it was connected."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Check that node %1 still runs (not suspended, not swapping, not out of memory) and "
+                       "still reaches the shared folder %4 the store and the node link are in.")},
     {protocol::finding::NodeLost, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Node %1 (%2): its launcher lost its link to node 0 (%3); its ranks %4 can no longer "
@@ -155,6 +161,20 @@ const FindingText kTexts[] = {
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
                        "Start node %1 with the command node 0 printed, and check that it reaches node 0 on "
                        "the store's port %4 and the node link's port %3.")},
+    {protocol::finding::NodeNotConnected, "store_folder",
+     QT_TRANSLATE_NOOP(
+         "ddpdesk::ui::DoctorTexts",
+         "Node %1: its ranks %2 reached the store, but no DDP Desk launcher of that node writes "
+         "to the node link's folder in %3: another launcher started them (torchrun, mpirun, a "
+         "script). What is known of them here comes from the store only."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "To watch them here, start node %1 with ddpdesk-cli (the command node 0 printed).")},
+    {protocol::finding::NodeNotConnected, "nothing_folder",
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Node %1: neither its launcher nor its ranks %2 have reached node 0."),
+     QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts",
+                       "Start node %1 with the command node 0 printed, and check that it sees the shared "
+                       "folder %3 the store is in (the same share, reachable from that node).")},
     {protocol::finding::NodeEnded, "",
      QT_TRANSLATE_NOOP("ddpdesk::ui::DoctorTexts", "Node %1 (%2): its run ended (%3)."), nullptr},
     {protocol::finding::FileStoreDirMissing, "",

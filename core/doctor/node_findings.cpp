@@ -40,6 +40,9 @@ void reportNodes(const DoctorRequest& request, const std::set<int>* arrived, std
     const int storePort = spec.kind == protocol::StoreSpec::Kind::Tcp ? spec.port : -1;
     const std::string linkPort =
         storePort > 0 ? std::to_string(storePort + protocol::node_link::kPortOffset) : std::string("?");
+    // With a FileStore the launchers meet in a folder beside the store file (the share), not on a port.
+    const bool overFolder = spec.kind == protocol::StoreSpec::Kind::File;
+    const std::string storeFolder = overFolder ? spec.path.parent_path().u8string() : std::string();
     for (const NodeReport& n : request.nodes) {
         if (n.node == request.nodeRank) continue; // this node: the store's own facts speak for its ranks
         const std::string node = std::to_string(n.node);
@@ -52,19 +55,22 @@ void reportNodes(const DoctorRequest& request, const std::set<int>* arrived, std
             out.push_back(textFinding(protocol::finding::NodeLost, Severity::Error,
                                       {node, host, n.detail, join(n.ranks)}, e));
         } else if (n.state == "no_contact") {
-            out.push_back(textFinding(protocol::finding::NodeSilent, Severity::Warning,
-                                      {node, host, seconds(n.silentForS), linkPort}, e));
+            out.push_back(
+                textFinding(protocol::finding::NodeSilent, overFolder ? "folder" : "", Severity::Warning,
+                            {node, host, seconds(n.silentForS), overFolder ? storeFolder : linkPort}, e));
         } else if (n.state == "ended") {
             out.push_back(textFinding(protocol::finding::NodeEnded,
                                       n.detail == "ok" ? Severity::Info : Severity::Warning,
                                       {node, host, n.detail}, e));
         } else if (n.state == "waiting") {
             const bool storeOnly = arrived && !in.empty();
-            out.push_back(textFinding(protocol::finding::NodeNotConnected, storeOnly ? "store" : "nothing",
-                                      Severity::Warning,
-                                      {node, join(storeOnly ? in : n.ranks), linkPort,
-                                       storePort > 0 ? std::to_string(storePort) : std::string("?")},
-                                      e));
+            const std::string variant =
+                std::string(storeOnly ? "store" : "nothing") + (overFolder ? "_folder" : "");
+            out.push_back(
+                textFinding(protocol::finding::NodeNotConnected, variant, Severity::Warning,
+                            {node, join(storeOnly ? in : n.ranks), overFolder ? storeFolder : linkPort,
+                             storePort > 0 ? std::to_string(storePort) : std::string("?")},
+                            e));
         } else if (arrived && !missing.empty()) {
             std::ostringstream states;
             for (std::size_t i = 0; i < n.ranks.size() && i < n.rankStates.size(); ++i)

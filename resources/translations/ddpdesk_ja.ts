@@ -1566,6 +1566,22 @@ New runs can then use the store path again; the old run's keys stay in the renam
         <translation>ノード 0 が表示したコマンドでノード %1 を起動し、ノード 0 のストアのポート %4 とノードリンクのポート %3 に届くことを確認してください。</translation>
     </message>
     <message>
+        <source>Check that node %1 still runs (not suspended, not swapping, not out of memory) and still reaches the shared folder %4 the store and the node link are in.</source>
+        <translation>ノード %1 がまだ動いていること (一時停止、スワップ、メモリ不足になっていないこと) と、ストアとノードリンクがある共有フォルダー %4 にまだ届くことを確認してください。</translation>
+    </message>
+    <message>
+        <source>Node %1: its ranks %2 reached the store, but no DDP Desk launcher of that node writes to the node link's folder in %3: another launcher started them (torchrun, mpirun, a script). What is known of them here comes from the store only.</source>
+        <translation>ノード %1: ランク %2 はストアに到達しましたが、そのノードの DDP Desk ランチャーは %3 のノードリンクのフォルダーに書き込んでいません: 別のランチャー (torchrun、mpirun、スクリプト) が起動したものです。ここで分かることはストアからの情報だけです。</translation>
+    </message>
+    <message>
+        <source>To watch them here, start node %1 with ddpdesk-cli (the command node 0 printed).</source>
+        <translation>ここで見るには、ノード %1 を ddpdesk-cli (ノード 0 が表示したコマンド) で起動してください。</translation>
+    </message>
+    <message>
+        <source>Start node %1 with the command node 0 printed, and check that it sees the shared folder %3 the store is in (the same share, reachable from that node).</source>
+        <translation>ノード 0 が表示したコマンドでノード %1 を起動し、ストアがある共有フォルダー %3 がそのノードから見えること (同じ共有に届くこと) を確認してください。</translation>
+    </message>
+    <message>
         <source>Node %1 (%2): its run ended (%3).</source>
         <translation>ノード %1 (%2): 実行が終了しました (%3)。</translation>
     </message>

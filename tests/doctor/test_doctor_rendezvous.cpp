@@ -319,6 +319,20 @@ void TestDoctorRendezvous::otherNodesAsTheirLaunchersReportThem() {
     findings = diagnose(r);
     for (const Finding& f : findings)
         QVERIFY2(f.code.rfind("NODE_", 0) != 0, dump(findings));
+
+    // A FileStore run's launchers meet in a folder beside the store: the advice names that share, no port.
+    QTemporaryDir share;
+    r.store = "file://" + share.filePath("store").toStdString();
+    r.nodes = {node(1, "no_contact"), node(2, "waiting")};
+    r.nodes[0].silentForS = 4;
+    findings = diagnose(r);
+    silent = find(findings, "NODE_SILENT");
+    QVERIFY2(silent && silent->variant == "folder" && silent->args[3] == share.path().toStdString(),
+             dump(findings));
+    QVERIFY2(QString::fromStdString(silent->fix).contains("shared folder " + share.path()), dump(findings));
+    nothing = find(findings, "NODE_NOT_CONNECTED");
+    QVERIFY2(nothing && nothing->variant.find("_folder") != std::string::npos, dump(findings));
+    QVERIFY2(QString::fromStdString(nothing->fix + nothing->message).indexOf("port") < 0, dump(findings));
 }
 
 QTEST_GUILESS_MAIN(TestDoctorRendezvous)

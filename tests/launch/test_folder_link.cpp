@@ -153,6 +153,9 @@ private slots:
         qInfo("node 1 had node 0's stop %lld ms after it was sent", t.elapsed());
         QVERIFY(t.elapsed() < 5000);
         QCOMPARE(node.control[0]["reason"].get<std::string>(), std::string("stopped from node 0"));
+        zero->sendToAll({{"type", "stacks"}, {"reason", "asked on node 0"}});
+        QVERIFY2(node.waitFor([&] { return node.control.size() >= 2; }), node.all().c_str());
+        QCOMPARE(node.control[1]["type"].get<std::string>(), std::string("stacks"));
         // Node 1 ends: its last events, then its stream's end; node 0 reads through and removes the segment.
         one->push(stepEvent(3, 2));
         one.reset();
@@ -236,7 +239,8 @@ private slots:
         QVERIFY(
             stale.append(R"({"type":"hello","v":1,"node_rank":1,"host":"old","world_size":4,"nproc":2})"));
         QVERIFY(stale.append(
-            nlohmann::json{{"type", "events"}, {"events", {nlohmann::json::parse(stepEvent(2, 99))}}}.dump()));
+            nlohmann::json{{"type", "events"}, {"events", {nlohmann::json::parse(stepEvent(2, 99))}}}
+                .dump()));
         Seen hub, node;
         auto zero = startLink(folder, 0, hub);
         QThread::msleep(2500);

@@ -210,7 +210,7 @@ private slots:
     }
 
     // Node 0's launcher stopped (SIGSTOP) for 10 s, as a GUI that hangs or a machine that swaps: node 1's
-    // launcher keeps queueing (its link thread alone waits) and its rank's steps are not slowed: its mean
+    // launcher keeps queueing (its link thread alone waits) and its rank's steps are not slowed: its median
     // step time while node 0's launcher is stopped is within 5 % of the slower of the 10 s before and after.
     // Node 0's rank keeps training too (its 10 step events a second fit its output pipe). The same run
     // measures what node 1's launcher, forwarding every event, costs: its CPU time per step against the step
@@ -243,6 +243,11 @@ private slots:
         struct Window {
             double stepMs = 0;
             qint64 steps = 0;
+            std::vector<double> eventMs; // each step event's mean over its ~100 ms
+            double medianMs() {
+                std::sort(eventMs.begin(), eventMs.end());
+                return eventMs.empty() ? 0 : eventMs[eventMs.size() / 2];
+            }
         } w[3];
         for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node1/metrics.jsonl"))) {
             if (e["event"].toString() != QLatin1String("step") || e["rank"].toInt() != 1) continue;
@@ -252,17 +257,21 @@ private slots:
                     const int n = std::max(1, e["steps_averaged"].toInt());
                     w[k].stepMs += e["step_ms"].toDouble() * n;
                     w[k].steps += n;
+                    w[k].eventMs.push_back(e["step_ms"].toDouble());
                 }
         }
         for (auto& x : w) {
             QVERIFY2(x.steps > 20, "a window without steps");
             x.stepMs /= double(x.steps);
         }
-        const double ratio = w[1].stepMs / std::max(w[0].stepMs, w[2].stepMs);
-        qInfo(
-            "node 1's mean step: %.2f ms before, %.2f ms while node 0's launcher was stopped, %.2f ms after "
-            "(%.3fx)",
-            w[0].stepMs, w[1].stepMs, w[2].stepMs, ratio);
+        // Medians of the ~100 events a window holds: a second of another process on this shared 2-core
+        // machine moves a window's mean by several percent (1.14x once in a full suite, the stopped window
+        // alone), while a link that slowed the rank would move every event of the window.
+        const double ratio = w[1].medianMs() / std::max(w[0].medianMs(), w[2].medianMs());
+        qInfo("node 1's step: median %.2f / %.2f / %.2f ms (mean %.2f / %.2f / %.2f) before, while node 0's "
+              "launcher was stopped, after (%.3fx)",
+              w[0].medianMs(), w[1].medianMs(), w[2].medianMs(), w[0].stepMs, w[1].stepMs, w[2].stepMs,
+              ratio);
         QVERIFY2(ratio <= 1.05, qPrintable(QString::number(ratio)));
         // What forwarding costs: node 1's launcher's CPU time per step with the link, less the same job's
         // without one (--no-node-link), against the rank's step time. A launcher's CPU time is what it

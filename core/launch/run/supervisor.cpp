@@ -251,6 +251,18 @@ void Supervisor::onRankStarted(int index, QProcess& p, bool warm) {
                        m_config.globalRank(index));
 }
 
+namespace {
+
+bool endedOfAConsequence(const RankStatus& r) {
+    std::vector<std::string> lines;
+    for (const QString& line : r.lastStderr)
+        lines.push_back(line.toStdString());
+    const std::optional<LineMatch> m = diagnoseLines(lines);
+    return m && m->kind && m->kind->consequence;
+}
+
+} // namespace
+
 // After the rank's last output was read (RankProcesses); the exit count and onAllExited follow.
 void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QString& startError,
                               int signalled) {
@@ -270,7 +282,9 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
         Failure f;
         f.index = index;
         f.exitCode = crashed ? -1 : exitCode;
-        f.peerLost = peerLost;
+        // Also a rank whose last words are a consequence (a connection to a peer closed, a timeout): when
+        // two ranks end at once, the one whose exit is read first must not be blamed for the other's.
+        f.peerLost = peerLost || endedOfAConsequence(status);
         f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);

@@ -5,6 +5,7 @@
 
 #include "launch/run/supervisor.h"
 
+#include "launch/diagnose/failure_diagnosis.h"
 #include "launch/diagnose/node_reports.h"
 #include "launch/diagnose/scaling.h"
 #include "launch/model/json_bridge.h"

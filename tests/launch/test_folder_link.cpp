@@ -8,6 +8,7 @@
 // segments: the rest is dropped and counted.
 #include "launch/link/folder_link.h"
 #include "launch/link/folder_stream.h"
+#include "link_test_seen.h"
 #include "protocol/node_link.h"
 
 #include <QElapsedTimer>
@@ -27,32 +28,6 @@ namespace {
 
 const std::string kSecret(32, 'f');
 
-struct Seen {
-    std::mutex mutex;
-    std::vector<nlohmann::json> events, control;
-    std::vector<std::string> connected, refused, disconnected, status;
-    template <class F> bool waitFor(F pred, int ms = 10000) {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < ms) {
-            {
-                std::lock_guard<std::mutex> lock(mutex);
-                if (pred()) return true;
-            }
-            QThread::msleep(20);
-        }
-        return false;
-    }
-    std::string all() {
-        std::lock_guard<std::mutex> lock(mutex);
-        std::string s;
-        for (auto* list : {&connected, &refused, &disconnected, &status})
-            for (const std::string& x : *list)
-                s += x + "\n";
-        return s;
-    }
-};
-
 FolderLinkConfig config(const fs::path& folder, int node, const std::string& secret = kSecret) {
     FolderLinkConfig c;
     c.folder = folder;
@@ -63,36 +38,9 @@ FolderLinkConfig config(const fs::path& folder, int node, const std::string& sec
     return c;
 }
 
-std::unique_ptr<FolderLink> startLink(const fs::path& folder, int node, Seen& seen,
+std::unique_ptr<FolderLink> startLink(const fs::path& folder, int node, LinkSeen& seen,
                                       const std::string& secret = kSecret) {
-    NodeLinkServerHooks hub;
-    hub.connected = [&seen](int n, const std::string& host) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.connected.push_back(std::to_string(n) + "@" + host);
-    };
-    hub.events = [&seen](int, std::vector<nlohmann::json>& events, std::uint64_t) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        for (auto& e : events)
-            seen.events.push_back(e);
-    };
-    hub.disconnected = [&seen](int n, const std::string& why) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.disconnected.push_back(std::to_string(n) + ": " + why);
-    };
-    hub.refused = [&seen](const std::string& who, const std::string& why) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.refused.push_back(who + ": " + why);
-    };
-    NodeLinkClientHooks n;
-    n.status = [&seen](const std::string& text) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.status.push_back(text);
-    };
-    n.control = [&seen](const nlohmann::json& request) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.control.push_back(request);
-    };
-    return std::make_unique<FolderLink>(config(folder, node, secret), hub, n);
+    return std::make_unique<FolderLink>(config(folder, node, secret), seen.hubHooks(), seen.nodeHooks());
 }
 
 std::string stepEvent(int rank, int step) {
@@ -128,7 +76,7 @@ private slots:
     void eventsReachNodeZeroAndItsStopComesBack() {
         QTemporaryDir dir;
         const fs::path folder = fs::path(dir.path().toStdString()) / "store.ddpdesk-link-test";
-        Seen hub, node;
+        LinkSeen hub, node;
         // Node 1 first, as on a real job (node 0's store is not there yet): it makes the folder and waits.
         auto one = startLink(folder, 1, node);
         one->push(stepEvent(2, 1));
@@ -170,7 +118,7 @@ private slots:
     void aForgedFrameEndsTheStreamAndIsNamed() {
         QTemporaryDir dir;
         const fs::path folder = fs::path(dir.path().toStdString()) / "link";
-        Seen hub, node;
+        LinkSeen hub, node;
         auto zero = startLink(folder, 0, hub);
         auto one = startLink(folder, 1, node);
         QVERIFY2(hub.waitFor([&] { return !hub.connected.empty(); }), hub.all().c_str());
@@ -192,7 +140,7 @@ private slots:
     void aStreamOfAnotherSecretOrALyingLengthIsRefused() {
         QTemporaryDir dir;
         const fs::path folder = fs::path(dir.path().toStdString()) / "link";
-        Seen hub;
+        LinkSeen hub;
         auto zero = startLink(folder, 0, hub);
         QThread::msleep(200);
         // A writer with another secret in this run's folder, growing (so node 0 reads it).
@@ -241,7 +189,7 @@ private slots:
         QVERIFY(stale.append(
             nlohmann::json{{"type", "events"}, {"events", {nlohmann::json::parse(stepEvent(2, 99))}}}
                 .dump()));
-        Seen hub, node;
+        LinkSeen hub, node;
         auto zero = startLink(folder, 0, hub);
         QThread::msleep(2500);
         auto one = startLink(folder, 1, node);
@@ -257,7 +205,7 @@ private slots:
     void aNodeZeroThatNeverReadsCostsBoundedSpace() {
         QTemporaryDir dir;
         const fs::path folder = fs::path(dir.path().toStdString()) / "link";
-        Seen node;
+        LinkSeen node;
         auto one = startLink(folder, 1, node);
         const std::string pad(1000, 'p');
         QElapsedTimer t;

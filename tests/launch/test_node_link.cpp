@@ -7,6 +7,7 @@
 #include "launch/link/frame_io.h"
 #include "launch/link/node_link_client.h"
 #include "launch/link/node_link_server.h"
+#include "link_test_seen.h"
 #include "protocol/node_link.h"
 
 #include <QElapsedTimer>
@@ -22,50 +23,14 @@ namespace {
 
 const std::string kSecret(32, 's');
 
-struct Seen {
-    std::mutex mutex;
-    std::vector<nlohmann::json> events;
-    std::vector<std::string> connected, refused, disconnected;
-    template <class F> bool waitFor(F pred, int ms = 10000) {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < ms) {
-            {
-                std::lock_guard<std::mutex> lock(mutex);
-                if (pred()) return true;
-            }
-            QThread::msleep(20);
-        }
-        return false;
-    }
-};
-
-std::unique_ptr<NodeLinkServer> startServer(Seen& seen) {
+std::unique_ptr<NodeLinkServer> startServer(LinkSeen& seen) {
     NodeLinkServerConfig c;
     c.address = "127.0.0.1";
     c.secret = kSecret;
     c.worldSize = 4;
     c.nproc = 2;
     c.nnodes = 2;
-    NodeLinkServerHooks h;
-    h.connected = [&seen](int node, const std::string& host) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.connected.push_back(std::to_string(node) + "@" + host);
-    };
-    h.events = [&seen](int, std::vector<nlohmann::json>& events, std::uint64_t) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        for (auto& e : events)
-            seen.events.push_back(e);
-    };
-    h.disconnected = [&seen](int node, const std::string& why) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.disconnected.push_back(std::to_string(node) + ": " + why);
-    };
-    h.refused = [&seen](const std::string& who, const std::string& why) {
-        std::lock_guard<std::mutex> lock(seen.mutex);
-        seen.refused.push_back(who + ": " + why);
-    };
-    auto r = NodeLinkServer::start(c, h);
+    auto r = NodeLinkServer::start(c, seen.hubHooks());
     return std::move(r.server);
 }
 
@@ -111,7 +76,7 @@ class NodeLinkTest : public QObject {
 
 private slots:
     void eventsOfANodesRanksArriveTaggedWithItsNode() {
-        Seen seen;
+        LinkSeen seen;
         auto server = startServer(seen);
         QVERIFY(server);
         std::vector<nlohmann::json> control;
@@ -150,7 +115,7 @@ private slots:
     }
 
     void aLauncherWithoutTheSecretIsRefusedAndNamed() {
-        Seen seen;
+        LinkSeen seen;
         auto server = startServer(seen);
         std::vector<std::string> said;
         std::mutex saidMutex;
@@ -177,7 +142,7 @@ private slots:
     }
 
     void aForgedFrameAfterAnHonestHelloEndsTheLink() {
-        Seen seen;
+        LinkSeen seen;
         auto server = startServer(seen);
         Raw raw(server->port());
         QVERIFY(raw.frames && !raw.frames->nonce().empty());
@@ -197,7 +162,7 @@ private slots:
     }
 
     void aLyingLengthPrefixIsRefusedWithoutReadingIt() {
-        Seen seen;
+        LinkSeen seen;
         auto server = startServer(seen);
         Raw raw(server->port());
         QVERIFY(raw.frames);
@@ -211,7 +176,7 @@ private slots:
     }
 
     void aConnectionThatSaysNothingIsDroppedAtTheHandshakeDeadline() {
-        Seen seen;
+        LinkSeen seen;
         auto server = startServer(seen);
         Raw raw(server->port());
         QVERIFY(raw.frames);

@@ -67,6 +67,22 @@ fs::path segmentOf(const fs::path& folder, int node) {
     return {};
 }
 
+// A stream of node 1's written by hand: its hello, then a heartbeat every poll (so node 0 follows it) until
+// `pred` holds of what node 0 reported (at most 8 s).
+template <class F>
+bool helloAndBeatUntil(FolderStreamWriter& w, const std::string& host, LinkSeen& seen, F pred) {
+    if (!w.append(nlohmann::json{
+            {"type", "hello"}, {"v", 1}, {"node_rank", 1}, {"host", host}, {"world_size", 4}, {"nproc", 2}}
+                      .dump()))
+        return false;
+    return seen.waitFor(
+        [&] {
+            w.append(R"({"type":"events","events":[]})");
+            return pred();
+        },
+        8000);
+}
+
 } // namespace
 
 class FolderLinkTest : public QObject {
@@ -145,28 +161,14 @@ private slots:
         QThread::msleep(200);
         // A writer with another secret in this run's folder, growing (so node 0 reads it).
         FolderStreamWriter forger(folder, std::string(32, 'x'), 1);
-        QVERIFY(
-            forger.append(R"({"type":"hello","v":1,"node_rank":1,"host":"evil","world_size":4,"nproc":2})"));
-        QVERIFY2(hub.waitFor(
-                     [&] {
-                         forger.append(R"({"type":"events","events":[]})");
-                         return !hub.refused.empty();
-                     },
-                     8000),
+        QVERIFY2(helloAndBeatUntil(forger, "evil", hub, [&] { return !hub.refused.empty(); }),
                  hub.all().c_str());
         QVERIFY2(hub.refused[0].find("not signed with this run's secret") != std::string::npos,
                  hub.refused[0].c_str());
         QVERIFY(hub.connected.empty());
         // An honest hello, then a length prefix of 4 GiB: the stream ends, named, nothing that size is read.
         FolderStreamWriter liar(folder, kSecret, 1);
-        QVERIFY(
-            liar.append(R"({"type":"hello","v":1,"node_rank":1,"host":"liar","world_size":4,"nproc":2})"));
-        QVERIFY2(hub.waitFor(
-                     [&] {
-                         liar.append(R"({"type":"events","events":[]})");
-                         return !hub.connected.empty();
-                     },
-                     8000),
+        QVERIFY2(helloAndBeatUntil(liar, "liar", hub, [&] { return !hub.connected.empty(); }),
                  hub.all().c_str());
         QCOMPARE(hub.connected[0], std::string("1@liar"));
         {

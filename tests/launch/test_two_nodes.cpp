@@ -82,32 +82,13 @@ private slots:
     void nodeZeroShowsEveryNodesRanks() {
         QTemporaryDir dir;
         QVERIFY(runJob(dir.path(), 2, {}, 29541));
-        const QJsonObject s = launchtest::readJsonFile(dir.filePath("node0/summary.json"));
-        const QJsonArray ranks = s["ranks"].toArray();
-        QCOMPARE(ranks.size(), 4);
-        QSet<QString> digests;
-        for (int r = 0; r < 4; ++r) {
-            const QJsonObject rank = ranks[r].toObject();
-            QCOMPARE(rank["rank"].toInt(), r);
-            QCOMPARE(rank["node"].toInt(), r / 2);
-            QCOMPARE(rank["host"].toString(), QStringLiteral("ddpdesk-node%1").arg(r / 2));
-            QCOMPARE(rank["remote"].toBool(), r >= 2);
-            QCOMPARE(rank["state"].toString(), QStringLiteral("done"));
-            QCOMPARE(rank["steps"].toInt(), 8);
-            digests.insert(rank["params_sha256"].toString());
-        }
-        QCOMPARE(digests.size(), 1);
-        QVERIFY(!digests.values().first().isEmpty());
-        QCOMPARE(s["params_identical"].toBool(), true);
+        checkEveryRankOnNodeZero(dir.path());
+        if (QTest::currentTestFailed()) return;
         const auto events = launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl"));
         for (int r : {2, 3})
             QCOMPARE(launchtest::countEvents(events, "step", r), 8);
         // Node 1's launcher: connected, then its run's end (not a loss when its link closes after).
-        QStringList states;
-        for (const QJsonObject& e : events)
-            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1)
-                states << e["state"].toString();
-        QCOMPARE(states, QStringList({"connected", "ended: ok"}));
+        QCOMPARE(nodeOneStates(dir.path()), QStringList({"connected", "ended: ok"}));
         // Node 1's monitor samples, kept under node 1.
         int node1Samples = 0;
         for (const QJsonObject& e : events)

@@ -42,25 +42,9 @@ private slots:
         QTemporaryDir dir;
         useFileStore(dir.path());
         QVERIFY(runJob(dir.path(), 2, {}));
-        const QJsonObject s = launchtest::readJsonFile(dir.filePath("node0/summary.json"));
-        const QJsonArray ranks = s["ranks"].toArray();
-        QCOMPARE(ranks.size(), 4);
-        QSet<QString> digests;
-        for (int r = 0; r < 4; ++r) {
-            const QJsonObject rank = ranks[r].toObject();
-            QCOMPARE(rank["rank"].toInt(), r);
-            QCOMPARE(rank["host"].toString(), QStringLiteral("ddpdesk-node%1").arg(r / 2));
-            QCOMPARE(rank["remote"].toBool(), r >= 2);
-            QCOMPARE(rank["state"].toString(), QStringLiteral("done"));
-            QCOMPARE(rank["steps"].toInt(), 8);
-            digests.insert(rank["params_sha256"].toString());
-        }
-        QCOMPARE(digests.size(), 1);
-        QStringList states;
-        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl")))
-            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1)
-                states << e["state"].toString();
-        QCOMPARE(states, QStringList({"connected", "ended: ok"}));
+        checkEveryRankOnNodeZero(dir.path());
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(nodeOneStates(dir.path()), QStringList({"connected", "ended: ok"}));
         QVERIFY2(linkFolders(dir.path()).isEmpty(), qPrintable(linkFolders(dir.path()).join(' ')));
     }
 
@@ -118,10 +102,7 @@ private slots:
             ::kill(pid_t(m_launchers[1]->processId()), SIGKILL);
         });
         QVERIFY2(!forgedInto.isEmpty() && killedT > 0, "the run did not train on both nodes");
-        QStringList states;
-        for (const QJsonObject& e : launchtest::readJsonLines(dir.filePath("node0/metrics.jsonl")))
-            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1)
-                states << e["state"].toString();
+        const QStringList states = nodeOneStates(dir.path());
         const QString all = states.join('\n');
         QVERIFY2(all.contains("not signed with this run's secret"), qPrintable(all));
         QVERIFY2(states.first() == QLatin1String("connected"), qPrintable(all));

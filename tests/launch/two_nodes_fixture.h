@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSet>
 #include <QtTest>
 
 #include <algorithm>
@@ -100,6 +101,37 @@ protected:
             QTest::qWait(100);
         }
         return false;
+    }
+
+    // Node 0's summary of a 2 x 2 run of 8 steps: all 4 ranks, each with its node and host, done, with
+    // identical parameters. QCOMPAREs: the caller returns when QTest::currentTestFailed().
+    static void checkEveryRankOnNodeZero(const QString& dir) {
+        const QJsonObject s = launchtest::readJsonFile(dir + "/node0/summary.json");
+        const QJsonArray ranks = s["ranks"].toArray();
+        QCOMPARE(ranks.size(), 4);
+        QSet<QString> digests;
+        for (int r = 0; r < 4; ++r) {
+            const QJsonObject rank = ranks[r].toObject();
+            QCOMPARE(rank["rank"].toInt(), r);
+            QCOMPARE(rank["node"].toInt(), r / 2);
+            QCOMPARE(rank["host"].toString(), QStringLiteral("ddpdesk-node%1").arg(r / 2));
+            QCOMPARE(rank["remote"].toBool(), r >= 2);
+            QCOMPARE(rank["state"].toString(), QStringLiteral("done"));
+            QCOMPARE(rank["steps"].toInt(), 8);
+            digests.insert(rank["params_sha256"].toString());
+        }
+        QCOMPARE(digests.size(), 1);
+        QVERIFY(!digests.values().first().isEmpty());
+        QCOMPARE(s["params_identical"].toBool(), true);
+    }
+
+    // The states node 0 recorded for node 1's launcher (its `node` events), in order.
+    static QStringList nodeOneStates(const QString& dir) {
+        QStringList states;
+        for (const QJsonObject& e : launchtest::readJsonLines(dir + "/node0/metrics.jsonl"))
+            if (e["event"].toString() == QLatin1String("node") && e["node"].toInt() == 1)
+                states << e["state"].toString();
+        return states;
     }
 
     struct Link {

@@ -198,7 +198,8 @@ QVector<int> NodeLinkFeed::broadcast(const nlohmann::json& request) {
 }
 
 int NodeLinkFeed::stopLeadMs() const {
-    return m_folder && isHub() ? int(3 * protocol::node_link::kFolderPoll.count()) : 0;
+    if (!isHub()) return 0;
+    return m_folder ? int(3 * protocol::node_link::kFolderPoll.count()) : 200;
 }
 
 void NodeLinkFeed::post(Inbound in) {

@@ -68,8 +68,8 @@ public:
     // node 0: to every node connected now; the nodes reached.
     QVector<int> broadcast(const nlohmann::json& request);
     const QVector<NodeContact>& contacts() const { return m_contacts; }
-    // node 0: how long the other nodes take to read a request (over a folder: their next poll), so that its
-    // own ranks stop after theirs had the word.
+    // node 0: how long the other nodes take to act on a request (the link, then their launcher's inbox every
+    // 50 ms; over a folder also their next poll), so that its own ranks stop after theirs had the word.
     int stopLeadMs() const;
     // States a contact hook is called with (the `node` event's `state`, protocol/telemetry.h).
     static constexpr const char* kConnected = protocol::node_state::Connected;

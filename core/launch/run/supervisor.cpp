@@ -320,12 +320,13 @@ void Supervisor::stop(const QString& reason) {
     }
     d->userStop = true;
     d->stopReason = reason;
-    if (d->nodes.isHub()) // every node's ranks end, not only this one's
-        d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stop},
-                            {protocol::node_link::field::Reason, reason.toStdString()}});
-    // Over a folder the other nodes read the stop a moment later: this node's ranks, gone first, would make
-    // theirs fail of a lost peer instead of stopping.
-    const int lead = d->nodes.isHub() ? d->nodes.stopLeadMs() : 0;
+    QVector<int> reached; // every node's ranks end, not only this one's
+    if (d->nodes.isHub())
+        reached = d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stop},
+                                      {protocol::node_link::field::Reason, reason.toStdString()}});
+    // The other nodes act on the stop a moment later: this node's ranks, gone first, would make theirs fail
+    // of a lost peer instead of stopping.
+    const int lead = reached.isEmpty() ? 0 : d->nodes.stopLeadMs();
     if (lead == 0) {
         beginStopAll(reason);
         return;

@@ -167,6 +167,12 @@ void DoctorPanel::diagnose(const doctor::DoctorRequest& request) {
             f.severity = doctor::Severity::Error;
             f.message = tr("The diagnosis itself failed: %1").arg(QString::fromUtf8(e.what())).toStdString();
             found.push_back(f);
+        } catch (...) { // a thread that throws ends the process: named instead
+            doctor::Finding f;
+            f.code = protocol::finding::DoctorFailed;
+            f.severity = doctor::Severity::Error;
+            f.message = tr("The diagnosis itself failed.").toStdString();
+            found.push_back(f);
         }
         std::lock_guard<std::mutex> lock(link->mutex);
         if (DoctorPanel* panel = link->panel)

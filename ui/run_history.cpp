@@ -1,4 +1,5 @@
 #include "run_history.h"
+#include "os/caught.h"
 
 #include "charts/series_buffer.h"
 #include "launch/model/run_model.h"
@@ -37,7 +38,8 @@ std::optional<RunCurves> CurveCache::curves(const QString& runFolder) {
     if (done != m_done.constEnd()) return done.value();
     if (!m_reading.contains(runFolder)) {
         QThread* t = QThread::create([this, runFolder] {
-            const RunCurves c = readCurves(runFolder);
+            RunCurves c; // a recorded file that makes the reader throw draws no curve, and ends nothing else
+            os::runCaught("reading a run's curves", [&] { c = readCurves(runFolder); });
             // Queued to this object: dropped with it if the cache is gone first.
             QMetaObject::invokeMethod(
                 this,

@@ -1,4 +1,5 @@
 #include "run_loader.h"
+#include "os/caught.h"
 
 #include "launch/model/run_model.h"
 #include "launch/model/run_replay.h"
@@ -23,7 +24,11 @@ void RunLoader::load(const QString& folder, const QString& name) {
         auto model = std::make_shared<launch::RunModel>();
         QString error;
         launch::ReplayStats stats;
-        const bool ok = launch::replayRecordedRun(folder, model.get(), &error, &stats);
+        bool ok = false;
+        if (!os::runCaught(
+                "replaying the run", [&] { ok = launch::replayRecordedRun(folder, model.get(), &error, &stats); },
+                [&](const std::string& why) { error = QString::fromStdString(why); }))
+            ok = false;
         const QString skipped = stats.describe();
         model->moveToThread(home); // pushed from the thread it was made in, before anyone else can see it
         // Queued to this object: if the loader is gone first, the call (and the model with it) is dropped.

@@ -2,6 +2,7 @@
 // census.
 
 #include "doctor/checks.h"
+#include "protocol/json_fields.h"
 #include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
 #include "net/net_socket.h"
@@ -137,8 +138,9 @@ void reportCensus(const DoctorRequest& request, const RankCensus& census, bool p
 
     const std::string here = net::localHostName();
     for (const auto& [rank, rec] : census.ddpdeskRecords) {
-        if (!rec.is_object() || rec.value("host", std::string()) != here || !rec.contains("pid")) continue;
-        auto pid = rec["pid"].is_number() ? rec["pid"].get<long long>() : 0LL;
+        const protocol::JsonFields f(rec); // a rank's arrival record: anyone who reaches the store wrote it
+        if (f.text("host") != here || !f.has("pid")) continue;
+        const long long pid = f.integer64("pid", 0);
         if (pid > 0 && !os::processAlive(pid) && request.jobRunning)
             out.push_back(textFinding(protocol::finding::RankExited, Severity::Warning,
                                       {std::to_string(rank), std::to_string(pid)},

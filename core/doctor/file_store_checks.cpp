@@ -61,7 +61,10 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     std::string writeError;
     const bool exists = fs::exists(path, ec);
     bool writable = canCreateIn(dir, writeError);
-    if (writable && exists) {
+    if (writable && exists && !fs::is_regular_file(fs::status(path, ec))) { // a FIFO: opening it would block
+        writable = false;
+        writeError = path.u8string() + " is not a regular file (a FIFO or a device)";
+    } else if (writable && exists) {
         std::ofstream probe(path, std::ios::binary | std::ios::app); // opens without changing a byte
         writable = static_cast<bool>(probe);
         if (!writable) writeError = "cannot open " + path.u8string() + " for writing";

@@ -1,4 +1,5 @@
 #include "doctor/file_store_liveness.h"
+#include "protocol/json_fields.h"
 
 #include "net/net_socket.h"
 
@@ -69,10 +70,9 @@ StoreLiveness fileStoreLiveness(const fs::path& path, const RankCensus& census) 
             if (!contains(l.holders, p.pid) && !contains(l.users, p.pid)) l.users.push_back(p);
     const std::string here = net::localHostName();
     for (const auto& [rank, rec] : census.ddpdeskRecords) {
-        if (!rec.is_object() || rec.value("host", std::string()) != here || !rec.contains("pid") ||
-            !rec["pid"].is_number())
-            continue;
-        auto pid = rec["pid"].get<std::int64_t>();
+        const protocol::JsonFields f(rec); // a rank's arrival record: anyone who reaches the store wrote it
+        const std::int64_t pid = f.integer64("pid", 0);
+        if (f.text("host") != here || pid <= 0) continue;
         if (os::processAlive(pid) && !contains(l.holders, pid) && !contains(l.users, pid))
             l.users.push_back({pid, os::processName(pid), "arrival record of rank " + std::to_string(rank)});
     }

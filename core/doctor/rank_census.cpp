@@ -1,4 +1,5 @@
 #include "doctor/rank_census.h"
+#include "protocol/json_fields.h"
 
 #include "protocol/store_keys.h"
 
@@ -123,8 +124,8 @@ std::string RankCensus::countedBy() const {
 int RankCensus::recordedWorldSize(std::set<int>* sizes) const {
     std::set<int> seen;
     for (const auto& [rank, rec] : ddpdeskRecords)
-        if (rec.is_object() && rec.contains("world_size") && rec["world_size"].is_number_integer())
-            seen.insert(rec["world_size"].get<int>());
+        if (protocol::JsonFields(rec).integer("world_size", 0) > 0)
+            seen.insert(protocol::JsonFields(rec).integer("world_size", 0));
     if (sizes) *sizes = seen;
     return seen.size() == 1 ? *seen.begin() : 0;
 }

@@ -1,4 +1,5 @@
 #include "monitor/monitor_sampler.h"
+#include "os/caught.h"
 
 #include "monitor/gpu_reader.h"
 #include "protocol/telemetry.h"
@@ -57,7 +58,11 @@ void MonitorSampler::start() {
     }
     shared->running = true;
     m_shared = shared;
-    m_thread = std::thread(&MonitorSampler::run, shared);
+    m_thread = std::thread([shared] {
+        // A sample that throws (bad_alloc, a driver library's surprise) ends the sampling, named, never the
+        // process.
+        os::runCaught("the monitor's sampler", [&] { MonitorSampler::run(shared); });
+    });
 }
 
 bool MonitorSampler::stop(double timeoutSeconds) {

@@ -1,5 +1,7 @@
 #include "protocol/collective_progress.h"
 
+#include "protocol/json_fields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -34,10 +36,11 @@ std::optional<CollectiveRecord> parseCollectiveRecord(std::string_view bytes) {
     if (end == std::string_view::npos) return std::nullopt;
     const nlohmann::json j = nlohmann::json::parse(bytes.substr(0, end), nullptr, false);
     if (!j.is_object()) return std::nullopt;
-    const auto num = [&j](const char* key) -> std::optional<std::int64_t> {
-        const auto it = j.find(key);
-        if (it == j.end() || !it->is_number()) return std::nullopt;
-        return it->get<std::int64_t>();
+    // Written by a rank's instrumentation, i.e. by whatever the script does: read without trusting a type.
+    const JsonFields fields(j);
+    const auto num = [&fields](const char* key) -> std::optional<std::int64_t> {
+        if (!fields.has(key)) return std::nullopt;
+        return fields.integer64(key, -1); // a wrong type is -1: refused below like a negative count
     };
     const auto entered = num(f::Entered), completed = num(f::Completed);
     if (!entered || !completed || *entered < 0 || *completed < 0 || *completed > *entered)
@@ -45,24 +48,20 @@ std::optional<CollectiveRecord> parseCollectiveRecord(std::string_view bytes) {
     CollectiveRecord r;
     r.entered = *entered;
     r.completed = *completed;
-    r.pid = num(f::Pid).value_or(0);
-    r.bytes = num(f::Bytes).value_or(0);
-    r.kind = j.value(f::Kind, std::string());
-    r.detail = j.value(f::Detail, std::string());
-    const auto time = [&j](const char* key) {
-        const auto it = j.find(key);
-        return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-    };
-    r.t = time(f::T);
+    r.pid = fields.integer64(f::Pid, 0);
+    r.bytes = fields.integer64(f::Bytes, 0);
+    r.kind = fields.text(f::Kind);
+    r.detail = fields.text(f::Detail);
+    r.t = fields.number(f::T, 0.0);
     const auto flightEntered = num(f::FlightEntered), flightCompleted = num(f::FlightCompleted);
     if (flightEntered && flightCompleted && *flightEntered >= 0 && *flightCompleted >= 0) {
         CollectiveRecord::Flight fr;
         fr.entered = *flightEntered;
         // Gloo's Flight Recorder may count a collective completed a moment before it counts it entered.
         fr.completed = std::min(*flightCompleted, *flightEntered);
-        fr.kind = j.value(f::FlightKind, std::string());
-        fr.bytes = num(f::FlightBytes).value_or(0);
-        fr.t = time(f::FlightT);
+        fr.kind = fields.text(f::FlightKind);
+        fr.bytes = fields.integer64(f::FlightBytes, 0);
+        fr.t = fields.number(f::FlightT, 0.0);
         r.flight = fr;
     }
     return r;

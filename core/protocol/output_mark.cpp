@@ -1,10 +1,11 @@
 #include "protocol/output_mark.h"
 
+#include "os/plain_file.h"
+#include "protocol/json_fields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
-#include <random>
 
 namespace ddpdesk::protocol {
 
@@ -14,26 +15,46 @@ namespace {
 
 constexpr std::size_t kMaxMarkBytes = 64 * 1024; // a mark lists a handful of names
 
-bool isRegularFile(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(fs::symlink_status(path, ec));
+// The mark's names; a mark that is there but not one DDP Desk wrote sets *why (naming what is wrong).
+std::vector<std::string> readMark(const fs::path& dir, std::string* why) {
+    const fs::path mark = dir / kOutputMarkName;
+    std::vector<std::string> names;
+    os::PlainFile in = os::PlainFile::open(mark, os::PlainFile::Mode::ReadExisting);
+    if (in.status() == os::PlainFile::Status::Missing) return names;
+    if (!in.isOpen()) {
+        *why = in.error();
+        return names;
+    }
+    std::string bytes(kMaxMarkBytes + 1, '\0');
+    std::size_t got = 0;
+    for (std::int64_t n = 1; n > 0 && got < bytes.size(); got += std::size_t(n > 0 ? n : 0))
+        n = in.readAt(got, bytes.data() + got, bytes.size() - got);
+    if (got > kMaxMarkBytes) {
+        *why = "it is over " + std::to_string(kMaxMarkBytes) + " bytes";
+        return names;
+    }
+    bytes.resize(got);
+    const nlohmann::json doc = nlohmann::json::parse(bytes, nullptr, false);
+    const JsonFields f(doc);
+    const std::string format = f.text("format");
+    const nlohmann::json* files = f.array("files");
+    if (!f.ok() || format != kOutputMarkFormat || !files) {
+        *why = doc.is_discarded() ? "it is not JSON"
+               : !f.ok()          ? f.refusal()
+                                  : "it is not in the format " + std::string(kOutputMarkFormat);
+        return names;
+    }
+    for (const nlohmann::json& name : *files)
+        if (name.is_string()) names.push_back(name.get_ref<const std::string&>());
+    return names;
 }
 
 } // namespace
 
 std::vector<std::string> markedOutputs(const fs::path& dir) {
-    const fs::path mark = dir / kOutputMarkName;
-    std::error_code ec;
-    if (!isRegularFile(mark) || fs::file_size(mark, ec) > kMaxMarkBytes || ec) return {};
-    std::ifstream in(mark, std::ios::binary);
-    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    std::vector<std::string> names;
-    if (!doc.is_object() || doc.value("format", std::string()) != kOutputMarkFormat) return names;
-    const auto files = doc.find("files");
-    if (files == doc.end() || !files->is_array()) return names;
-    for (const nlohmann::json& f : *files)
-        if (f.is_string()) names.push_back(f.get<std::string>());
-    return names;
+    std::string why;
+    std::vector<std::string> names = readMark(dir, &why);
+    return why.empty() ? names : std::vector<std::string>();
 }
 
 OutputState outputState(const fs::path& dir, const std::string& name) {
@@ -52,7 +73,11 @@ std::string markOutputs(const fs::path& dir, const std::vector<std::string>& nam
     if (fs::exists(st) && !fs::is_regular_file(st))
         return mark.string() + " is a link or a folder; DDP Desk keeps its list of the files it wrote there "
                                "and never writes through a link: move it away or choose another --out";
-    std::vector<std::string> all = markedOutputs(dir);
+    std::string why;
+    std::vector<std::string> all = readMark(dir, &why);
+    if (!why.empty())
+        return mark.string() + " is not a list DDP Desk wrote (" + why +
+               "); DDP Desk keeps there the names of the files it wrote: move it away or choose another --out";
     bool changed = !fs::exists(st);
     for (const std::string& n : names)
         if (std::find(all.begin(), all.end(), n) == all.end()) {
@@ -62,22 +87,9 @@ std::string markOutputs(const fs::path& dir, const std::vector<std::string>& nam
     if (!changed) return {};
     std::sort(all.begin(), all.end());
     const std::string text = nlohmann::json{{"format", kOutputMarkFormat}, {"files", all}}.dump(1) + "\n";
-    // A random suffix: two processes adding to the same mark never share a temporary file.
-    const fs::path tmp =
-        dir / (std::string(kOutputMarkName) + ".tmp-" + std::to_string(std::random_device()()));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) {
-            fs::remove(tmp, ec);
-            return "cannot write " + tmp.string() + " (is the folder writable?)";
-        }
-    }
-    fs::rename(tmp, mark, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        return "cannot write " + mark.string() + ": " + ec.message();
-    }
+    // A file of its own (random name, created exclusively, no link followed) renamed over the mark: two
+    // processes adding to the same mark never share a temporary file.
+    if (!os::replaceFileContent(mark, text, &why)) return "cannot write " + mark.string() + ": " + why;
     return {};
 }
 

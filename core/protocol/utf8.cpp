@@ -1,5 +1,6 @@
 #include "protocol/utf8.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace ddpdesk::protocol {
@@ -68,6 +69,18 @@ std::string validUtf8(std::string_view bytes) {
             out += kReplacement;
             i += consumed;
         }
+    }
+    return out;
+}
+
+std::string printableLine(std::string_view text, std::size_t maxChars) {
+    std::string out = validUtf8(text.substr(0, maxChars + 4));
+    for (char& c : out)
+        if ((unsigned char)c < 0x20 || c == 0x7f) c = '?';
+    if (out.size() > maxChars || text.size() > maxChars + 4) {
+        std::size_t cut = std::min(out.size(), maxChars);
+        while (cut > 0 && ((unsigned char)out[cut] & 0xc0) == 0x80) --cut; // not inside a character
+        out = out.substr(0, cut) + "...";
     }
     return out;
 }

@@ -518,10 +518,11 @@ def _stacks_on_request():
     $DDPDESK_STACKS_REQUEST (it answers while the main thread waits in C code that released the GIL, as
     collectives do). SIGUSR1 is the script's as much as ours: one with a handler of its own is never asked that
     way, since its handler would run (and one that exits would end the rank). So the signal is used only while the
-    script leaves SIGUSR1 alone; the moment it takes it (signal.signal, faulthandler.register/unregister) this
-    process moves to the request file before the script's handler is installed. The announcement says which: the
-    first line names this process, so the launcher never signals a process that has no handler for it, and
-    " request-file" at its end says to ask through the file; the last announcement is the one that holds."""
+    script leaves SIGUSR1 alone; the moment it takes it (signal.signal, _signal.signal, faulthandler.register or
+    unregister) this process moves to the request file before the script's handler is installed. The announcement
+    says which: the first line names this process, so the launcher never signals a process that has no handler
+    for it, and " request-file" at its end says to ask through the file; the last announcement is the one that
+    holds."""
     path = os.environ.get("DDPDESK_STACKS_FILE")
     if not path:
         return
@@ -579,6 +580,12 @@ def _stacks_on_request():
         return guarded
 
     signal.signal = takes_sigusr1(signal.signal)
+    try:  # signal.signal calls _signal.signal by name: a script that imports _signal itself is seen too
+        import _signal
+
+        _signal.signal = takes_sigusr1(_signal.signal)
+    except ImportError:
+        pass
     faulthandler.register = takes_sigusr1(faulthandler.register)
     faulthandler.unregister = takes_sigusr1(faulthandler.unregister)
 

@@ -3,6 +3,7 @@
 // refuse them by path with exit 2 and leave every byte in place, the worker must refuse a linked
 // checkpoint.pt itself, and runs (also restarted ones) must remove only the store file they created - not a
 // file that took its place.
+#include "launch/record/metrics_log.h"
 #include "launch/run/supervisor.h"
 #include "launch_test_util.h"
 
@@ -10,6 +11,12 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#ifndef Q_OS_WIN
+#include <unistd.h>
+#endif
 
 using namespace ddpdesk::launch;
 
@@ -250,6 +257,86 @@ private slots:
         QCOMPARE(s.model()->summary().restarts, 2);
         QVERIFY(!QFileInfo::exists(c.outDir + "/store/filestore"));
         qunsetenv("DDPDESK_FAKE_MODE");
+    }
+
+    // An --out folder DDP Desk would reuse must be the user's own: one every user may write into (or, as
+    // root, one another user owns) is refused by name before anything is written or run from it. Another
+    // local user could otherwise swap the instrumentation module the ranks run, after DDP Desk wrote it.
+    void aRunFolderOthersCanChangeIsNotReused() {
+        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
+        qputenv("DDPDESK_FAKE_MODE", "ok");
+        QTemporaryDir dir;
+        RunConfig c;
+        c.nproc = 1;
+        c.training.steps = 2;
+        c.outDir = dir.filePath("shared-run");
+        QVERIFY(QDir().mkpath(c.outDir));
+        QVERIFY(QFile::setPermissions(c.outDir, QFileDevice::Permissions(0x7777))); // rwx for everyone
+        {
+            Supervisor s;
+            QVector<ConfigProblem> problems;
+            QVERIFY2(!s.start(c, &problems), "a folder every user may write into was reused");
+            const QString text = RunConfig::problemsText(problems);
+            QVERIFY2(text.contains(c.outDir) && text.contains("every user may write into it"), qPrintable(text));
+            QVERIFY(!QFileInfo::exists(c.outDir + "/.ddpdesk-python"));
+            QVERIFY(!QFileInfo::exists(c.outDir + "/metrics.jsonl"));
+        }
+#ifndef Q_OS_WIN
+        if (::geteuid() == 0) { // another uid needs root to make
+            QVERIFY(QFile::setPermissions(c.outDir, QFileDevice::Permissions(0x7755)));
+            QCOMPARE(::chown(QFile::encodeName(c.outDir).constData(), 65534, 65534), 0);
+            Supervisor s;
+            QVector<ConfigProblem> problems;
+            QVERIFY(!s.start(c, &problems));
+            const QString text = RunConfig::problemsText(problems);
+            QVERIFY2(text.contains("another user (uid 65534) owns it"), qPrintable(text));
+        }
+#endif
+        qunsetenv("DDPDESK_FAKE_MODE");
+    }
+
+    // summary.json and metrics.jsonl are written into files the launcher creates itself: a link planted at
+    // either name while the run goes is replaced (or refused), never written through into another folder.
+    void aLinkPlantedInTheRunFolderIsNotWrittenThrough() {
+        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
+        qputenv("DDPDESK_FAKE_MODE", "hang");
+        qputenv("DDPDESK_FAKE_RANK", "0");
+        QTemporaryDir dir;
+        const QString target = dir.filePath("elsewhere/precious.json");
+        QVERIFY(writeFile(target, "the user's own"));
+        RunConfig c;
+        c.nproc = 2;
+        c.training.steps = 50;
+        c.training.threads = 1;
+        c.stallTimeoutSec = 0;
+        c.outDir = dir.filePath("run");
+        Supervisor s;
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVERIFY(s.start(c));
+        QVERIFY(QFile::link(target, c.outDir + "/summary.json"));
+        s.stop();
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(readFile(target), QByteArray("the user's own"));
+        QVERIFY(!QFileInfo(c.outDir + "/summary.json").isSymLink());
+        QCOMPARE(launchtest::readJsonFile(c.outDir + "/summary.json")["status"].toString(), QStringLiteral("stopped"));
+        QVERIFY(QDir(dir.filePath("elsewhere")).entryList(QDir::Files | QDir::Hidden) == QStringList{"precious.json"});
+        qunsetenv("DDPDESK_FAKE_MODE");
+        qunsetenv("DDPDESK_FAKE_RANK");
+
+        // The log: appended to only while it is a file of its own; a fresh one replaces the link itself.
+        const QString log = c.outDir + "/metrics.jsonl";
+        QVERIFY(QFile::remove(log));
+        QVERIFY(QFile::link(target, log));
+        MetricsLog m;
+        QString why;
+        QVERIFY(!m.open(log, true, &why));
+        QVERIFY2(why.contains("symbolic link"), qPrintable(why));
+        QVERIFY2(m.open(log, false, &why), qPrintable(why));
+        m.write(nlohmann::json{{"event", "launch"}, {"rank", -1}});
+        m.close();
+        QVERIFY(!QFileInfo(log).isSymLink());
+        QVERIFY(readFile(log).contains("launch"));
+        QCOMPARE(readFile(target), QByteArray("the user's own"));
     }
 
     // The end of a run removes its store file only while it is still that file: one put in its place

@@ -15,9 +15,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <thread>
+
+#ifndef Q_OS_WIN
+#include <sys/stat.h>
+#endif
 
 using namespace ddpdesk;
 using namespace ddpdesk::launch::link;
@@ -200,6 +207,126 @@ private slots:
         QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
         for (const auto& e : hub.events)
             QVERIFY(e["step"].get<int>() != 99);
+    }
+
+    // One file anyone who can write to the share may put there, a segment header of the wrong types: refused
+    // and named, node 0's launcher goes on (it once ended on nlohmann's type_error).
+    void aSegmentHeaderOfTheWrongTypesIsRefused() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        LinkSeen hub, node;
+        auto zero = startLink(folder, 0, hub);
+        QThread::msleep(1300); // after node 0's first look: a stream that appears now is followed at once
+        int k = 0;
+        for (const char* header : {R"({"type":5})", R"({"type":"segment","v":1,"node":"1","session":7})"}) {
+            const std::string body = std::string(64, '0') + header;
+            std::ofstream(folder / ("node-1-00000000deadbee" + std::to_string(k++) + "-0.frames"), std::ios::binary)
+                << nl::frameBytes(body);
+            QVERIFY2(hub.waitFor([&] { return hub.refused.size() >= std::size_t(k); }), hub.all().c_str());
+            QVERIFY2(hub.refused.back().find("does not begin as its name says") != std::string::npos,
+                     hub.all().c_str());
+        }
+        auto one = startLink(folder, 1, node); // the real node 1 still gets in
+        one->push(stepEvent(2, 5));
+        QVERIFY2(hub.waitFor([&] { return !hub.events.empty(); }), hub.all().c_str());
+        QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
+    }
+
+    // The writer never follows a link put in place of its segment: it would append frames to any file the
+    // user can write.
+    void aLinkInPlaceOfASegmentIsNotWrittenThrough() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        fs::create_directory(folder);
+        const fs::path victim = fs::path(dir.path().toStdString()) / "victim.txt";
+        std::ofstream(victim) << "the user's own file\n";
+        FolderStreamWriter w(folder, kSecret, 1);
+        QVERIFY(w.append(R"({"type":"hello","v":1,"node_rank":1,"host":"h","world_size":4,"nproc":2})"));
+        const fs::path segment = folder / nl::segmentFileName(1, w.session(), 0);
+        QVERIFY(fs::remove(segment));
+        fs::create_symlink(victim, segment);
+        QVERIFY(!w.append(R"({"type":"events","events":[]})"));
+        QVERIFY2(w.error().find("symbolic link") != std::string::npos, w.error().c_str());
+        std::ifstream in(victim);
+        std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QCOMPARE(content, std::string("the user's own file\n"));
+        // Nor is a name that is taken (by a link, even a dangling one) ever a new segment.
+        FolderStreamWriter second(folder, kSecret, 1);
+        fs::create_symlink(folder / "nowhere", folder / nl::segmentFileName(1, second.session(), 0));
+        QVERIFY(!second.append(R"({"type":"events","events":[]})"));
+        QVERIFY(!fs::exists(folder / "nowhere"));
+    }
+
+#ifndef Q_OS_WIN
+    // A FIFO named like a segment: reading it would block the link's thread for good (std::ifstream did).
+    void aFifoNamedLikeASegmentDoesNotHangTheReader() {
+        QTemporaryDir dir;
+        const fs::path folder(dir.path().toStdString());
+        const std::string session = "00000000deadbeef";
+        QCOMPARE(::mkfifo((folder / nl::segmentFileName(1, session, 0)).c_str(), 0600), 0);
+        auto done = std::make_shared<std::atomic<int>>(0);
+        auto error = std::make_shared<std::string>();
+        std::thread([folder, session, done, error] {
+            FolderStreamReader r(folder, kSecret, 1, session, false);
+            r.poll();
+            *error = r.error();
+            *done = r.state() == FolderStreamReader::State::Broken ? 1 : 2;
+        }).detach(); // if it hangs, the test fails and the process ends it
+        QElapsedTimer t;
+        t.start();
+        while (*done == 0 && t.elapsed() < 5000)
+            QThread::msleep(20);
+        QVERIFY2(*done == 1, "the reader hung on a FIFO (or did not refuse it)");
+        QVERIFY2(error->find("FIFO") != std::string::npos, error->c_str());
+    }
+
+    // FIFOs and folders named like segments in the link folder: node 0's scan goes past them (a size it could
+    // not read once ended the scan) and still follows the real node.
+    void aFifoOrFolderInTheLinkFolderDoesNotEndTheScan() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        fs::create_directory(folder);
+        for (int i = 0; i < 24; ++i) {
+            char session[17];
+            std::snprintf(session, sizeof session, "%016x", 0x1000 + i);
+            const fs::path p = folder / nl::segmentFileName(1, session, 0);
+            if (i % 2)
+                fs::create_directory(p);
+            else
+                QCOMPARE(::mkfifo(p.c_str(), 0600), 0);
+        }
+        LinkSeen hub, node;
+        auto zero = startLink(folder, 0, hub);
+        auto one = startLink(folder, 1, node);
+        one->push(stepEvent(2, 1));
+        QVERIFY2(hub.waitFor([&] { return !hub.events.empty(); }), hub.all().c_str());
+        QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
+    }
+#endif
+
+    // A stream named after node 1 by someone without the secret never replaces node 1's own: node 0 stays
+    // with the real one (it once followed the forgery, refused it, and was blind to node 1 from then on).
+    void aForgedStreamDoesNotReplaceAFollowedNode() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "link";
+        LinkSeen hub, node;
+        auto zero = startLink(folder, 0, hub);
+        auto one = startLink(folder, 1, node);
+        one->push(stepEvent(2, 1));
+        QVERIFY2(hub.waitFor([&] { return !hub.events.empty(); }), hub.all().c_str());
+        FolderStreamWriter forger(folder, std::string(32, 'x'), 1);
+        QVERIFY2(helloAndBeatUntil(forger, "evil", hub, [&] { return !hub.refused.empty(); }), hub.all().c_str());
+        QVERIFY2(hub.refused[0].find("not signed with this run's secret") != std::string::npos,
+                 hub.refused[0].c_str());
+        one->push(stepEvent(3, 77));
+        QVERIFY2(hub.waitFor([&] {
+            for (const auto& e : hub.events)
+                if (e.value("step", 0) == 77) return true;
+            return false;
+        }),
+                 hub.all().c_str());
+        QVERIFY2(hub.disconnected.empty(), hub.all().c_str());
+        QCOMPARE(hub.connected, std::vector<std::string>({"1@host1"}));
     }
 
     // No node 0: the node's stream stops at kMaxUnreadSegments segments; what does not fit is dropped and

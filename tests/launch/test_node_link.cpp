@@ -63,6 +63,11 @@ struct Raw {
             {{"type", "hello"}, {"v", 1}, {"node_rank", 1}, {"host", "raw"}, {"world_size", 4}, {"nproc", 2}},
             net::Clock::now() + net::Millis(2000));
     }
+    bool refusedThenClosed() { // the server's unsigned refusal, then the end of the connection
+        const auto body = frames->receiveBody(net::Clock::now() + net::Millis(3000));
+        const auto text = body ? nl::unsignedPayload(*body) : std::nullopt;
+        return text && text->find("\"refused\"") != std::string::npos && closedWithin(3000);
+    }
     bool closedWithin(int ms) { // the server ended the connection
         char byte;
         return !io->recvExact(&byte, 1, net::Clock::now() + net::Millis(ms)) && io->peerClosed();
@@ -159,6 +164,94 @@ private slots:
         QVERIFY2(seen.disconnected[0].find("MAC is wrong") != std::string::npos,
                  seen.disconnected[0].c_str());
         QVERIFY(seen.events.empty());
+    }
+
+    // One message must not end a run: claims of the wrong type, before the MAC is checked (anyone who reaches
+    // the port) and after it (a launcher of this run with a bug), are refused and named; node 0 goes on and
+    // still lets the real node in. A newline in a claimed host never makes a log line of its own.
+    void aHelloOfTheWrongTypesIsRefusedAndNodeZeroGoesOn() {
+        LinkSeen seen;
+        auto server = startServer(seen);
+        {
+            Raw raw(server->port());
+            QVERIFY(raw.frames);
+            const std::string body = std::string(64, '0') + R"({"type":"hello","node_rank":1,"host":5})";
+            const std::string bytes = nl::frameBytes(body);
+            QVERIFY(raw.io->sendAll(bytes.data(), bytes.size(), net::Clock::now() + net::Millis(2000)));
+            QVERIFY(raw.refusedThenClosed());
+        }
+        {
+            Raw raw(server->port());
+            QVERIFY(raw.frames);
+            const std::string body =
+                std::string(64, '0') + R"({"type":"hello","node_rank":[1],"host":"evil\nnode link: forged"})";
+            const std::string bytes = nl::frameBytes(body);
+            QVERIFY(raw.io->sendAll(bytes.data(), bytes.size(), net::Clock::now() + net::Millis(2000)));
+            QVERIFY(raw.refusedThenClosed());
+        }
+        {
+            Raw raw(server->port()); // signed, so its fields are checked: a host that is not a string
+            QVERIFY(raw.frames);
+            QVERIFY(raw.frames->send(
+                {{"type", "hello"}, {"v", 1}, {"node_rank", 1}, {"host", 5}, {"world_size", 4}, {"nproc", 2}},
+                net::Clock::now() + net::Millis(2000)));
+            QVERIFY(raw.refusedThenClosed());
+        }
+        QVERIFY(seen.waitFor([&] { return seen.refused.size() >= 3; }));
+        {
+            std::lock_guard<std::mutex> lock(seen.mutex);
+            QCOMPARE(seen.refused[0], std::string("a launcher claiming node 1 on host ?: its hello is not signed "
+                                                  "with this run's secret"));
+            QVERIFY2(seen.refused[1].find('\n') == std::string::npos &&
+                         seen.refused[1].find("evil?node link: forged") != std::string::npos,
+                     seen.refused[1].c_str());
+            QVERIFY2(seen.refused[2].find("field 'host' is an integer, not a string") != std::string::npos,
+                     seen.refused[2].c_str());
+            QVERIFY(seen.connected.empty());
+        }
+        NodeLinkClient client(clientConfig(server->port(), kSecret), {});
+        client.push(nlohmann::json{{"event", "step"}, {"rank", 2}, {"step", 1}}.dump());
+        QVERIFY2(seen.waitFor([&] { return !seen.events.empty(); }), seen.all().c_str());
+        std::lock_guard<std::mutex> lock(seen.mutex);
+        QCOMPARE(seen.connected, std::vector<std::string>({"1@node-b"}));
+    }
+
+    // A fake node 0 (anyone may listen where a node looks for it) whose challenge and requests have fields of
+    // the wrong type: the node says so and keeps its run.
+    void aFakeNodeZeroOfTheWrongTypesDoesNotEndTheNode() {
+        auto listen = net::listenTcp("127.0.0.1", 0);
+        QVERIFY(listen.listener);
+        LinkSeen node;
+        NodeLinkClient client(clientConfig(listen.listener->port(), kSecret), node.nodeHooks());
+        for (const char* challenge : {R"({"type":"challenge","v":1,"nonce":5})", R"({"type":7})", R"([1,2])"}) {
+            auto held = listen.listener->accept(net::Millis(5000));
+            QVERIFY(held);
+            FrameIo frames(*held, kSecret, nl::Direction::Down);
+            std::size_t before = 0;
+            {
+                std::lock_guard<std::mutex> lock(node.mutex);
+                before = node.status.size();
+            }
+            QVERIFY(frames.sendText(challenge, net::Clock::now() + net::Millis(2000), false));
+            QVERIFY2(node.waitFor([&] { return node.status.size() > before; }), node.all().c_str());
+        }
+        // A fake node 0 that knows the secret and refuses with a reason of the wrong type.
+        {
+            auto held = listen.listener->accept(net::Millis(5000));
+            QVERIFY(held);
+            FrameIo frames(*held, kSecret, nl::Direction::Down);
+            frames.setNonce("0123456789abcdef");
+            QVERIFY(frames.send({{"type", "challenge"}, {"v", 1}, {"nonce", frames.nonce()}},
+                                net::Clock::now() + net::Millis(2000), false));
+            QVERIFY(frames.receiveBody(net::Clock::now() + net::Millis(3000)));
+            QVERIFY(frames.send({{"type", "refused"}, {"why", {{"a", 1}}}}, net::Clock::now() + net::Millis(2000),
+                                false));
+        }
+        QVERIFY2(node.waitFor([&] {
+            return !node.status.empty() && node.status.back().find("no reason given") != std::string::npos;
+        }),
+                 node.all().c_str());
+        QVERIFY(!client.connected());
     }
 
     void aLyingLengthPrefixIsRefusedWithoutReadingIt() {

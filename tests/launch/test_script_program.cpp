@@ -81,14 +81,23 @@ class ScriptProgramTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // Through the signal module, and through the C module _signal that signal.signal calls (a script importing
+    // it directly once went unseen, and the stall watch called its handler).
+    void theScriptsSigusr1HandlerIsNeverCalled_data() {
+        QTest::addColumn<QString>("takes");
+        QTest::newRow("signal.signal") << QStringLiteral("signal.signal(signal.SIGUSR1, users_own)");
+        QTest::newRow("_signal.signal") << QStringLiteral("import _signal\n_signal.signal(signal.SIGUSR1, users_own)");
+    }
+
     void theScriptsSigusr1HandlerIsNeverCalled() {
 #ifdef Q_OS_WIN
         QSKIP("no SIGUSR1 on Windows");
 #endif
+        QFETCH(QString, takes);
         QTemporaryDir tmp;
         const QString script = tmp.filePath("own_handler.py"), out = tmp.filePath("run");
         // A few steps, then the script takes SIGUSR1 (a handler that ends the rank, as many do) and waits.
-        QVERIFY(writeFile(script, R"PY(import os, signal, sys, time
+        QVERIFY(writeFile(script, QByteArray(R"PY(import os, signal, sys, time
 import torch
 folder = sys.argv[1]
 
@@ -106,10 +115,11 @@ for _ in range(3):
     opt.zero_grad()
     model(torch.ones(4, 2)).sum().backward()
     opt.step()
-signal.signal(signal.SIGUSR1, users_own)
+TAKES
 open(os.path.join(folder, "installed"), "w").close()
 waiting_for_go()
-)PY"));
+)PY")
+                                      .replace("TAKES", takes.toUtf8())));
         QProcess cli;
         cli.start(launchtest::envPath("DDPDESK_CLI"),
                   {"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"), "--nproc",
@@ -148,6 +158,33 @@ waiting_for_go()
         QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
                  qPrintable(cli.readAllStandardError()));
         QCOMPARE(launchtest::readJsonFile(out + "/summary.json")["status"].toString(), QStringLiteral("ok"));
+    }
+
+    // A script's stdout is the script's: lines shaped like the instrumentation's events with fields of the
+    // wrong type (a number for "source", a string for "step") are its own text or refused field by field;
+    // the launcher reads them through the typed accessor and the run ends as it would without them (one such
+    // line once ended the launcher on nlohmann's type_error).
+    void eventsOfTheWrongTypesFromAScriptDoNotEndTheRun() {
+        QTemporaryDir tmp;
+        const QString script = tmp.filePath("typed.py"), out = tmp.filePath("run");
+        QVERIFY(writeFile(script, R"PY(import torch
+print('{"v":1,"event":"x","source":7}', flush=True)
+print('{"v":1,"event":"step","source":"instrument","rank":"zero","step":"one","samples":"many"}', flush=True)
+print('{"v":1,"event":"log","source":"instrument","rank":0,"text":5,"stream":{}}', flush=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    opt.zero_grad()
+    model(torch.ones(4, 2)).sum().backward()
+    opt.step()
+)PY"));
+        const auto r = launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                                           "--nproc", "1", "--out", out},
+                                          120000);
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        const QJsonObject summary = launchtest::readJsonFile(out + "/summary.json");
+        QCOMPARE(summary["status"].toString(), QStringLiteral("ok"));
+        QCOMPARE(summary["steps"].toInt(), 3);
     }
 
     void aDdpdeskInstrumentOfTheUsersCannotStandIn() {

@@ -10,6 +10,8 @@ set(DDPDESK_WINE_TESTS
     "process_job|tests/os/test_process_job.cpp|win_os"
     "rename_aside|tests/os/test_rename_aside.cpp|win_os"
     "owned_file|tests/os/test_owned_file.cpp|win_os"
+    "plain_file|tests/os/test_plain_file.cpp|win_os"
+    "json_fields|tests/protocol/test_json_fields.cpp|win_protocol"
     "os_probes|tests/doctor/test_os_probes.cpp|win_doctor"
     "shared_memory|tests/os/test_shared_memory.cpp|win_os"
     "tcp_socket|tests/os/test_tcp_socket.cpp|win_os"

@@ -2,7 +2,11 @@
 
 #include "launch/link/event_queue.h"
 #include "launch/link/folder_stream.h"
+#include "os/caught.h"
+#include "os/plain_file.h"
+#include "protocol/json_fields.h"
 #include "protocol/node_link.h"
+#include "protocol/utf8.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -20,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 constexpr std::chrono::seconds kReadAtEnd{2}; // node 0's time to read a node's last events
 constexpr std::chrono::seconds kHungShare{5}; // then the thread is left behind
+constexpr std::size_t kMaxCandidates = 16;     // new streams for followed nodes, waiting for their hello
 } // namespace
 
 struct FolderLink::Shared {
@@ -72,6 +77,9 @@ private:
     void writeTurn(bool force);
     void readTurn();
     void handle(FolderStreamReader& r, nlohmann::json& payload);
+    std::string helloWhy(const FolderStreamReader& r, const nlohmann::json& payload) const;
+    void refuse(const std::string& claimed, const std::string& why);
+    void candidatesTurn();
     void scan();
     void follow(int node, const std::string& session, std::uint64_t first);
     void finish();
@@ -88,6 +96,10 @@ private:
     std::map<std::string, std::uintmax_t> m_sizes;                // by session: bytes at the last scan
     std::set<std::string> m_refused;                              // sessions not to follow again
     std::vector<std::unique_ptr<FolderStreamReader>> m_finished;  // streams read to their end
+    // A new stream for a node whose stream is followed already: it replaces that one only once its hello is
+    // signed with the run's secret (the node's launcher started again). Until then anyone who can write to
+    // the share could name a stream after node 1 and blind node 0 to the real one.
+    std::map<std::string, std::unique_ptr<FolderStreamReader>> m_candidates; // by session
 };
 
 bool Worker::ensureFolder() {
@@ -162,35 +174,45 @@ void Worker::writeTurn(bool force) {
         write("{\"type\":\"events\",\"dropped\":" + std::to_string(m_s->queue.dropped()) + ",\"events\":[]}");
 }
 
+std::string Worker::helloWhy(const FolderStreamReader& r, const nlohmann::json& payload) const {
+    const protocol::JsonFields f(payload);
+    if (isHub()) {
+        std::string why = helloRefusal(payload, m_c.run);
+        if (why.empty() && f.integer(nl::field::NodeRank, -1) != r.node())
+            why = "its hello names node " + f.shown(nl::field::NodeRank, 16);
+        return why;
+    }
+    if (f.text(nl::field::Type) != nl::type::Hello || f.integer(nl::field::Version, 0) != nl::kVersion ||
+        f.integer(nl::field::WorldSize, 0) != m_c.run.worldSize)
+        return "node 0's stream is not this run's (world size " + f.shown(nl::field::WorldSize, 16) +
+               ", node-link protocol " + f.shown(nl::field::Version, 16) + ")";
+    return {};
+}
+
+void Worker::refuse(const std::string& claimed, const std::string& why) {
+    if (isHub())
+        m_s->call([&] {
+            if (m_s->hub.refused) m_s->hub.refused(claimed, why);
+        });
+    else
+        status("not following " + claimed + ": " + why);
+}
+
 void Worker::handle(FolderStreamReader& r, nlohmann::json& payload) {
     const int node = r.node();
-    const std::string type = payload.value(nl::field::Type, std::string());
+    const protocol::JsonFields fields(payload);
+    const std::string type = fields.text(nl::field::Type);
     if (!m_helloSeen[node]) {
         const std::string claimed = "node " + std::to_string(node) + "'s link stream " + r.session();
-        std::string why;
-        if (isHub()) {
-            why = helloRefusal(payload, m_c.run);
-            if (why.empty() && payload.value(nl::field::NodeRank, -1) != node)
-                why = "its hello names node " + payload[nl::field::NodeRank].dump();
-        } else if (type != nl::type::Hello || payload.value(nl::field::Version, 0) != nl::kVersion ||
-                   payload.value(nl::field::WorldSize, 0) != m_c.run.worldSize) {
-            why = "node 0's stream is not this run's (world size " +
-                  payload.value(nl::field::WorldSize, nlohmann::json()).dump() + ", node-link protocol " +
-                  payload.value(nl::field::Version, nlohmann::json()).dump() + ")";
-        }
+        const std::string why = helloWhy(r, payload);
         if (!why.empty()) {
             m_refused.insert(r.session());
             m_readers.erase(node); // r is gone after this
-            if (isHub())
-                m_s->call([&] {
-                    if (m_s->hub.refused) m_s->hub.refused(claimed, why);
-                });
-            else
-                status("not following " + claimed + ": " + why);
+            refuse(claimed, why);
             return;
         }
         m_helloSeen[node] = true;
-        const std::string host = payload.value(nl::field::Host, std::string());
+        const std::string host = protocol::printableLine(fields.text(nl::field::Host));
         if (isHub()) {
             publishFollowed();
             m_s->call([&] {
@@ -204,8 +226,8 @@ void Worker::handle(FolderStreamReader& r, nlohmann::json& payload) {
     }
     if (isHub()) {
         if (type != nl::type::Events) return;
+        const std::uint64_t dropped = fields.count(nl::field::Dropped, 0);
         std::vector<nlohmann::json> events = nodeEvents(payload, node, m_c.run.nproc);
-        const std::uint64_t dropped = payload.value(nl::field::Dropped, std::uint64_t(0));
         m_s->call([&] {
             if (m_s->hub.events) m_s->hub.events(node, events, dropped);
         });
@@ -217,6 +239,7 @@ void Worker::handle(FolderStreamReader& r, nlohmann::json& payload) {
 }
 
 void Worker::readTurn() {
+    candidatesTurn();
     for (auto it = m_readers.begin(); it != m_readers.end();) {
         const int node = it->first;
         FolderStreamReader* r = it->second.get();
@@ -263,12 +286,51 @@ void Worker::follow(int node, const std::string& session, std::uint64_t first) {
         return;
     }
     auto old = m_readers.find(node);
-    if (old != m_readers.end()) { // the node's launcher started again: its new stream replaces the old
+    if (old != m_readers.end() && m_helloSeen[node]) { // it must prove itself first (candidatesTurn)
+        if (m_candidates.size() < kMaxCandidates) m_candidates[session] = std::move(reader);
+        return;
+    }
+    if (old != m_readers.end()) { // the one followed has not said its hello either: the newer one counts
         m_finished.push_back(std::move(old->second));
         m_readers.erase(old);
     }
     m_helloSeen[node] = false;
     m_readers[node] = std::move(reader);
+}
+
+void Worker::candidatesTurn() {
+    for (auto it = m_candidates.begin(); it != m_candidates.end();) {
+        FolderStreamReader& c = *it->second;
+        std::vector<nlohmann::json> payloads = c.poll(1u << 16); // a hello is small: no more of it yet
+        const std::string claimed = "node " + std::to_string(c.node()) + "'s link stream " + c.session();
+        std::string why;
+        if (!payloads.empty())
+            why = helloWhy(c, payloads.front());
+        else if (c.state() != FolderStreamReader::State::Reading)
+            why = c.state() == FolderStreamReader::State::Broken ? c.error() : "it ended before its hello";
+        else {
+            ++it;
+            continue; // nothing verified yet
+        }
+        if (!why.empty()) {
+            m_refused.insert(c.session());
+            refuse(claimed, why);
+            it = m_candidates.erase(it);
+            continue;
+        }
+        // Signed with the run's secret: the node's launcher started again, its new stream replaces the old.
+        const int node = c.node();
+        auto old = m_readers.find(node);
+        if (old != m_readers.end()) m_finished.push_back(std::move(old->second));
+        m_readers[node] = std::move(it->second);
+        it = m_candidates.erase(it);
+        m_helloSeen[node] = false;
+        FolderStreamReader& r = *m_readers[node];
+        for (nlohmann::json& p : payloads) {
+            handle(r, p);
+            if (m_readers.find(node) == m_readers.end() || m_readers[node].get() != &r) break;
+        }
+    }
 }
 
 // New streams: one that appears after the first scan is followed at once; one there already is followed once
@@ -289,15 +351,21 @@ void Worker::scan() {
         if (!nl::parseSegmentFileName(it->path().filename().string(), &node, &session, &k)) continue;
         if (session == m_writer.session() || (isHub() ? node < 1 || node >= m_c.run.nnodes : node != 0))
             continue;
+        // A FIFO, a folder or a link named like a segment is nobody's stream (and its size is no answer: the
+        // scan went on to the next entry only because each entry has its own error code).
+        if (!os::isPlainFileEntry(it->path())) continue;
+        std::error_code sizeError;
+        const std::uintmax_t bytes = it->file_size(sizeError);
+        if (sizeError) continue;
         Seen& s = seen[session];
         s.node = node;
-        s.bytes += it->file_size(ec);
+        s.bytes += bytes;
         s.first = std::min(s.first, k);
     }
     std::map<std::string, std::uintmax_t> sizes;
     for (const auto& [session, s] : seen) {
         sizes[session] = s.bytes;
-        if (m_refused.count(session)) continue;
+        if (m_refused.count(session) || m_candidates.count(session)) continue;
         auto r = m_readers.find(s.node);
         if (r != m_readers.end() && r->second->session() == session) continue;
         bool finished = false;
@@ -363,7 +431,13 @@ void Worker::run() {
 FolderLink::FolderLink(FolderLinkConfig config, NodeLinkServerHooks hub, NodeLinkClientHooks node)
     : m_shared(std::make_shared<Shared>(std::move(config), std::move(hub), std::move(node))) {
     m_thread = std::thread([s = m_shared] {
-        Worker(s).run();
+        os::runCaught("node link folder", [&] { Worker(s).run(); },
+                      [&](const std::string& why) {
+                          s->call([&] {
+                              if (s->node.status) s->node.status(why);
+                              if (s->hub.refused) s->hub.refused("the node link's own thread", why);
+                          });
+                      });
         std::lock_guard<std::mutex> lock(s->mutex);
         s->done = true;
         s->wake.notify_all();

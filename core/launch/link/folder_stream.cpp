@@ -1,9 +1,9 @@
 #include "launch/link/folder_stream.h"
 
+#include "os/plain_file.h"
+#include "protocol/json_fields.h"
 #include "protocol/node_link.h"
 #include "protocol/run_auth.h"
-
-#include <fstream>
 
 namespace ddpdesk::launch::link {
 
@@ -28,12 +28,14 @@ fs::path FolderStreamWriter::segmentPath(std::uint64_t k) const {
     return m_folder / nl::segmentFileName(m_node, m_session, k);
 }
 
-bool FolderStreamWriter::write(const std::string& frame) {
-    std::ofstream out(segmentPath(m_segment), std::ios::binary | std::ios::app);
-    out.write(frame.data(), std::streamsize(frame.size()));
-    out.close(); // closed after every batch: the share's other machines see it, and node 0 may remove it
-    if (!out) {
-        m_error = "cannot write " + segmentPath(m_segment).string();
+bool FolderStreamWriter::write(const std::string& frame, bool create) {
+    // Created by this launcher, then appended to only while it is still a regular file: a link put in its
+    // place is refused, never followed. Closed after every batch: the share's other machines see it, and
+    // node 0 may remove it.
+    os::PlainFile out = os::PlainFile::open(segmentPath(m_segment), create ? os::PlainFile::Mode::CreateNew
+                                                                           : os::PlainFile::Mode::AppendExisting);
+    if (!out.isOpen() || !out.writeAll(frame.data(), frame.size())) {
+        m_error = "cannot write " + segmentPath(m_segment).string() + ": " + out.error();
         return false;
     }
     m_bytes += frame.size();
@@ -50,12 +52,7 @@ bool FolderStreamWriter::append(const std::string& payload) {
         ++m_segment;
         m_begun = false;
     }
-    if (!m_begun) {
-        std::error_code ec;
-        if (fs::exists(segmentPath(m_segment), ec)) { // never written over
-            m_error = segmentPath(m_segment).string() + " exists already";
-            return false;
-        }
+    if (!m_begun) { // a name taken already is never written over (CreateNew)
         m_seq = 0;
         m_bytes = 0;
         const nlohmann::json header{{nl::field::Type, nl::type::Segment},
@@ -63,7 +60,7 @@ bool FolderStreamWriter::append(const std::string& payload) {
                                     {nl::field::Node, m_node},
                                     {nl::field::Session, m_session},
                                     {nl::field::SegmentIndex, m_segment}};
-        if (!write(nl::frameBytes(nl::signFrame({}, {}, directionOf(m_node), 0, header.dump()))))
+        if (!write(nl::frameBytes(nl::signFrame({}, {}, directionOf(m_node), 0, header.dump())), true))
             return false;
         m_begun = true;
     }
@@ -99,13 +96,18 @@ std::vector<nlohmann::json> FolderStreamReader::poll(std::size_t maxBytes) {
     std::size_t read = 0;
     while (m_state == State::Reading && read < maxBytes) {
         const fs::path file = m_folder / nl::segmentFileName(m_node, m_session, m_segment);
-        std::ifstream in(file, std::ios::binary);
-        if (!in) break; // not there yet (or not visible on the share yet)
-        in.seekg(std::streamoff(m_offset));
+        // Only a regular file: a FIFO named like a segment would block this thread for good, a link would
+        // read whatever it points to.
+        os::PlainFile in = os::PlainFile::open(file, os::PlainFile::Mode::ReadExisting);
+        if (in.status() == os::PlainFile::Status::NotRegular) {
+            broken(in.error());
+            break;
+        }
+        if (!in.isOpen()) break; // not there yet (or not visible on the share yet)
         std::string chunk(std::min(kReadChunk, maxBytes - read), '\0');
-        in.read(chunk.data(), std::streamsize(chunk.size()));
-        const auto n = std::size_t(in.gcount());
+        const std::int64_t got = in.readAt(m_offset, chunk.data(), chunk.size());
         in.close();
+        const auto n = std::size_t(got > 0 ? got : 0);
         chunk.resize(n);
         m_offset += n;
         read += n;
@@ -150,10 +152,10 @@ bool FolderStreamReader::parse(std::vector<nlohmann::json>& out, bool* nextSegme
         if (!m_headerSeen) {
             const auto text = nl::unsignedPayload(body);
             const nlohmann::json h = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-            if (!h.is_object() || h.value(nl::field::Type, std::string()) != nl::type::Segment ||
-                h.value(nl::field::Node, -1) != m_node ||
-                h.value(nl::field::Session, std::string()) != m_session ||
-                h.value(nl::field::SegmentIndex, std::uint64_t(-1)) != m_segment) {
+            const protocol::JsonFields f(h);
+            if (f.text(nl::field::Type) != nl::type::Segment || f.integer(nl::field::Node, -1) != m_node ||
+                f.text(nl::field::Session) != m_session ||
+                f.count(nl::field::SegmentIndex, std::uint64_t(-1)) != m_segment) {
                 broken("segment " + std::to_string(m_segment) + " does not begin as its name says");
                 return false;
             }
@@ -173,7 +175,7 @@ bool FolderStreamReader::parse(std::vector<nlohmann::json>& out, bool* nextSegme
             broken("a signed frame that is not a JSON object");
             return false;
         }
-        const std::string type = j.value(nl::field::Type, std::string());
+        const std::string type = protocol::JsonFields(j).text(nl::field::Type);
         if (type == nl::type::Next) {
             *nextSegment = true;
             return true;

@@ -5,8 +5,9 @@
 // a share any machine of the job (and any process there) may write to, so the reader trusts nothing it has
 // not verified: a length over kMaxFrameBytes, a segment that is not the one it names or a frame without the
 // run's MAC ends the stream (Broken, with why), and a poll reads a bounded number of bytes. Plain C++ without
-// threads (the folder link's thread drives both); files only through std::filesystem and fstreams, so a UNC
-// share's path works as well as a local folder.
+// threads (the folder link's thread drives both); files only through std::filesystem and os::PlainFile (a
+// link, a FIFO or a folder named like a segment is refused, never followed or waited on), so a UNC share's path
+// works as well as a local folder.
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,7 @@ public:
     const std::string& error() const { return m_error; }
 
 private:
-    bool write(const std::string& frame);
+    bool write(const std::string& frame, bool create = false);
     std::filesystem::path segmentPath(std::uint64_t k) const;
 
     const std::filesystem::path m_folder;

@@ -1,5 +1,6 @@
 #include "launch/link/hello_check.h"
 
+#include "protocol/json_fields.h"
 #include "protocol/node_link.h"
 #include "protocol/telemetry_fields.h"
 
@@ -8,20 +9,21 @@ namespace ddpdesk::launch::link {
 namespace nl = protocol::node_link;
 
 std::string helloRefusal(const nlohmann::json& hello, const RunShape& run) {
-    if (!hello.is_object() || hello.value(nl::field::Type, std::string()) != nl::type::Hello)
-        return "its first frame is not a hello";
-    if (hello.value(nl::field::Version, 0) != nl::kVersion)
-        return "it speaks node-link protocol " + hello.value(nl::field::Version, nlohmann::json()).dump() +
-               ", this launcher " + std::to_string(nl::kVersion) + ": run the same DDP Desk on every node";
-    const int node = hello.value(nl::field::NodeRank, -1);
+    const protocol::JsonFields f(hello);
+    if (!f.isObject() || f.text(nl::field::Type) != nl::type::Hello) return "its first frame is not a hello";
+    if (f.integer(nl::field::Version, 0) != nl::kVersion)
+        return "it speaks node-link protocol " + f.shown(nl::field::Version, 16) + ", this launcher " +
+               std::to_string(nl::kVersion) + ": run the same DDP Desk on every node";
+    const int node = f.integer(nl::field::NodeRank, -1);
     if (node < 1 || node >= run.nnodes)
-        return "node rank " + std::to_string(node) + " is not one of this run's 1.." +
+        return "node rank " + f.shown(nl::field::NodeRank, 16) + " is not one of this run's 1.." +
                std::to_string(run.nnodes - 1);
-    if (hello.value(nl::field::WorldSize, 0) != run.worldSize ||
-        hello.value(nl::field::Nproc, 0) != run.nproc)
-        return "it runs world size " + hello.value(nl::field::WorldSize, nlohmann::json()).dump() + " with " +
-               hello.value(nl::field::Nproc, nlohmann::json()).dump() + " rank(s) per node; this run " +
-               std::to_string(run.worldSize) + " with " + std::to_string(run.nproc);
+    if (f.integer(nl::field::WorldSize, 0) != run.worldSize || f.integer(nl::field::Nproc, 0) != run.nproc)
+        return "it runs world size " + f.shown(nl::field::WorldSize, 16) + " with " +
+               f.shown(nl::field::Nproc, 16) + " rank(s) per node; this run " + std::to_string(run.worldSize) +
+               " with " + std::to_string(run.nproc);
+    f.text(nl::field::Host);
+    if (!f.ok()) return "its hello is malformed: " + f.refusal();
     return {};
 }
 

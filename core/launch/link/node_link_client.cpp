@@ -2,6 +2,9 @@
 
 #include "launch/link/frame_io.h"
 #include "net/net_socket.h"
+#include "os/caught.h"
+#include "protocol/json_fields.h"
+#include "protocol/utf8.h"
 #include "protocol/node_link.h"
 
 namespace ddpdesk::launch::link {
@@ -16,7 +19,10 @@ constexpr net::Millis kEventsSendTimeout{5000};
 
 NodeLinkClient::NodeLinkClient(NodeLinkClientConfig config, NodeLinkClientHooks hooks)
     : m_config(std::move(config)), m_hooks(std::move(hooks)), m_queue(m_config.maxQueuedBytes) {
-    m_thread = std::thread([this] { run(); });
+    m_thread = std::thread([this] {
+        os::runCaught("node link to node 0", [this] { run(); }, [this](const std::string& why) { status(why); });
+        m_connected = false;
+    });
 }
 
 NodeLinkClient::~NodeLinkClient() {
@@ -94,12 +100,13 @@ bool NodeLinkClient::session() {
     const auto challengeText = challengeBody ? nl::unsignedPayload(*challengeBody) : std::nullopt;
     const nlohmann::json challenge =
         challengeText ? nlohmann::json::parse(*challengeText, nullptr, false) : nlohmann::json();
-    if (!challenge.is_object() || challenge.value(nl::field::Type, std::string()) != nl::type::Challenge) {
+    const protocol::JsonFields challengeFields(challenge);
+    if (challengeFields.text(nl::field::Type) != nl::type::Challenge || challengeFields.text(nl::field::Nonce).empty()) {
         status("the node-link port of node 0 did not answer as DDP Desk's launcher does (" + frames.error() +
                "); trying again");
         return true;
     }
-    frames.setNonce(challenge.value(nl::field::Nonce, std::string()));
+    frames.setNonce(challengeFields.text(nl::field::Nonce));
     if (!frames.send({{nl::field::Type, nl::type::Hello},
                       {nl::field::Version, nl::kVersion},
                       {nl::field::NodeRank, m_config.nodeRank},
@@ -113,7 +120,7 @@ bool NodeLinkClient::session() {
     if (const auto refusal = nl::unsignedPayload(*replyBody)) {
         const nlohmann::json r = nlohmann::json::parse(*refusal, nullptr, false);
         status("node 0's launcher refused this one: " +
-               (r.is_object() ? r.value(nl::field::Why, std::string("no reason given")) : *refusal) +
+               protocol::printableLine(protocol::JsonFields(r).text(nl::field::Why, "no reason given"), 300) +
                "; its events stay on this node");
         return false;
     }
@@ -126,11 +133,16 @@ bool NodeLinkClient::session() {
     status("connected to node 0's launcher at " + m_config.host + ":" + std::to_string(m_config.port) +
            ": this node's ranks show there too");
     std::thread receiver([this, &frames, io] {
-        while (!m_stop) {
-            const auto request = frames.receiveSigned(net::Clock::now() + std::chrono::hours(24));
-            if (!request) break;
-            if (m_hooks.control) m_hooks.control(*request);
-        }
+        os::runCaught(
+            "node link from node 0",
+            [&] {
+                while (!m_stop) {
+                    const auto request = frames.receiveSigned(net::Clock::now() + std::chrono::hours(24));
+                    if (!request) break;
+                    if (m_hooks.control) m_hooks.control(*request);
+                }
+            },
+            [this](const std::string& why) { status(why); });
         io->cancel(); // the sender stops too: the link is broken
     });
     auto lastSent = net::Clock::now();

@@ -2,7 +2,10 @@
 
 #include "launch/link/frame_io.h"
 #include "launch/link/hello_check.h"
+#include "os/caught.h"
+#include "protocol/json_fields.h"
 #include "protocol/run_auth.h"
+#include "protocol/utf8.h"
 #include "protocol/telemetry_fields.h"
 
 #include <algorithm>
@@ -49,7 +52,13 @@ NodeLinkServer::NodeLinkServer(std::unique_ptr<net::Listener> listener, NodeLink
                                NodeLinkServerHooks hooks)
     : m_listener(std::move(listener)), m_config(std::move(config)), m_hooks(std::move(hooks)),
       m_port(m_listener->port()) {
-    m_acceptor = std::thread([this] { acceptLoop(); });
+    m_acceptor = std::thread([this] { os::runCaught("node link acceptor", [this] { acceptLoop(); }, notice()); });
+}
+
+std::function<void(const std::string&)> NodeLinkServer::notice() {
+    return [this](const std::string& what) {
+        if (m_hooks.refused) m_hooks.refused("the node link's own thread", what);
+    };
 }
 
 NodeLinkServer::~NodeLinkServer() {
@@ -97,7 +106,7 @@ void NodeLinkServer::acceptLoop() {
         auto session = std::make_shared<Session>(std::move(io), m_config.secret);
         try {
             session->thread = std::thread([this, session] {
-                serve(session);
+                os::runCaught("node link session", [&] { serve(session); }, notice());
                 session->done = true;
             });
         } catch (const std::system_error&) {
@@ -122,12 +131,14 @@ bool NodeLinkServer::handshake(Session& s) {
         return false;
     }
     // Who it claims to be, for the message, before the MAC is checked.
+    // Nothing of it is believed: every claimed field is shown as printable text, cut short.
     std::string claimed = "a launcher";
     if (body->size() > nl::kMacHexChars) {
         const nlohmann::json j = nlohmann::json::parse(body->substr(nl::kMacHexChars), nullptr, false);
-        if (j.is_object() && j.contains(nl::field::NodeRank))
-            claimed = "a launcher claiming node " + j[nl::field::NodeRank].dump() + " on host " +
-                      j.value(nl::field::Host, std::string("?"));
+        const protocol::JsonFields f(j);
+        if (f.has(nl::field::NodeRank))
+            claimed = "a launcher claiming node " + protocol::printableLine(f.shown(nl::field::NodeRank, 24)) +
+                      " on host " + protocol::printableLine(f.text(nl::field::Host, "?"));
     }
     auto refuse = [&](const std::string& why) {
         if (m_hooks.refused) m_hooks.refused(claimed, why);
@@ -140,10 +151,11 @@ bool NodeLinkServer::handshake(Session& s) {
     const nlohmann::json hello = nlohmann::json::parse(*payload, nullptr, false);
     const std::string why = helloRefusal(hello, {m_config.nnodes, m_config.worldSize, m_config.nproc});
     if (!why.empty()) return refuse(why);
-    const int node = hello.value(nl::field::NodeRank, -1);
+    const protocol::JsonFields fields(hello);
+    const int node = fields.integer(nl::field::NodeRank, -1);
     s.frames.countReceived();
     s.node = node;
-    s.host = hello.value(nl::field::Host, std::string());
+    s.host = protocol::printableLine(fields.text(nl::field::Host));
     if (!s.frames.send({{nl::field::Type, nl::type::Welcome}}, net::Clock::now() + kRequestSendTimeout))
         return false;
     // A node that connects again (its link broke) replaces its earlier connection.
@@ -166,9 +178,10 @@ void NodeLinkServer::serve(const std::shared_ptr<Session>& s) {
             why = s->frames.error();
             break;
         }
-        if (frame->value(nl::field::Type, std::string()) != nl::type::Events) continue;
+        const protocol::JsonFields fields(*frame);
+        if (fields.text(nl::field::Type) != nl::type::Events) continue;
+        const std::uint64_t dropped = fields.count(nl::field::Dropped, 0);
         std::vector<nlohmann::json> events = nodeEvents(*frame, s->node, m_config.nproc);
-        const std::uint64_t dropped = frame->value(nl::field::Dropped, std::uint64_t(0));
         if (m_hooks.events) m_hooks.events(s->node, events, dropped);
     }
     s->welcomed = false;

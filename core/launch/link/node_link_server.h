@@ -66,6 +66,8 @@ private:
     void serve(const std::shared_ptr<Session>& s);
     bool handshake(Session& s);
     void reapFinished();
+    // What a thread of this server that ended by an exception says: through the refused hook, by name.
+    std::function<void(const std::string&)> notice();
 
     std::unique_ptr<net::Listener> m_listener;
     const NodeLinkServerConfig m_config;

@@ -19,7 +19,8 @@ double number(const nlohmann::json& o, std::initializer_list<const char*> keys, 
         const auto it = o.find(k);
         if (it != o.end() && it->is_number()) {
             const double v = it->get<double>();
-            if (std::isfinite(v)) return v * scale;
+            // Within +-2^53: the callers cast to qint64 and int (another node's monitor sent it).
+            if (std::isfinite(v)) return std::clamp(v, -9.0e15, 9.0e15) * scale;
         }
     }
     return -1;
@@ -114,7 +115,7 @@ QVector<MonitorReading> procReadings(const nlohmann::json& procEvent) {
         r.util = number(*p, {protocol::field::CpuPercent, "cpu"});
         r.memMiB = number(*p, {protocol::field::RssBytes, "resident_bytes", "memory_bytes"}, kMiB);
         if (r.memMiB < 0) r.memMiB = number(*p, {"rss_mib", "rss_mb"});
-        r.threads = int(number(*p, {protocol::field::Threads}));
+        r.threads = int(std::clamp(number(*p, {protocol::field::Threads}), -1.0, double(INT_MAX)));
         out << r;
     }
     return out;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "protocol/telemetry.h"
 
@@ -20,23 +21,38 @@ bool isSample(const std::string& type) {
 
 bool MetricsLog::open(const QString& path, bool append, QString* error) {
     close();
-    m_file.setFileName(path);
-    const QIODevice::OpenMode mode =
-        QIODevice::WriteOnly | (append ? QIODevice::Append : QIODevice::Truncate);
-    if (!m_file.open(mode)) {
+    namespace fs = std::filesystem;
+    const fs::path file = fs::u8path(path.toStdString());
+    std::error_code ec;
+    // A fresh log replaces an earlier run's (listed in the folder's mark as the launcher's): the entry is
+    // removed, a link itself and never what it points to, and the file created anew.
+    if (!append && (os::isPlainFileEntry(file) || fs::is_symlink(fs::symlink_status(file, ec))))
+        fs::remove(file, ec);
+    m_file = os::PlainFile::open(file, append ? os::PlainFile::Mode::AppendExisting : os::PlainFile::Mode::CreateNew);
+    if (append && m_file.status() == os::PlainFile::Status::Missing)
+        m_file = os::PlainFile::open(file, os::PlainFile::Mode::CreateNew);
+    if (!m_file.isOpen()) {
         if (error)
             *error = QCoreApplication::translate("ddpdesk::launch::MetricsLog", "cannot write '%1': %2")
-                         .arg(path, m_file.errorString());
+                         .arg(path, QString::fromStdString(m_file.error()));
         return false;
     }
-    m_bytes = m_file.size(); // appending continues the thinning where the file already is
+    const std::uintmax_t size = append ? fs::file_size(file, ec) : 0;
+    m_bytes = ec ? 0 : qint64(size); // appending continues the thinning where the file already is
     m_thinned = 0;
     m_seen.clear();
     return true;
 }
 
+void MetricsLog::flush() {
+    if (m_pending.isEmpty() || !m_file.isOpen()) return;
+    m_file.writeAll(m_pending.constData(), std::size_t(m_pending.size()));
+    m_pending.clear();
+}
+
 void MetricsLog::close() {
-    if (m_file.isOpen()) m_file.close();
+    flush();
+    m_file.close();
 }
 
 void MetricsLog::setThinning(qint64 fromBytes, qint64 chunkBytes) {
@@ -52,9 +68,10 @@ qint64 MetricsLog::stride() const {
 
 void MetricsLog::writeRaw(const QByteArray& line) {
     if (!m_file.isOpen()) return;
-    m_file.write(line);
-    m_file.write("\n", 1);
+    m_pending += line;
+    m_pending += '\n';
     m_bytes += line.size() + 1;
+    if (m_pending.size() >= (16 << 10)) flush();
 }
 
 bool MetricsLog::keep(const nlohmann::json& event) {

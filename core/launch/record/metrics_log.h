@@ -7,7 +7,9 @@
 // proc) are thinned to every k-th per event type and rank, k doubling with every further thinChunkBytes
 // written, so the file grows with the logarithm of the run's length. Every other event is always written.
 
-#include <QFile>
+#include "os/plain_file.h"
+
+#include <QByteArray>
 #include <QString>
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,6 +25,11 @@ public:
     static constexpr qint64 kThinFromBytes = 64LL << 20;
     static constexpr qint64 kThinChunkBytes = 32LL << 20;
 
+    MetricsLog() = default;
+    ~MetricsLog() { close(); }
+    MetricsLog(const MetricsLog&) = delete;
+    MetricsLog& operator=(const MetricsLog&) = delete;
+
     bool open(const QString& path, bool append, QString* error);
     void close();
     bool isOpen() const { return m_file.isOpen(); }
@@ -30,7 +37,7 @@ public:
     // Encodes (invalid UTF-8 replaced) and writes the event unless thinning drops it; a `log` text that would
     // make the line longer than protocol::kMaxLineBytes is cut, so replay never has to skip a recorded line.
     void write(const nlohmann::json& event);
-    void flush() { m_file.flush(); }
+    void flush(); // what is buffered goes to the file
 
     void setThinning(qint64 fromBytes, qint64 chunkBytes); // tests use small sizes
     qint64 stride() const;                                 // 1 while nothing is thinned
@@ -40,7 +47,10 @@ public:
 private:
     bool keep(const nlohmann::json& event);
 
-    QFile m_file;
+    // Opened without following a link (os::PlainFile): a link planted in OUT in place of metrics.jsonl while the
+    // run starts is refused, never written through. Lines collect in m_pending and go out 16 KiB at a time.
+    os::PlainFile m_file;
+    QByteArray m_pending;
     qint64 m_bytes = 0;
     qint64 m_thinned = 0;
     qint64 m_thinFrom = kThinFromBytes;

@@ -30,6 +30,8 @@ bool BackgroundDoctor::ask(const doctor::DoctorRequest& request, std::function<v
             answer.json = toQtJson(doctor::toJson(findings));
         } catch (const std::exception& e) {
             answer.error = QString::fromUtf8(e.what());
+        } catch (...) { // a thread that throws ends the process: named instead
+            answer.error = QStringLiteral("the doctor ended by an exception that is not a std::exception");
         }
         std::lock_guard<std::mutex> lock(link->mutex);
         if (!link->doctor) return;

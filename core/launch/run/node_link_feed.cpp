@@ -1,10 +1,12 @@
 #include "launch/run/node_link_feed.h"
 
 #include "net/net_socket.h"
+#include "protocol/json_fields.h"
 #include "protocol/node_link.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 #include "protocol/telemetry.h"
+#include "protocol/utf8.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,14 +22,14 @@ namespace nl = protocol::node_link;
 namespace {
 
 bool isRunEnd(const nlohmann::json& e) {
-    return e.is_object() && e.value(protocol::field::Event, std::string()) == protocol::ev::RunEnd &&
-           e.value(protocol::field::Source, std::string()) == "launcher";
+    const protocol::JsonFields f(e);
+    return f.text(protocol::field::Event) == protocol::ev::RunEnd && f.text(protocol::field::Source) == "launcher";
 }
 
 QString runEndStatus(const nlohmann::json& e) {
-    const auto summary = e.find(protocol::field::Summary);
-    if (summary == e.end() || !summary->is_object()) return QStringLiteral("?");
-    return QString::fromStdString(summary->value("status", std::string("?")));
+    const nlohmann::json* summary = protocol::JsonFields(e).object(protocol::field::Summary);
+    if (!summary) return QStringLiteral("?");
+    return QString::fromStdString(protocol::printableLine(protocol::JsonFields(*summary).text("status", "?"), 16));
 }
 
 } // namespace
@@ -244,6 +246,21 @@ void NodeLinkFeed::drain(bool all) {
     if (more && !all) m_more.start();
 }
 
+void NodeLinkFeed::refusedMessage(double now, const QString& text) {
+    constexpr int kRefusalsShown = 5;
+    constexpr double kRefusalWindowS = 10.0;
+    if (now - m_refusalWindowT >= kRefusalWindowS) {
+        if (m_refusalsHidden > 0)
+            m_hooks.message(tr("node link: %1 more refused connection(s) not shown one by one").arg(m_refusalsHidden));
+        m_refusalWindowT = now;
+        m_refusalsInWindow = m_refusalsHidden = 0;
+    }
+    if (++m_refusalsInWindow <= kRefusalsShown)
+        m_hooks.message(text);
+    else
+        ++m_refusalsHidden;
+}
+
 void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
     const double now = protocol::nowSeconds();
     for (Inbound& in : batch) {
@@ -252,8 +269,9 @@ void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
                 m_hooks.message(tr("node link: %1").arg(QString::fromStdString(in.text)));
                 continue;
             }
-            const std::string type = in.event.value(nl::field::Type, std::string());
-            const QString reason = QString::fromStdString(in.event.value(nl::field::Reason, std::string()));
+            const protocol::JsonFields request(in.event);
+            const std::string type = request.text(nl::field::Type);
+            const QString reason = QString::fromStdString(protocol::printableLine(request.text(nl::field::Reason), 300));
             if (type == nl::type::Stop && m_hooks.stop) m_hooks.stop(reason);
             if (type == nl::type::Stacks && m_hooks.stacks) m_hooks.stacks(reason);
             continue;
@@ -263,8 +281,8 @@ void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
             continue;
         }
         if (in.kind == Inbound::Refused) {
-            m_hooks.message(tr("node link: refused %1: %2")
-                                .arg(QString::fromStdString(in.host), QString::fromStdString(in.text)));
+            refusedMessage(now, tr("node link: refused %1: %2")
+                                    .arg(QString::fromStdString(in.host), QString::fromStdString(in.text)));
             continue;
         }
         NodeContact& c = contact(in.node);

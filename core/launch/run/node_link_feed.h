@@ -92,6 +92,9 @@ private:
     void drain(bool all = false); // all: the whole inbox now (the run's end), else a slice
     void handle(std::deque<Inbound>& batch);
     void watchContacts();
+    // A refusal's line, at most kRefusalsShown in each kRefusalWindowS, then one line counting the rest: anyone
+    // who reaches the port could otherwise fill the log one connection at a time.
+    void refusedMessage(double now, const QString& text);
     NodeContact& contact(int node);
 
     QObject& m_owner;
@@ -106,6 +109,8 @@ private:
     QTimer m_drain, m_watch;
     QTimer m_more; // the inbox's rest, right after the event loop's turn
     QVector<NodeContact> m_contacts;
+    double m_refusalWindowT = -1e300;
+    int m_refusalsInWindow = 0, m_refusalsHidden = 0;
 };
 
 } // namespace ddpdesk::launch

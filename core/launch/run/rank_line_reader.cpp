@@ -2,6 +2,7 @@
 #include "launch/run/rank_line_reader.h"
 
 #include "launch/run/script_instrument.h"
+#include "protocol/json_fields.h"
 #include "protocol/telemetry.h"
 
 #include <QString>
@@ -29,7 +30,7 @@ void RankLineReader::onLine(int index, const QByteArray& raw, bool isStderr) {
         // A script's stdout is its own text; only the instrumentation module's events are taken as events
         // there.
         if (e && m_config.isScript() &&
-            e->body.value(protocol::field::Source, std::string()) != kInstrumentSourceTag)
+            protocol::JsonFields(e->body).text(protocol::field::Source) != kInstrumentSourceTag)
             e.reset();
         if (e && m_config.isScript()) r.instrumented = true;
         if (e) {

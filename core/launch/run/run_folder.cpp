@@ -1,5 +1,6 @@
 #include "launch/run/run_folder.h"
 
+#include "os/private_file.h"
 #include "protocol/output_mark.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,27 @@ bool RunFolder::mark(const QString& dir, const QStringList& names, QString* erro
     return false;
 }
 
+bool RunFolder::isOwn(const QString& dir, bool followLink, QString* error) {
+    const os::FolderOwnerAnswer a = os::folderOwner(QDir::toNativeSeparators(dir).toStdString(), followLink);
+    QString why;
+    switch (a.answer) {
+    case os::FolderOwner::Own: return true;
+    case os::FolderOwner::Missing: why = tr("it does not exist"); break;
+    case os::FolderOwner::NotAFolder: why = tr("it is not a folder (or it is a link)"); break;
+    case os::FolderOwner::OtherOwner:
+        why = a.owner >= 0 ? tr("another user (uid %1) owns it").arg(a.owner) : tr("another user owns it");
+        break;
+    case os::FolderOwner::WritableByOthers:
+        why = tr("every user may write into it (mode %1)").arg(a.mode, 4, 8, QLatin1Char('0'));
+        break;
+    }
+    if (error)
+        *error = tr("'%1' is not a folder of yours that only you can change: %2. DDP Desk writes the run's records "
+                    "there and the ranks run code from it; choose another --out, or make it yours (chmod o-w)")
+                     .arg(QDir::toNativeSeparators(dir), why);
+    return false;
+}
+
 bool RunFolder::makePath(const QString& dir, QString* error) {
     // Each missing level is made and remembered, so only what this run made is ever removed.
     const QString clean = QDir::cleanPath(QDir(dir).absolutePath());
@@ -60,7 +82,7 @@ bool RunFolder::makePath(const QString& dir, QString* error) {
 }
 
 bool RunFolder::make(const RunConfig& config, QString* error) {
-    if (!makePath(config.outDir, error)) return false;
+    if (!makePath(config.outDir, error) || !isOwn(config.outDir, true, error)) return false;
     const QString storeFile = config.storeFilePath();
     if (!storeFile.isEmpty() && !makePath(QFileInfo(storeFile).absolutePath(), error)) return false;
     return mark(config.outDir, outputNames(config), error);

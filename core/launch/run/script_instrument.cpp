@@ -1,11 +1,15 @@
 #include "launch/run/script_instrument.h"
 
 #include "ddpdesk/instrument_source.h"
+#include "launch/run/run_folder.h"
+#include "os/plain_file.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <filesystem>
 
 namespace ddpdesk::launch {
 
@@ -32,6 +36,8 @@ QString makeInstrumentFolder(const QString& outDir, QString* why) {
                 .arg(QDir::toNativeSeparators(folder));
         return QString();
     }
+    // The ranks run the module from here: a folder another user made (or may write into) is never reused.
+    if (!RunFolder::isOwn(outDir, true, why) || !RunFolder::isOwn(folder, false, why)) return QString();
     return folder;
 }
 
@@ -47,8 +53,7 @@ QString writeInstrumentModule(const QString& outDir, QString* why) {
                    .arg(QDir::toNativeSeparators(what), path);
         return QString();
     };
-    QString unused;
-    if (makeInstrumentFolder(outDir, &unused).isEmpty()) return refuse(folder);
+    if (makeInstrumentFolder(outDir, why).isEmpty()) return QString();
     const QFileInfo file(path);
     if (file.exists() || file.isSymLink()) {
         QFile existing(path);
@@ -59,10 +64,11 @@ QString writeInstrumentModule(const QString& outDir, QString* why) {
             return refuse(path);
         existing.close();
     }
-    QFile out(path);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(source) != source.size()) {
+    // Written into a file of its own, then renamed over the module: nothing at that name is written through.
+    std::string error;
+    if (!os::replaceFileContent(std::filesystem::u8path(path.toStdString()), source.toStdString(), &error)) {
         *why = QCoreApplication::translate("ddpdesk::launch::ScriptInstrument", "cannot write %1: %2")
-                   .arg(QDir::toNativeSeparators(path), out.errorString());
+                   .arg(QDir::toNativeSeparators(path), QString::fromStdString(error));
         return QString();
     }
     return folder;

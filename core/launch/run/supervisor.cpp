@@ -6,6 +6,9 @@
 #include "launch/run/supervisor.h"
 
 #include "launch/run/supervisor_impl.h"
+#include "os/plain_file.h"
+
+#include <filesystem>
 
 namespace ddpdesk::launch {
 
@@ -434,13 +437,12 @@ void Supervisor::finishRun(const QString& status) {
     d->nodes.close(); // after the run's end: node 0 hears it too
     d->log.close();
     d->tensorboard.close();
-    QSaveFile f(summaryPath());
-    if (f.open(QIODevice::WriteOnly)) {
-        f.write(QJsonDocument(summary).toJson(QJsonDocument::Indented));
-        if (!f.commit()) emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
-    } else {
-        emit message(tr("could not write %1: %2").arg(summaryPath(), f.errorString()));
-    }
+    // Into a file this launcher creates, renamed over summary.json: a link planted at that name while the run
+    // went is replaced itself, never written through (QSaveFile would follow it into another folder).
+    std::string why;
+    if (!os::replaceFileContent(std::filesystem::u8path(summaryPath().toStdString()),
+                                QJsonDocument(summary).toJson(QJsonDocument::Indented).toStdString(), &why))
+        emit message(tr("could not write %1: %2").arg(summaryPath(), QString::fromStdString(why)));
     m_running = false;
     emit finished(status == QLatin1String("ok"));
 }

@@ -2,6 +2,7 @@
 // contact, shows ranks another launcher started from the store, and ends its run with theirs.
 
 #include "launch/run/supervisor_impl.h"
+#include "protocol/json_fields.h"
 
 namespace ddpdesk::launch {
 
@@ -23,9 +24,10 @@ void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
 void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
     if (!m_running) return;
     record(e);
-    if (e.value(protocol::field::Source, std::string()) == "launcher" &&
-        e.value(protocol::field::Event, std::string()) == protocol::ev::Diagnosis) {
-        const QString text = QString::fromStdString(e.value(protocol::field::Text, std::string()));
+    const protocol::JsonFields fields(e);
+    if (fields.text(protocol::field::Source) == "launcher" &&
+        fields.text(protocol::field::Event) == protocol::ev::Diagnosis) {
+        const QString text = QString::fromStdString(fields.text(protocol::field::Text));
         if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
     }
     const std::optional<RemoteExit> failed = applyRemoteEvent(m_model, m_config.nproc, e);

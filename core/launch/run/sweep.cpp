@@ -1,4 +1,7 @@
 #include "launch/run/sweep.h"
+#include "os/plain_file.h"
+
+#include <filesystem>
 
 #include <QCoreApplication>
 
@@ -11,7 +14,6 @@
 #include <QHash>
 #include <QLocale>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QThread>
 
 #include <cmath>
@@ -285,18 +287,13 @@ void SweepRunner::runNext() {
             allOk = allOk && r.ok;
         // Listed in the folder's mark first, so the next sweep into this folder may replace them.
         QString why;
-        QSaveFile csv(csvPath());
         const bool marked =
             QDir().mkpath(m_base.outDir) &&
             RunFolder::mark(m_base.outDir, {QStringLiteral("sweep.csv"), QStringLiteral("sweep.png")}, &why);
-        if (!marked) {
+        std::string csvWhy; // a file of its own renamed over sweep.csv: a link there is never written through
+        if (!marked || !os::replaceFileContent(std::filesystem::u8path(csvPath().toStdString()),
+                                               sweepCsv(m_rows).toUtf8().toStdString(), &csvWhy))
             allOk = false;
-        } else if (csv.open(QIODevice::WriteOnly)) {
-            csv.write(sweepCsv(m_rows).toUtf8());
-            allOk = csv.commit() && allOk;
-        } else {
-            allOk = false;
-        }
         if (marked && m_plotter && !m_plotter(m_rows, pngPath(), &why)) allOk = false;
         emit finished(allOk);
         return;

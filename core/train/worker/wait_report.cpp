@@ -1,4 +1,5 @@
 #include "train/worker/wait_report.h"
+#include "os/caught.h"
 
 #include "protocol/collective_progress.h"
 #include "protocol/stacks_request.h"
@@ -150,6 +151,7 @@ void startWaitReporter(int rank, std::int64_t pid) {
          << std::flush;
     // Detached: the worker ends with std::_Exit, which takes the thread with it.
     std::thread([out, requestPath, rank, pid] {
+        os::runCaught("the wait reporter", [&] {
         for (;;) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             std::error_code ec;
@@ -160,6 +162,7 @@ void startWaitReporter(int rank, std::int64_t pid) {
                  << report.dump() << "\n"
                  << std::flush;
         }
+        });
     }).detach();
 }
 

@@ -26,7 +26,8 @@ void RunLoader::load(const QString& folder, const QString& name) {
         launch::ReplayStats stats;
         bool ok = false;
         if (!os::runCaught(
-                "replaying the run", [&] { ok = launch::replayRecordedRun(folder, model.get(), &error, &stats); },
+                "replaying the run",
+                [&] { ok = launch::replayRecordedRun(folder, model.get(), &error, &stats); },
                 [&](const std::string& why) { error = QString::fromStdString(why); }))
             ok = false;
         const QString skipped = stats.describe();

@@ -2,11 +2,11 @@
 // census.
 
 #include "doctor/checks.h"
-#include "protocol/json_fields.h"
 #include "doctor/finding_texts.h"
 #include "doctor/os_probes.h"
 #include "net/net_socket.h"
 #include "protocol/finding_codes.h"
+#include "protocol/json_fields.h"
 
 #include <sstream>
 

@@ -1,12 +1,13 @@
 #pragma once
 
-// A regular file opened without ever following a symbolic link, for the files DDP Desk writes and the files it
-// reads from folders others can write to (a share's link folder, a run folder). std::ofstream follows a link
-// put in place of a file (and appends frames to whatever file the user can write), std::ifstream blocks for
-// ever on a FIFO named like a file. Here: CreateNew creates the file itself (nothing already there, not even a
-// dangling link, is reused); AppendExisting and ReadExisting open only a regular file that is not a link, and
-// never block on a FIFO or a device (they are refused, named). Plain C++; OS calls in plain_file_posix.cpp /
-// plain_file_win.cpp (CreateFileW with FILE_FLAG_OPEN_REPARSE_POINT, then the handle's type and attributes).
+// A regular file opened without ever following a symbolic link, for the files DDP Desk writes and the files
+// it reads from folders others can write to (a share's link folder, a run folder). std::ofstream follows a
+// link put in place of a file (and appends frames to whatever file the user can write), std::ifstream blocks
+// for ever on a FIFO named like a file. Here: CreateNew creates the file itself (nothing already there, not
+// even a dangling link, is reused); AppendExisting and ReadExisting open only a regular file that is not a
+// link, and never block on a FIFO or a device (they are refused, named). Plain C++; OS calls in
+// plain_file_posix.cpp / plain_file_win.cpp (CreateFileW with FILE_FLAG_OPEN_REPARSE_POINT, then the handle's
+// type and attributes).
 
 #include <cstddef>
 #include <cstdint>
@@ -58,8 +59,8 @@ private:
 bool isPlainFileEntry(const std::filesystem::path& path);
 
 // Writes `bytes` as the whole new content of `path`, atomically: into a file created beside it (CreateNew,
-// no link followed), then renamed over `path`; a link at `path` is replaced itself, never followed. False with
-// the reason in *error (the temporary file is removed).
+// no link followed), then renamed over `path`; a link at `path` is replaced itself, never followed. False
+// with the reason in *error (the temporary file is removed).
 bool replaceFileContent(const std::filesystem::path& path, const std::string& bytes, std::string* error);
 
 } // namespace ddpdesk::os

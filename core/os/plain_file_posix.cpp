@@ -53,9 +53,15 @@ PlainFile PlainFile::open(const std::filesystem::path& path, Mode mode, bool own
     PlainFile f;
     int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK; // O_NONBLOCK: a FIFO's open must not wait for a writer
     switch (mode) {
-    case Mode::CreateNew: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
-    case Mode::AppendExisting: flags |= O_WRONLY | O_APPEND; break;
-    case Mode::ReadExisting: flags |= O_RDONLY; break;
+    case Mode::CreateNew:
+        flags |= O_WRONLY | O_CREAT | O_EXCL;
+        break;
+    case Mode::AppendExisting:
+        flags |= O_WRONLY | O_APPEND;
+        break;
+    case Mode::ReadExisting:
+        flags |= O_RDONLY;
+        break;
     }
     int fd = -1;
     do {
@@ -87,7 +93,8 @@ PlainFile PlainFile::open(const std::filesystem::path& path, Mode mode, bool own
         ::close(fd);
         return f;
     }
-    // Blocking again for the regular file's reads and writes (O_NONBLOCK means nothing for them, but be plain).
+    // Blocking again for the regular file's reads and writes (O_NONBLOCK means nothing for them, but be
+    // plain).
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     f.m_handle = fd;
     f.m_status = Status::Open;

@@ -65,8 +65,8 @@ PlainFile PlainFile::open(const std::filesystem::path& path, Mode mode, bool own
     const DWORD access = mode == Mode::ReadExisting     ? GENERIC_READ
                          : mode == Mode::AppendExisting ? FILE_APPEND_DATA | SYNCHRONIZE
                                                         : GENERIC_WRITE;
-    HANDLE h = CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                           mode == Mode::CreateNew ? CREATE_NEW : OPEN_EXISTING,
+    HANDLE h = CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           nullptr, mode == Mode::CreateNew ? CREATE_NEW : OPEN_EXISTING,
                            FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
     (void)ownerOnly; // the folder's inherited ACL, as for any file a user makes there
     if (h == INVALID_HANDLE_VALUE) {
@@ -135,8 +135,8 @@ bool PlainFile::sync() {
 bool isPlainFileEntry(const std::filesystem::path& path) {
     WIN32_FILE_ATTRIBUTE_DATA data{};
     return GetFileAttributesExW(path.c_str(), GetFileExInfoStandard, &data) &&
-           !(data.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY |
-                                      FILE_ATTRIBUTE_DEVICE));
+           !(data.dwFileAttributes &
+             (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_DEVICE));
 }
 
 bool replaceFileContent(const std::filesystem::path& path, const std::string& bytes, std::string* error) {

@@ -23,8 +23,8 @@ struct FileReadersAnswer {
 
 FileReadersAnswer fileReaders(const std::string& path);
 
-// Whether a folder DDP Desk writes into and reuses is the user's own: files it writes there (the run's records,
-// the instrumentation module the ranks run) must not be swapped or planted by another local user.
+// Whether a folder DDP Desk writes into and reuses is the user's own: files it writes there (the run's
+// records, the instrumentation module the ranks run) must not be swapped or planted by another local user.
 enum class FolderOwner {
     Own,              // a folder this user owns that others cannot write to
     Missing,          // nothing there (or a folder on the way refuses)
@@ -36,13 +36,13 @@ enum class FolderOwner {
 
 struct FolderOwnerAnswer {
     FolderOwner answer = FolderOwner::Missing;
-    unsigned mode = 0;        // POSIX permission bits
-    long long owner = -1;     // POSIX uid of the owner
+    unsigned mode = 0;    // POSIX permission bits
+    long long owner = -1; // POSIX uid of the owner
 };
 
 // `followLink`: the path the user named may be a link to a folder (OUT); a folder DDP Desk makes inside one
-// may not. Windows: the owner (the user, or Administrators for an elevated process) from the folder's security
-// descriptor; its ACL is the folder's parent's, as for any folder the user makes.
+// may not. Windows: the owner (the user, or Administrators for an elevated process) from the folder's
+// security descriptor; its ACL is the folder's parent's, as for any folder the user makes.
 FolderOwnerAnswer folderOwner(const std::string& path, bool followLink);
 
 // The loopback interface name Gloo (GLOO_SOCKET_IFNAME) accepts; empty where there is none to name (Windows).

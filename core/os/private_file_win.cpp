@@ -28,14 +28,15 @@ FolderOwnerAnswer folderOwner(const std::string& path, bool followLink) {
     const DWORD attributes = GetFileAttributesW(wide.c_str());
     if (attributes == INVALID_FILE_ATTRIBUTES) return {};
     FolderOwnerAnswer a;
-    if (!(attributes & FILE_ATTRIBUTE_DIRECTORY) || (!followLink && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))) {
+    if (!(attributes & FILE_ATTRIBUTE_DIRECTORY) ||
+        (!followLink && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))) {
         a.answer = FolderOwner::NotAFolder;
         return a;
     }
     PSID owner = nullptr;
     PSECURITY_DESCRIPTOR sd = nullptr;
-    if (GetNamedSecurityInfoW(wide.c_str(), SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner, nullptr, nullptr,
-                              nullptr, &sd) != ERROR_SUCCESS) {
+    if (GetNamedSecurityInfoW(wide.c_str(), SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner, nullptr,
+                              nullptr, nullptr, &sd) != ERROR_SUCCESS) {
         a.answer = FolderOwner::OtherOwner; // an owner that cannot be read is not known to be the user
         return a;
     }

@@ -47,8 +47,8 @@ std::string whyNotProven(const FileStoreContents& c, const std::filesystem::path
 FileStoreContents readFileStore(const std::filesystem::path& path) {
     FileStoreContents c;
     // A store on a share may be anything someone put there: a FIFO would block the reader for good, a device
-    // or a huge file would never end. Only a regular file (a link to one is the user's own choice) of a size a
-    // store can have is read.
+    // or a huge file would never end. Only a regular file (a link to one is the user's own choice) of a size
+    // a store can have is read.
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
@@ -58,8 +58,9 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
     constexpr std::uintmax_t kMaxStoreFileBytes = 1ull << 30;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (!ec && size > kMaxStoreFileBytes) {
-        c.error = path.u8string() + " is " + std::to_string(size >> 20) + " MiB, more than a FileStore holds (" +
-                  std::to_string(kMaxStoreFileBytes >> 20) + " MiB read at most)";
+        c.error = path.u8string() + " is " + std::to_string(size >> 20) +
+                  " MiB, more than a FileStore holds (" + std::to_string(kMaxStoreFileBytes >> 20) +
+                  " MiB read at most)";
         return c;
     }
     std::ifstream in(path, std::ios::binary);

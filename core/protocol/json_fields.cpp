@@ -6,16 +6,25 @@ namespace ddpdesk::protocol {
 
 const char* jsonKindName(const nlohmann::json& j) noexcept {
     switch (j.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::null:
+        return "null";
+    case nlohmann::json::value_t::object:
+        return "an object";
+    case nlohmann::json::value_t::array:
+        return "an array";
+    case nlohmann::json::value_t::string:
+        return "a string";
+    case nlohmann::json::value_t::boolean:
+        return "a boolean";
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return "an integer";
-    case nlohmann::json::value_t::number_float: return "a number";
-    case nlohmann::json::value_t::binary: return "binary data";
-    default: return "not a value";
+    case nlohmann::json::value_t::number_unsigned:
+        return "an integer";
+    case nlohmann::json::value_t::number_float:
+        return "a number";
+    case nlohmann::json::value_t::binary:
+        return "binary data";
+    default:
+        return "not a value";
     }
 }
 
@@ -50,7 +59,8 @@ const nlohmann::json* JsonFields::find(std::string_view key) const noexcept {
 void JsonFields::refuse(std::string_view key, const char* wanted, const nlohmann::json& got) const noexcept {
     if (!m_refusal.empty()) return;
     try {
-        m_refusal = "field '" + std::string(key.substr(0, 64)) + "' is " + jsonKindName(got) + ", not " + wanted;
+        m_refusal =
+            "field '" + std::string(key.substr(0, 64)) + "' is " + jsonKindName(got) + ", not " + wanted;
     } catch (...) {
     }
 }

@@ -77,7 +77,8 @@ std::string markOutputs(const fs::path& dir, const std::vector<std::string>& nam
     std::vector<std::string> all = readMark(dir, &why);
     if (!why.empty())
         return mark.string() + " is not a list DDP Desk wrote (" + why +
-               "); DDP Desk keeps there the names of the files it wrote: move it away or choose another --out";
+               "); DDP Desk keeps there the names of the files it wrote: move it away or choose another "
+               "--out";
     bool changed = !fs::exists(st);
     for (const std::string& n : names)
         if (std::find(all.begin(), all.end(), n) == all.end()) {

@@ -79,7 +79,8 @@ std::string printableLine(std::string_view text, std::size_t maxChars) {
         if ((unsigned char)c < 0x20 || c == 0x7f) c = '?';
     if (out.size() > maxChars || text.size() > maxChars + 4) {
         std::size_t cut = std::min(out.size(), maxChars);
-        while (cut > 0 && ((unsigned char)out[cut] & 0xc0) == 0x80) --cut; // not inside a character
+        while (cut > 0 && ((unsigned char)out[cut] & 0xc0) == 0x80)
+            --cut; // not inside a character
         out = out.substr(0, cut) + "...";
     }
     return out;

@@ -277,7 +277,8 @@ private slots:
             QVector<ConfigProblem> problems;
             QVERIFY2(!s.start(c, &problems), "a folder every user may write into was reused");
             const QString text = RunConfig::problemsText(problems);
-            QVERIFY2(text.contains(c.outDir) && text.contains("every user may write into it"), qPrintable(text));
+            QVERIFY2(text.contains(c.outDir) && text.contains("every user may write into it"),
+                     qPrintable(text));
             QVERIFY(!QFileInfo::exists(c.outDir + "/.ddpdesk-python"));
             QVERIFY(!QFileInfo::exists(c.outDir + "/metrics.jsonl"));
         }
@@ -318,8 +319,10 @@ private slots:
         QVERIFY(finished.wait(20000));
         QCOMPARE(readFile(target), QByteArray("the user's own"));
         QVERIFY(!QFileInfo(c.outDir + "/summary.json").isSymLink());
-        QCOMPARE(launchtest::readJsonFile(c.outDir + "/summary.json")["status"].toString(), QStringLiteral("stopped"));
-        QVERIFY(QDir(dir.filePath("elsewhere")).entryList(QDir::Files | QDir::Hidden) == QStringList{"precious.json"});
+        QCOMPARE(launchtest::readJsonFile(c.outDir + "/summary.json")["status"].toString(),
+                 QStringLiteral("stopped"));
+        QVERIFY(QDir(dir.filePath("elsewhere")).entryList(QDir::Files | QDir::Hidden) ==
+                QStringList{"precious.json"});
         qunsetenv("DDPDESK_FAKE_MODE");
         qunsetenv("DDPDESK_FAKE_RANK");
 

@@ -220,7 +220,8 @@ private slots:
         int k = 0;
         for (const char* header : {R"({"type":5})", R"({"type":"segment","v":1,"node":"1","session":7})"}) {
             const std::string body = std::string(64, '0') + header;
-            std::ofstream(folder / ("node-1-00000000deadbee" + std::to_string(k++) + "-0.frames"), std::ios::binary)
+            std::ofstream(folder / ("node-1-00000000deadbee" + std::to_string(k++) + "-0.frames"),
+                          std::ios::binary)
                 << nl::frameBytes(body);
             QVERIFY2(hub.waitFor([&] { return hub.refused.size() >= std::size_t(k); }), hub.all().c_str());
             QVERIFY2(hub.refused.back().find("does not begin as its name says") != std::string::npos,
@@ -315,7 +316,8 @@ private slots:
         one->push(stepEvent(2, 1));
         QVERIFY2(hub.waitFor([&] { return !hub.events.empty(); }), hub.all().c_str());
         FolderStreamWriter forger(folder, std::string(32, 'x'), 1);
-        QVERIFY2(helloAndBeatUntil(forger, "evil", hub, [&] { return !hub.refused.empty(); }), hub.all().c_str());
+        QVERIFY2(helloAndBeatUntil(forger, "evil", hub, [&] { return !hub.refused.empty(); }),
+                 hub.all().c_str());
         QVERIFY2(hub.refused[0].find("not signed with this run's secret") != std::string::npos,
                  hub.refused[0].c_str());
         one->push(stepEvent(3, 77));

@@ -200,8 +200,9 @@ private slots:
         QVERIFY(seen.waitFor([&] { return seen.refused.size() >= 3; }));
         {
             std::lock_guard<std::mutex> lock(seen.mutex);
-            QCOMPARE(seen.refused[0], std::string("a launcher claiming node 1 on host ?: its hello is not signed "
-                                                  "with this run's secret"));
+            QCOMPARE(seen.refused[0],
+                     std::string("a launcher claiming node 1 on host ?: its hello is not signed "
+                                 "with this run's secret"));
             QVERIFY2(seen.refused[1].find('\n') == std::string::npos &&
                          seen.refused[1].find("evil?node link: forged") != std::string::npos,
                      seen.refused[1].c_str());
@@ -223,7 +224,8 @@ private slots:
         QVERIFY(listen.listener);
         LinkSeen node;
         NodeLinkClient client(clientConfig(listen.listener->port(), kSecret), node.nodeHooks());
-        for (const char* challenge : {R"({"type":"challenge","v":1,"nonce":5})", R"({"type":7})", R"([1,2])"}) {
+        for (const char* challenge :
+             {R"({"type":"challenge","v":1,"nonce":5})", R"({"type":7})", R"([1,2])"}) {
             auto held = listen.listener->accept(net::Millis(5000));
             QVERIFY(held);
             FrameIo frames(*held, kSecret, nl::Direction::Down);
@@ -244,8 +246,8 @@ private slots:
             QVERIFY(frames.send({{"type", "challenge"}, {"v", 1}, {"nonce", frames.nonce()}},
                                 net::Clock::now() + net::Millis(2000), false));
             QVERIFY(frames.receiveBody(net::Clock::now() + net::Millis(3000)));
-            QVERIFY(frames.send({{"type", "refused"}, {"why", {{"a", 1}}}}, net::Clock::now() + net::Millis(2000),
-                                false));
+            QVERIFY(frames.send({{"type", "refused"}, {"why", {{"a", 1}}}},
+                                net::Clock::now() + net::Millis(2000), false));
         }
         QVERIFY2(node.waitFor([&] {
             return !node.status.empty() && node.status.back().find("no reason given") != std::string::npos;

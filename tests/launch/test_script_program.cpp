@@ -81,12 +81,13 @@ class ScriptProgramTest : public QObject {
     Q_OBJECT
 
 private slots:
-    // Through the signal module, and through the C module _signal that signal.signal calls (a script importing
-    // it directly once went unseen, and the stall watch called its handler).
+    // Through the signal module, and through the C module _signal that signal.signal calls (a script
+    // importing it directly once went unseen, and the stall watch called its handler).
     void theScriptsSigusr1HandlerIsNeverCalled_data() {
         QTest::addColumn<QString>("takes");
         QTest::newRow("signal.signal") << QStringLiteral("signal.signal(signal.SIGUSR1, users_own)");
-        QTest::newRow("_signal.signal") << QStringLiteral("import _signal\n_signal.signal(signal.SIGUSR1, users_own)");
+        QTest::newRow("_signal.signal")
+            << QStringLiteral("import _signal\n_signal.signal(signal.SIGUSR1, users_own)");
     }
 
     void theScriptsSigusr1HandlerIsNeverCalled() {
@@ -178,9 +179,10 @@ for _ in range(3):
     model(torch.ones(4, 2)).sum().backward()
     opt.step()
 )PY"));
-        const auto r = launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
-                                           "--nproc", "1", "--out", out},
-                                          120000);
+        const auto r =
+            launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                                "--nproc", "1", "--out", out},
+                               120000);
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
         const QJsonObject summary = launchtest::readJsonFile(out + "/summary.json");
         QCOMPARE(summary["status"].toString(), QStringLiteral("ok"));

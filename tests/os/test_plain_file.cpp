@@ -1,5 +1,5 @@
-// os.plain_file (Linux) and wine.plain_file (mingw-w64 under wine): the files DDP Desk writes and the files it
-// reads from folders others can write to. A new file is created by DDP Desk itself (nothing at the name is
+// os.plain_file (Linux) and wine.plain_file (mingw-w64 under wine): the files DDP Desk writes and the files
+// it reads from folders others can write to. A new file is created by DDP Desk itself (nothing at the name is
 // reused, not even a dangling link); an existing one is appended to or read only when it is a regular file,
 // never through a link; a replaced content arrives whole and replaces a link itself, not its target.
 #include "mini_test.h"

@@ -16,7 +16,8 @@ using ddpdesk::protocol::JsonFields;
 using nlohmann::json;
 
 TEST_CASE(rightTypesAreRead) {
-    const json j = json::parse(R"({"s":"x","i":-3,"u":18446744073709551615,"f":1.5,"b":true,"o":{},"a":[1]})");
+    const json j =
+        json::parse(R"({"s":"x","i":-3,"u":18446744073709551615,"f":1.5,"b":true,"o":{},"a":[1]})");
     const JsonFields f(j);
     TEST_REQUIRE_EQ(f.text("s"), std::string("x"));
     TEST_REQUIRE_EQ(f.integer("i", 0), -3);
@@ -41,10 +42,10 @@ TEST_CASE(wrongTypesGiveTheFallbackAndAreNamed) {
         TEST_REQUIRE_EQ(f.integer("rank", -1), -1); // the first refusal is the one kept
         TEST_REQUIRE_EQ(f.refusal(), std::string("field 'host' is an integer, not a string"));
     }
-    TEST_REQUIRE_EQ(JsonFields(j).integer("big", 7), 7);      // out of int's range
+    TEST_REQUIRE_EQ(JsonFields(j).integer("big", 7), 7); // out of int's range
     TEST_REQUIRE_EQ(JsonFields(j).integer64("big", 7), std::int64_t(7));
     TEST_REQUIRE_EQ(JsonFields(j).count("neg", 7), std::uint64_t(7)); // a count is never negative
-    TEST_REQUIRE_EQ(JsonFields(j).integer("half", 7), 7);     // 0.5 is not a whole number
+    TEST_REQUIRE_EQ(JsonFields(j).integer("half", 7), 7);             // 0.5 is not a whole number
     TEST_REQUIRE(!JsonFields(j).flag("rank", false));
     TEST_REQUIRE(JsonFields(j).object("host") == nullptr);
     const json notObject = json::parse("[1,2]");

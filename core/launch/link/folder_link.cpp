@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 constexpr std::chrono::seconds kReadAtEnd{2}; // node 0's time to read a node's last events
 constexpr std::chrono::seconds kHungShare{5}; // then the thread is left behind
-constexpr std::size_t kMaxCandidates = 16;     // new streams for followed nodes, waiting for their hello
+constexpr std::size_t kMaxCandidates = 16;    // new streams for followed nodes, waiting for their hello
 } // namespace
 
 struct FolderLink::Shared {
@@ -431,13 +431,14 @@ void Worker::run() {
 FolderLink::FolderLink(FolderLinkConfig config, NodeLinkServerHooks hub, NodeLinkClientHooks node)
     : m_shared(std::make_shared<Shared>(std::move(config), std::move(hub), std::move(node))) {
     m_thread = std::thread([s = m_shared] {
-        os::runCaught("node link folder", [&] { Worker(s).run(); },
-                      [&](const std::string& why) {
-                          s->call([&] {
-                              if (s->node.status) s->node.status(why);
-                              if (s->hub.refused) s->hub.refused("the node link's own thread", why);
-                          });
-                      });
+        os::runCaught(
+            "node link folder", [&] { Worker(s).run(); },
+            [&](const std::string& why) {
+                s->call([&] {
+                    if (s->node.status) s->node.status(why);
+                    if (s->hub.refused) s->hub.refused("the node link's own thread", why);
+                });
+            });
         std::lock_guard<std::mutex> lock(s->mutex);
         s->done = true;
         s->wake.notify_all();

@@ -32,8 +32,9 @@ bool FolderStreamWriter::write(const std::string& frame, bool create) {
     // Created by this launcher, then appended to only while it is still a regular file: a link put in its
     // place is refused, never followed. Closed after every batch: the share's other machines see it, and
     // node 0 may remove it.
-    os::PlainFile out = os::PlainFile::open(segmentPath(m_segment), create ? os::PlainFile::Mode::CreateNew
-                                                                           : os::PlainFile::Mode::AppendExisting);
+    os::PlainFile out =
+        os::PlainFile::open(segmentPath(m_segment),
+                            create ? os::PlainFile::Mode::CreateNew : os::PlainFile::Mode::AppendExisting);
     if (!out.isOpen() || !out.writeAll(frame.data(), frame.size())) {
         m_error = "cannot write " + segmentPath(m_segment).string() + ": " + out.error();
         return false;

@@ -6,8 +6,8 @@
 // not verified: a length over kMaxFrameBytes, a segment that is not the one it names or a frame without the
 // run's MAC ends the stream (Broken, with why), and a poll reads a bounded number of bytes. Plain C++ without
 // threads (the folder link's thread drives both); files only through std::filesystem and os::PlainFile (a
-// link, a FIFO or a folder named like a segment is refused, never followed or waited on), so a UNC share's path
-// works as well as a local folder.
+// link, a FIFO or a folder named like a segment is refused, never followed or waited on), so a UNC share's
+// path works as well as a local folder.
 
 #include <nlohmann/json.hpp>
 

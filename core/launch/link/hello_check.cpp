@@ -20,8 +20,8 @@ std::string helloRefusal(const nlohmann::json& hello, const RunShape& run) {
                std::to_string(run.nnodes - 1);
     if (f.integer(nl::field::WorldSize, 0) != run.worldSize || f.integer(nl::field::Nproc, 0) != run.nproc)
         return "it runs world size " + f.shown(nl::field::WorldSize, 16) + " with " +
-               f.shown(nl::field::Nproc, 16) + " rank(s) per node; this run " + std::to_string(run.worldSize) +
-               " with " + std::to_string(run.nproc);
+               f.shown(nl::field::Nproc, 16) + " rank(s) per node; this run " +
+               std::to_string(run.worldSize) + " with " + std::to_string(run.nproc);
     f.text(nl::field::Host);
     if (!f.ok()) return "its hello is malformed: " + f.refusal();
     return {};

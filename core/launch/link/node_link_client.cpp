@@ -4,8 +4,8 @@
 #include "net/net_socket.h"
 #include "os/caught.h"
 #include "protocol/json_fields.h"
-#include "protocol/utf8.h"
 #include "protocol/node_link.h"
+#include "protocol/utf8.h"
 
 namespace ddpdesk::launch::link {
 
@@ -20,7 +20,8 @@ constexpr net::Millis kEventsSendTimeout{5000};
 NodeLinkClient::NodeLinkClient(NodeLinkClientConfig config, NodeLinkClientHooks hooks)
     : m_config(std::move(config)), m_hooks(std::move(hooks)), m_queue(m_config.maxQueuedBytes) {
     m_thread = std::thread([this] {
-        os::runCaught("node link to node 0", [this] { run(); }, [this](const std::string& why) { status(why); });
+        os::runCaught(
+            "node link to node 0", [this] { run(); }, [this](const std::string& why) { status(why); });
         m_connected = false;
     });
 }
@@ -101,7 +102,8 @@ bool NodeLinkClient::session() {
     const nlohmann::json challenge =
         challengeText ? nlohmann::json::parse(*challengeText, nullptr, false) : nlohmann::json();
     const protocol::JsonFields challengeFields(challenge);
-    if (challengeFields.text(nl::field::Type) != nl::type::Challenge || challengeFields.text(nl::field::Nonce).empty()) {
+    if (challengeFields.text(nl::field::Type) != nl::type::Challenge ||
+        challengeFields.text(nl::field::Nonce).empty()) {
         status("the node-link port of node 0 did not answer as DDP Desk's launcher does (" + frames.error() +
                "); trying again");
         return true;

@@ -5,8 +5,8 @@
 #include "os/caught.h"
 #include "protocol/json_fields.h"
 #include "protocol/run_auth.h"
-#include "protocol/utf8.h"
 #include "protocol/telemetry_fields.h"
+#include "protocol/utf8.h"
 
 #include <algorithm>
 #include <system_error>
@@ -52,7 +52,10 @@ NodeLinkServer::NodeLinkServer(std::unique_ptr<net::Listener> listener, NodeLink
                                NodeLinkServerHooks hooks)
     : m_listener(std::move(listener)), m_config(std::move(config)), m_hooks(std::move(hooks)),
       m_port(m_listener->port()) {
-    m_acceptor = std::thread([this] { os::runCaught("node link acceptor", [this] { acceptLoop(); }, notice()); });
+    m_acceptor = std::thread([this] {
+        os::runCaught(
+            "node link acceptor", [this] { acceptLoop(); }, notice());
+    });
 }
 
 std::function<void(const std::string&)> NodeLinkServer::notice() {
@@ -106,7 +109,8 @@ void NodeLinkServer::acceptLoop() {
         auto session = std::make_shared<Session>(std::move(io), m_config.secret);
         try {
             session->thread = std::thread([this, session] {
-                os::runCaught("node link session", [&] { serve(session); }, notice());
+                os::runCaught(
+                    "node link session", [&] { serve(session); }, notice());
                 session->done = true;
             });
         } catch (const std::system_error&) {
@@ -137,8 +141,9 @@ bool NodeLinkServer::handshake(Session& s) {
         const nlohmann::json j = nlohmann::json::parse(body->substr(nl::kMacHexChars), nullptr, false);
         const protocol::JsonFields f(j);
         if (f.has(nl::field::NodeRank))
-            claimed = "a launcher claiming node " + protocol::printableLine(f.shown(nl::field::NodeRank, 24)) +
-                      " on host " + protocol::printableLine(f.text(nl::field::Host, "?"));
+            claimed = "a launcher claiming node " +
+                      protocol::printableLine(f.shown(nl::field::NodeRank, 24)) + " on host " +
+                      protocol::printableLine(f.text(nl::field::Host, "?"));
     }
     auto refuse = [&](const std::string& why) {
         if (m_hooks.refused) m_hooks.refused(claimed, why);

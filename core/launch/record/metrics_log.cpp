@@ -28,7 +28,8 @@ bool MetricsLog::open(const QString& path, bool append, QString* error) {
     // removed, a link itself and never what it points to, and the file created anew.
     if (!append && (os::isPlainFileEntry(file) || fs::is_symlink(fs::symlink_status(file, ec))))
         fs::remove(file, ec);
-    m_file = os::PlainFile::open(file, append ? os::PlainFile::Mode::AppendExisting : os::PlainFile::Mode::CreateNew);
+    m_file = os::PlainFile::open(file, append ? os::PlainFile::Mode::AppendExisting
+                                              : os::PlainFile::Mode::CreateNew);
     if (append && m_file.status() == os::PlainFile::Status::Missing)
         m_file = os::PlainFile::open(file, os::PlainFile::Mode::CreateNew);
     if (!m_file.isOpen()) {

@@ -47,8 +47,9 @@ public:
 private:
     bool keep(const nlohmann::json& event);
 
-    // Opened without following a link (os::PlainFile): a link planted in OUT in place of metrics.jsonl while the
-    // run starts is refused, never written through. Lines collect in m_pending and go out 16 KiB at a time.
+    // Opened without following a link (os::PlainFile): a link planted in OUT in place of metrics.jsonl while
+    // the run starts is refused, never written through. Lines collect in m_pending and go out 16 KiB at a
+    // time.
     os::PlainFile m_file;
     QByteArray m_pending;
     qint64 m_bytes = 0;

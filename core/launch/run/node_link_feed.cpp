@@ -23,13 +23,15 @@ namespace {
 
 bool isRunEnd(const nlohmann::json& e) {
     const protocol::JsonFields f(e);
-    return f.text(protocol::field::Event) == protocol::ev::RunEnd && f.text(protocol::field::Source) == "launcher";
+    return f.text(protocol::field::Event) == protocol::ev::RunEnd &&
+           f.text(protocol::field::Source) == "launcher";
 }
 
 QString runEndStatus(const nlohmann::json& e) {
     const nlohmann::json* summary = protocol::JsonFields(e).object(protocol::field::Summary);
     if (!summary) return QStringLiteral("?");
-    return QString::fromStdString(protocol::printableLine(protocol::JsonFields(*summary).text("status", "?"), 16));
+    return QString::fromStdString(
+        protocol::printableLine(protocol::JsonFields(*summary).text("status", "?"), 16));
 }
 
 } // namespace
@@ -251,7 +253,8 @@ void NodeLinkFeed::refusedMessage(double now, const QString& text) {
     constexpr double kRefusalWindowS = 10.0;
     if (now - m_refusalWindowT >= kRefusalWindowS) {
         if (m_refusalsHidden > 0)
-            m_hooks.message(tr("node link: %1 more refused connection(s) not shown one by one").arg(m_refusalsHidden));
+            m_hooks.message(
+                tr("node link: %1 more refused connection(s) not shown one by one").arg(m_refusalsHidden));
         m_refusalWindowT = now;
         m_refusalsInWindow = m_refusalsHidden = 0;
     }
@@ -271,7 +274,8 @@ void NodeLinkFeed::handle(std::deque<Inbound>& batch) {
             }
             const protocol::JsonFields request(in.event);
             const std::string type = request.text(nl::field::Type);
-            const QString reason = QString::fromStdString(protocol::printableLine(request.text(nl::field::Reason), 300));
+            const QString reason =
+                QString::fromStdString(protocol::printableLine(request.text(nl::field::Reason), 300));
             if (type == nl::type::Stop && m_hooks.stop) m_hooks.stop(reason);
             if (type == nl::type::Stacks && m_hooks.stacks) m_hooks.stacks(reason);
             continue;

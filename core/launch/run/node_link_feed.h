@@ -92,8 +92,8 @@ private:
     void drain(bool all = false); // all: the whole inbox now (the run's end), else a slice
     void handle(std::deque<Inbound>& batch);
     void watchContacts();
-    // A refusal's line, at most kRefusalsShown in each kRefusalWindowS, then one line counting the rest: anyone
-    // who reaches the port could otherwise fill the log one connection at a time.
+    // A refusal's line, at most kRefusalsShown in each kRefusalWindowS, then one line counting the rest:
+    // anyone who reaches the port could otherwise fill the log one connection at a time.
     void refusedMessage(double now, const QString& text);
     NodeContact& contact(int node);
 

@@ -40,9 +40,14 @@ bool RunFolder::isOwn(const QString& dir, bool followLink, QString* error) {
     const os::FolderOwnerAnswer a = os::folderOwner(QDir::toNativeSeparators(dir).toStdString(), followLink);
     QString why;
     switch (a.answer) {
-    case os::FolderOwner::Own: return true;
-    case os::FolderOwner::Missing: why = tr("it does not exist"); break;
-    case os::FolderOwner::NotAFolder: why = tr("it is not a folder (or it is a link)"); break;
+    case os::FolderOwner::Own:
+        return true;
+    case os::FolderOwner::Missing:
+        why = tr("it does not exist");
+        break;
+    case os::FolderOwner::NotAFolder:
+        why = tr("it is not a folder (or it is a link)");
+        break;
     case os::FolderOwner::OtherOwner:
         why = a.owner >= 0 ? tr("another user (uid %1) owns it").arg(a.owner) : tr("another user owns it");
         break;
@@ -51,9 +56,11 @@ bool RunFolder::isOwn(const QString& dir, bool followLink, QString* error) {
         break;
     }
     if (error)
-        *error = tr("'%1' is not a folder of yours that only you can change: %2. DDP Desk writes the run's records "
-                    "there and the ranks run code from it; choose another --out, or make it yours (chmod o-w)")
-                     .arg(QDir::toNativeSeparators(dir), why);
+        *error =
+            tr("'%1' is not a folder of yours that only you can change: %2. DDP Desk writes the run's "
+               "records "
+               "there and the ranks run code from it; choose another --out, or make it yours (chmod o-w)")
+                .arg(QDir::toNativeSeparators(dir), why);
     return false;
 }
 

@@ -152,16 +152,16 @@ void startWaitReporter(int rank, std::int64_t pid) {
     // Detached: the worker ends with std::_Exit, which takes the thread with it.
     std::thread([out, requestPath, rank, pid] {
         os::runCaught("the wait reporter", [&] {
-        for (;;) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            std::error_code ec;
-            if (!std::filesystem::remove(requestPath, ec)) continue;
-            const nlohmann::json report = waitReport();
-            *out << "ddpdesk-worker rank " << rank << " (pid " << pid << "): " << waitReportText(report)
-                 << "\n"
-                 << report.dump() << "\n"
-                 << std::flush;
-        }
+            for (;;) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                std::error_code ec;
+                if (!std::filesystem::remove(requestPath, ec)) continue;
+                const nlohmann::json report = waitReport();
+                *out << "ddpdesk-worker rank " << rank << " (pid " << pid << "): " << waitReportText(report)
+                     << "\n"
+                     << report.dump() << "\n"
+                     << std::flush;
+            }
         });
     }).detach();
 }

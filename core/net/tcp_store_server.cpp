@@ -63,38 +63,64 @@ void TcpStoreServer::reapFinished() {
         s.thread.join(); // it has returned already: this only reclaims its stack
 }
 
-void TcpStoreServer::acceptLoop() {
+void TcpStoreServer::acceptLoop() noexcept {
     while (!m_stop) {
-        std::unique_ptr<Connection> io = m_listener->accept(kAcceptSlice);
-        reapFinished();
-        if (!io) continue;
-        ++m_accepted;
-        if (connectionsOpen() >= m_limits.maxConnections) {
-            notice({kNoticeConnectionLimit, "a client connected while " +
-                                                std::to_string(m_limits.maxConnections) +
-                                                " store connections were open; it was closed at once"});
-            continue; // `io` closes here
-        }
-        auto session = std::make_shared<StoreSession>(
-            std::move(io),
-            StoreSession::Context{m_table, m_buffers, m_stop, [this](const StoreNotice& n) { notice(n); }});
-        auto done = std::make_shared<std::atomic<bool>>(false);
-        std::thread thread;
         try {
-            thread = std::thread([session, done] {
-                session->run();
-                *done = true;
-            });
-        } catch (const std::system_error& e) {
-            // The process is out of threads (something else took them): this client is refused, the store
-            // lives.
-            notice({kNoticeConnectionLimit, std::string("no thread could be started for a store client (") +
-                                                e.what() + "); it was closed at once"});
-            continue;
+            acceptOne();
+        } catch (const std::exception& e) {
+            acceptFailed(e.what());
+        } catch (...) {
+            acceptFailed("an exception of unknown type");
         }
-        std::lock_guard<std::mutex> lock(m_servedMutex);
-        m_served.push_back({std::move(session), std::move(thread), std::move(done)});
     }
+}
+
+void TcpStoreServer::acceptFailed(const char* what) noexcept {
+    try {
+        sayNoThrow([this](const StoreNotice& n) { notice(n); },
+                   {kNoticeInternal, std::string("the store server's accepting thread failed (") + what +
+                                         "); it goes on accepting"});
+    } catch (...) {
+        // Building the text ran out of memory: it goes on all the same.
+    }
+    // Whatever ran out (memory, descriptors) may come back; no busy loop meanwhile.
+    std::this_thread::sleep_for(kAcceptSlice);
+}
+
+void TcpStoreServer::acceptOne() {
+    std::unique_ptr<Connection> io = m_listener->accept(kAcceptSlice);
+    reapFinished();
+    if (!io) return;
+    ++m_accepted;
+    if (connectionsOpen() >= m_limits.maxConnections) {
+        notice({kNoticeConnectionLimit, "a client connected while " +
+                                            std::to_string(m_limits.maxConnections) +
+                                            " store connections were open; it was closed at once"});
+        return; // `io` closes here
+    }
+    auto session = std::make_shared<StoreSession>(
+        std::move(io),
+        StoreSession::Context{m_table, m_buffers, m_stop, [this](const StoreNotice& n) { notice(n); }});
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    {
+        std::lock_guard<std::mutex> lock(m_servedMutex);
+        m_served.reserve(m_served.size() + 1); // so that keeping the thread below cannot throw
+    }
+    std::thread thread;
+    try {
+        // run() catches whatever the work throws and names it; nothing is left that could reach terminate.
+        thread = std::thread([session, done] {
+            session->run();
+            *done = true;
+        });
+    } catch (const std::system_error& e) {
+        // The process is out of threads (something else took them): this client is refused, the store lives.
+        notice({kNoticeConnectionLimit, std::string("no thread could be started for a store client (") +
+                                            e.what() + "); it was closed at once"});
+        return;
+    }
+    std::lock_guard<std::mutex> lock(m_servedMutex);
+    m_served.push_back({std::move(session), std::move(thread), std::move(done)});
 }
 
 void TcpStoreServer::notice(const StoreNotice& n) {

@@ -9,10 +9,13 @@
 //
 // Every local process can reach it, so nothing a client does may take it down or stall others: at most
 // Limits::maxConnections are served at once (one thread each, joined as soon as its client leaves; more are
-// closed at once), frames are read in chunks charged to one budget shared by all, the store's size is capped,
-// no socket is written under the store's lock (a client that stops reading delays itself only), and stopping
-// cancels every connection mid-frame. Each client refused or dropped for one of these reasons, and each query
-// this server does not know, is named in a StoreNotice (tcp_store_session.h).
+// closed at once), frames are read in chunks charged to one budget shared by all and every answer is charged
+// to it before it is built, the store's size is capped (waits' key lists count), waiters are indexed by key
+// (a change wakes its own waiters and looks at no others), no socket is written under the store's lock (a
+// client that stops reading delays itself only), and stopping cancels every connection mid-frame. Every
+// thread of the server catches whatever its work throws and names it (kNoticeInternal): no client can end the
+// process. Each client refused or dropped for one of these reasons, and each query this server does not know,
+// is named in a StoreNotice (tcp_store_session.h).
 
 #include "net/net_socket.h"
 #include "net/tcp_store_session.h"
@@ -32,8 +35,9 @@ namespace ddpdesk::net {
 struct StoreServerLimits {
     // A run has a few connections per rank; 64 ranks of a busy script stay far below this.
     std::size_t maxConnections = 512;
-    std::uint64_t maxBufferedBytes = 512ull * 1024 * 1024; // frames being received, all clients together
-    std::uint64_t maxStoredBytes = 1024ull * 1024 * 1024;  // keys and values held
+    // Frames being received and answers being built or sent, all clients together (byte_budget.h).
+    std::uint64_t maxBufferedBytes = 512ull * 1024 * 1024;
+    std::uint64_t maxStoredBytes = 1024ull * 1024 * 1024; // keys and values held, and waits' key lists
 };
 
 class TcpStoreServer {
@@ -61,8 +65,9 @@ public:
     // What a client sees, for the launcher's log and the tests.
     std::size_t numKeys() const { return m_table.numKeys(); }
     std::size_t connectionsAccepted() const { return m_accepted.load(); }
-    std::size_t connectionsOpen() const; // threads not yet joined, too
-    std::uint64_t bufferedBytes() const { return m_buffers.used(); }
+    std::size_t connectionsOpen() const;                             // threads not yet joined, too
+    std::uint64_t bufferedBytes() const { return m_buffers.used(); } // frames and answers in flight
+    std::uint64_t heldBytes() const { return m_table.bytes(); }      // keys, values and waits' key lists
 
     TcpStoreServer(const TcpStoreServer&) = delete;
     TcpStoreServer& operator=(const TcpStoreServer&) = delete;
@@ -75,7 +80,9 @@ private:
     };
     TcpStoreServer(std::unique_ptr<Listener> listener, std::string address, StoreNoticeSink notices,
                    Limits limits);
-    void acceptLoop();
+    void acceptLoop() noexcept;
+    void acceptOne();
+    void acceptFailed(const char* what) noexcept;
     void reapFinished();
     void notice(const StoreNotice& n);
 

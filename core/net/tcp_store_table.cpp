@@ -11,13 +11,19 @@ bool StoreTable::presentLocked(const std::vector<std::string>& keys) const {
                        [this](const std::string& k) { return m_data.count(k) > 0; });
 }
 
-bool StoreTable::fitsLocked(const std::string& key, std::uint64_t newSize, std::uint64_t extra) const {
-    auto it = m_data.find(key);
-    const std::uint64_t old = it == m_data.end() ? 0 : key.size() + it->second.size();
-    return m_bytes - old + key.size() + newSize + extra <= m_maxBytes;
+bool StoreTable::addFitsLocked(std::uint64_t extra) const {
+    const std::uint64_t held = m_bytes + m_waiters.bytes();
+    return held <= m_maxBytes && extra <= m_maxBytes - held; // no sum that could wrap around
 }
 
-void StoreTable::putLocked(const std::string& key, std::string value) {
+bool StoreTable::fitsLocked(const std::string& key, std::uint64_t newSize) const {
+    auto it = m_data.find(key);
+    const std::uint64_t old = it == m_data.end() ? 0 : key.size() + it->second.size();
+    const std::uint64_t grows = key.size() + newSize;
+    return grows <= old || addFitsLocked(grows - old);
+}
+
+void StoreTable::putLocked(const std::string& key, std::string value, Waiters& woken) {
     auto it = m_data.find(key);
     if (it != m_data.end()) {
         m_bytes -= key.size() + it->second.size();
@@ -26,36 +32,27 @@ void StoreTable::putLocked(const std::string& key, std::string value) {
         it = m_data.emplace(key, std::move(value)).first;
     }
     m_bytes += key.size() + it->second.size();
-}
-
-Waiters StoreTable::wakeLocked() {
-    Waiters woken;
-    for (auto it = m_waiting.begin(); it != m_waiting.end();) {
-        if (presentLocked(it->second)) {
-            woken.push_back(std::move(it->first));
-            it = m_waiting.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    return woken;
+    m_waiters.keySet(key, woken);
 }
 
 StoreTable::Result StoreTable::set(const std::string& key, std::string value) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!fitsLocked(key, value.size())) return {Change::OverCap, {}};
-    putLocked(key, std::move(value));
-    return {Change::Done, wakeLocked()};
+    Result r;
+    putLocked(key, std::move(value), r.woken);
+    return r;
 }
 
 StoreTable::Result StoreTable::append(const std::string& key, const std::string& value) {
     std::lock_guard<std::mutex> lock(m_mutex);
     auto it = m_data.find(key);
+    const std::uint64_t old = it == m_data.end() ? 0 : it->second.size();
+    if (!fitsLocked(key, old + value.size())) return {Change::OverCap, {}};
     std::string joined = it == m_data.end() ? std::string() : it->second;
-    if (!fitsLocked(key, joined.size() + value.size())) return {Change::OverCap, {}};
     joined += value;
-    putLocked(key, std::move(joined));
-    return {Change::Done, wakeLocked()};
+    Result r;
+    putLocked(key, std::move(joined), r.woken);
+    return r;
 }
 
 StoreTable::Result StoreTable::multiSet(std::vector<std::pair<std::string, std::string>> pairs) {
@@ -63,25 +60,30 @@ StoreTable::Result StoreTable::multiSet(std::vector<std::pair<std::string, std::
     std::uint64_t total = 0; // an upper bound: as if no key replaced another
     for (const auto& [key, value] : pairs)
         total += key.size() + value.size();
-    if (m_bytes + total > m_maxBytes) return {Change::OverCap, {}};
+    if (!addFitsLocked(total)) return {Change::OverCap, {}};
+    Result r;
     for (auto& [key, value] : pairs)
-        putLocked(key, std::move(value));
-    return {Change::Done, wakeLocked()};
+        putLocked(key, std::move(value), r.woken);
+    return r;
 }
 
 StoreTable::Result StoreTable::compareSet(const std::string& key, const std::string& expected,
-                                          std::string desired, std::string& answer) {
+                                          std::string desired, const AnswerSink& answer) {
     std::lock_guard<std::mutex> lock(m_mutex);
     auto it = m_data.find(key);
     const bool replaces = it == m_data.end() ? expected.empty() : it->second == expected;
     if (!replaces) {
-        answer = it == m_data.end() ? expected : it->second;
+        const std::string& told = it == m_data.end() ? expected : it->second;
+        if (!answer.charge(told.size())) return {Change::AnswerRefused, {}};
+        answer.each(told);
         return {Change::Done, {}};
     }
     if (!fitsLocked(key, desired.size())) return {Change::OverCap, {}};
-    answer = desired;
-    putLocked(key, std::move(desired));
-    return {Change::Done, wakeLocked()};
+    if (!answer.charge(desired.size())) return {Change::AnswerRefused, {}};
+    answer.each(desired);
+    Result r;
+    putLocked(key, std::move(desired), r.woken);
+    return r;
 }
 
 StoreTable::Result StoreTable::add(const std::string& key, std::int64_t delta, std::int64_t& sum) {
@@ -99,26 +101,27 @@ StoreTable::Result StoreTable::add(const std::string& key, std::int64_t delta, s
     }
     std::string text = std::to_string(sum);
     if (!fitsLocked(key, text.size())) return {Change::OverCap, {}};
-    putLocked(key, std::move(text));
-    return {Change::Done, wakeLocked()};
+    Result r;
+    putLocked(key, std::move(text), r.woken);
+    return r;
 }
 
-std::optional<std::string> StoreTable::get(const std::string& key) const {
+StoreTable::Lookup StoreTable::values(const std::vector<std::string>& keys, const AnswerSink& answer) const {
     std::lock_guard<std::mutex> lock(m_mutex);
-    auto it = m_data.find(key);
-    if (it == m_data.end()) return std::nullopt;
-    return it->second;
-}
-
-std::optional<std::vector<std::string>> StoreTable::multiGet(const std::vector<std::string>& keys) const {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    std::vector<std::string> values;
+    // Sized first (the same key asked for 1,024 times counts 1,024 times), copied only once paid for.
+    std::vector<const std::string*> found;
+    found.reserve(keys.size());
+    std::uint64_t total = 0;
     for (const std::string& key : keys) {
         auto it = m_data.find(key);
-        if (it == m_data.end()) return std::nullopt;
-        values.push_back(it->second);
+        if (it == m_data.end()) return Lookup::Missing;
+        found.push_back(&it->second);
+        total += it->second.size(); // at most 64 Ki keys of at most 1 GiB held: cannot wrap
     }
-    return values;
+    if (!answer.charge(total)) return Lookup::AnswerRefused;
+    for (const std::string* value : found)
+        answer.each(*value);
+    return Lookup::Done;
 }
 
 bool StoreTable::allPresent(const std::vector<std::string>& keys) const {
@@ -142,26 +145,28 @@ std::size_t StoreTable::numKeys() const {
 
 std::uint64_t StoreTable::bytes() const {
     std::lock_guard<std::mutex> lock(m_mutex);
-    return m_bytes;
+    return m_bytes + m_waiters.bytes();
 }
 
-bool StoreTable::waitFor(const std::shared_ptr<StoreSession>& waiter, std::vector<std::string> keys) {
+StoreTable::Wait StoreTable::waitFor(const std::shared_ptr<StoreSession>& waiter,
+                                     std::vector<std::string> missing) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (presentLocked(keys)) return true;
-    for (auto& [who, wanted] : m_waiting)
-        if (who == waiter) {
-            wanted = std::move(keys);
-            return false;
-        }
-    m_waiting.emplace_back(waiter, std::move(keys));
-    return false;
+    m_waiters.remove(waiter.get());
+    missing.erase(std::remove_if(missing.begin(), missing.end(),
+                                 [this](const std::string& k) { return m_data.count(k) > 0; }),
+                  missing.end());
+    if (missing.empty()) return Wait::Ready;
+    // A key listed twice is waited for once: it is set once.
+    std::sort(missing.begin(), missing.end());
+    missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+    if (!addFitsLocked(StoreWaiters::bytesFor(missing))) return Wait::OverCap;
+    m_waiters.add(waiter, std::move(missing));
+    return Wait::Waiting;
 }
 
 void StoreTable::cancelWait(const StoreSession* waiter) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    m_waiting.erase(std::remove_if(m_waiting.begin(), m_waiting.end(),
-                                   [waiter](const auto& w) { return w.first.get() == waiter; }),
-                    m_waiting.end());
+    m_waiters.remove(waiter);
 }
 
 } // namespace ddpdesk::net

@@ -142,6 +142,41 @@ private slots:
         QCOMPARE(other.rank(1).host, QStringLiteral("b"));
     }
 
+    // launch.two_nodes_folder once found node 1's ranks without a host in node 0's summary: node 0's ranks
+    // had all ended before its link followed node 1's stream (one there before node 0's first look is
+    // followed once it grows), and node 0 waited only for nodes already connected. A node not heard yet is
+    // waited for like a connected one; a remote rank gets its host whether its hello or its node's comes
+    // first.
+    void nodeZeroAwaitsANodeItHasNotHeardYet() {
+        launch::RunModel hub;
+        hubModel(hub);
+        QCOMPARE(hub.nodeEndsAwaited(), QVector<int>({1})); // node 0's ranks done, node 1 not heard yet
+        nlohmann::json hello = protocol::makeEvent(protocol::ev::Hello, 2);
+        hello["host"] = "b";
+        launch::applyRemoteEvent(hub, 2, hello); // rank 2's hello before its node's
+        QCOMPARE(hub.rank(2).host, QStringLiteral("b"));
+        QVERIFY(hub.rank(3).host.isEmpty());
+        hub.setNodeContact(1, QStringLiteral("b"), QStringLiteral("connected"));
+        QCOMPARE(hub.rank(3).host, QStringLiteral("b")); // rank 3's hello still on its way
+        QCOMPARE(hub.nodeEndsAwaited(), QVector<int>({1}));
+        hub.setNodeContact(1, QStringLiteral("b"), QStringLiteral("no_contact"));
+        QCOMPARE(hub.nodeEndsAwaited(), QVector<int>({1}));
+        hub.setNodeContact(1, QStringLiteral("b"), QStringLiteral("ended: ok"));
+        QVERIFY(hub.nodeEndsAwaited().isEmpty());
+
+        launch::RunModel lost; // its link lost: nothing more will come
+        hubModel(lost);
+        lost.setNodeContact(1, QStringLiteral("b"), QStringLiteral("lost: its launcher closed the link"));
+        QVERIFY(lost.nodeEndsAwaited().isEmpty());
+        launch::RunModel foreign; // no launcher of ours: its ranks seen in the store only
+        hubModel(foreign);
+        foreign.setNodeContact(1, QString(), QStringLiteral("store_only: 2, 3"));
+        QVERIFY(foreign.nodeEndsAwaited().isEmpty());
+        launch::RunModel one; // a single-node run, or a node above 0: no node table, nothing to wait for
+        one.reset({0, 1}, 2, QStringLiteral("autoencoder"), 100);
+        QVERIFY(one.nodeEndsAwaited().isEmpty());
+    }
+
     void everyNodesGpusAreKeptApartByNode() {
         launch::RunModel hub;
         hubModel(hub);

@@ -391,7 +391,8 @@ void Worker::publishFollowed() {
 
 void Worker::finish() {
     writeTurn(true);
-    readTurn(); // node 0: what the others said last
+    if (isHub() && m_folderReady) scan(); // a stream that appeared or grew since the last look is read too
+    readTurn();                           // node 0: what the others said last
     if (m_helloWritten) write({{nl::field::Type, nl::type::Bye}});
     // Node > 0: node 0 removes each segment once read; while its stream is there, give it a moment for the
     // last ones (also when this node has not followed it yet: a short run).

@@ -43,6 +43,15 @@ bool RunNodes::apply(int node, const QString& host, const QString& state, double
     return true;
 }
 
+QVector<int> RunNodes::endsAwaited() const {
+    QVector<int> awaited;
+    for (const NodeStatus& s : m_nodes)
+        if (s.contact == NodeContactState::Waiting || s.contact == NodeContactState::Connected ||
+            s.contact == NodeContactState::NoContact)
+            awaited << s.node;
+    return awaited;
+}
+
 const NodeStatus* RunNodes::node(int node) const {
     return node >= 0 && node < m_nodes.size() ? &m_nodes[node] : nullptr;
 }

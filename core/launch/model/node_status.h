@@ -29,6 +29,12 @@ public:
     bool apply(int node, const QString& host, const QString& state, double t, double lastT);
     const QVector<NodeStatus>& nodes() const { return m_nodes; }
     const NodeStatus* node(int node) const;
+    // Node 0, its own ranks ended: the nodes whose end its record still waits for. One whose launcher is
+    // connected (or silent) and has not said its run ended, and one whose launcher it has not heard yet: over
+    // a folder, a stream that was there before node 0's first look is followed only once it grows (a second
+    // or two), in which a short run's ranks may all be done, and that node's ranks belong in the summary
+    // too. Not one that ended or was lost, nor one of no launcher of ours (its ranks seen in the store).
+    QVector<int> endsAwaited() const;
 
 private:
     QVector<NodeStatus> m_nodes;

@@ -10,15 +10,24 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace ddpdesk::launch {
 
 namespace {
 
+// A rank's (or a script's) number: finite and within +-2^53, so the casts to qint64 and int below are defined
+// whatever a script prints (1e300 is a JSON number too).
 double num(const nlohmann::json& j, const char* key, double fallback = qQNaN()) {
     auto it = j.find(key);
-    return (it != j.end() && it->is_number()) ? it->get<double>() : fallback;
+    if (it == j.end() || !it->is_number()) return fallback;
+    const double v = it->get<double>();
+    return std::isfinite(v) ? std::clamp(v, -9.0e15, 9.0e15) : fallback;
+}
+
+int toInt(double v) {
+    return std::isnan(v) ? 0 : int(std::clamp(v, double(INT_MIN), double(INT_MAX)));
 }
 
 QString str(const nlohmann::json& j, const char* key) {
@@ -203,7 +212,7 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
     } else if (e.type == protocol::ev::Step) {
         applyStep(index, e);
     } else if (e.type == protocol::ev::Epoch) {
-        r.epoch = int(num(b, protocol::field::Epoch, r.epoch));
+        r.epoch = toInt(num(b, protocol::field::Epoch, r.epoch));
         const double acc = num(b, protocol::field::TestAccuracy);
         if (!std::isnan(acc)) {
             r.testAccuracy = acc;
@@ -246,7 +255,7 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     r.state = RankState::Training;
     if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
     setStep(index, qint64(num(b, protocol::field::Step, double(r.step))));
-    r.epoch = int(num(b, protocol::field::Epoch, r.epoch));
+    r.epoch = toInt(num(b, protocol::field::Epoch, r.epoch));
     r.lastProgressT = e.t;
     if (m_firstStep < 0) {
         m_firstStep = r.step;
@@ -263,7 +272,10 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
         const qint64 v = qint64(s);
         if (m_perStepSamples[index] < 0 && r.samples > 0 && v == r.samples && r.step > 1)
             m_perStepSamples[index] = v;
-        r.samples = m_perStepSamples[index] > 0 ? m_perStepSamples[index] * r.step : v;
+        r.samples =
+            m_perStepSamples[index] > 0
+                ? qint64(std::min(double(m_perStepSamples[index]) * double(r.step), 9.0e15)) // no overflow
+                : v;
     }
     const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1);
     if (rate > 0) r.samplesPerSec = rate;

@@ -143,6 +143,8 @@ public:
     void setNodeContact(int node, const QString& host, const QString& state, double lastT = 0);
     // Node 0 of a multi-node run: every node's state (empty for a single-node run, or on a node above 0).
     const QVector<NodeStatus>& nodes() const { return m_nodes.nodes(); }
+    // Node 0, its own ranks ended: the nodes it still waits for before its summary (RunNodes::endsAwaited).
+    QVector<int> nodeEndsAwaited() const { return m_nodes.endsAwaited(); }
     // How long a rank may stay a straggler before takeStragglerWarnings names it (0: never); before reset().
     void setStragglerAfter(double seconds) { m_stragglerAfterS = seconds; }
     QVector<StragglerWarning> takeStragglerWarnings() { return m_straggler.takeWarnings(now()); }

@@ -1,30 +1,33 @@
 #include "launch/run/remote_ranks.h"
 
+#include "protocol/json_fields.h"
 #include "protocol/telemetry.h"
 
 namespace ddpdesk::launch {
 
 namespace {
 
+// Another node's launcher wrote these (verified as one of this run's, but its ranks are scripts): read
+// without trusting a type.
 QString text(const nlohmann::json& e, const char* key) {
-    return QString::fromStdString(e.value(key, std::string()));
+    return QString::fromStdString(protocol::JsonFields(e).text(key));
 }
 
 } // namespace
 
 std::optional<RemoteExit> applyRemoteEvent(RunModel& model, int nproc, const nlohmann::json& e) {
-    const std::string type = e.value(protocol::field::Event, std::string());
+    const protocol::JsonFields fields(e);
+    const std::string type = fields.text(protocol::field::Event);
     if (type == protocol::ev::Gpu || type == protocol::ev::Proc) { // its monitor's, tagged with its node
         model.applyMonitorEvent(e);
         return std::nullopt;
     }
-    const int index = model.indexOfRank(e.value(protocol::field::Rank, -1));
+    const int index = model.indexOfRank(fields.integer(protocol::field::Rank, -1));
     if (index < nproc) return std::nullopt; // the node's own launcher events, or (never) a rank of this node
-    if (e.value(protocol::field::Source, std::string()) == "launcher") {
+    if (fields.text(protocol::field::Source) == "launcher") {
         if (type == protocol::ev::RankExit) {
             const auto state = rankStateFromName(text(e, protocol::field::State));
-            const auto code = e.find(protocol::field::ExitCode);
-            RemoteExit exit{index, code != e.end() && code->is_number_integer() ? code->get<int>() : -1,
+            RemoteExit exit{index, fields.integer(protocol::field::ExitCode, -1),
                             text(e, protocol::field::Text)};
             model.setRankState(index, state.value_or(RankState::Failed), exit.text, exit.exitCode);
             if (state == RankState::Failed) return exit;

@@ -8,11 +8,10 @@ namespace ddpdesk::launch {
 
 void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
     constexpr int kWaitMs = 5000, kSliceMs = 100;
-    // Every connected node's ranks have ended and its run_end came (its summary is written): node 0's
-    // record ends with theirs.
-    bool pending = false;
-    for (const NodeContact& c : d->nodes.contacts())
-        if (c.connected && !c.ended) pending = true;
+    // Every node's ranks have ended and its run_end came (its summary is written): node 0's record ends with
+    // theirs. Also a node whose launcher node 0 has not heard yet (RunModel::nodeEndsAwaited): its ranks ran
+    // with these, and a short run's may end before node 0's link follows that node's stream.
+    const bool pending = !m_model.nodeEndsAwaited().isEmpty();
     if (!pending || waitedMs >= kWaitMs) {
         finishRun(status);
         return;

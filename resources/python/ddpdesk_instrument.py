@@ -44,9 +44,19 @@ _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None,
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
+# The rank's own process. A DataLoader worker (or any child the script forks) inherits this module with the
+# rank's counts and would report its stale copy when it exits (os._exit is wrapped below): only the rank speaks.
+# A child made by spawn or forkserver starts a fresh interpreter that never runs this module.
+_owner = os.getpid()
+
+
+def _is_rank():
+    return os.getpid() == _owner
 
 
 def _emit(force=False):
+    if not _is_rank():
+        return
     now = time.time()
     if not force and now - _state["last_emit"] < _interval:
         return
@@ -64,7 +74,10 @@ def _emit(force=False):
                 value = None
         except Exception:  # a loss that cannot be read (freed storage) is simply not reported
             value = None
-    event = {"v": 1, "event": "step", "rank": _rank, "t": now, "step": _state["step"], "loss": value,
+    # The time of the step it reports, not of the report: the last one is sent at exit, after the script's own
+    # teardown (joining DataLoader workers, destroying the process group), which is no training time.
+    event = {"v": 1, "event": "step", "rank": _rank, "t": _state.get("t_wall") or now, "step": _state["step"],
+             "loss": value,
              "samples": _state["samples"], "source": "instrument"}
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
@@ -88,6 +101,8 @@ def _emit(force=False):
 
 
 def _on_step():
+    if not _is_rank():
+        return
     with _lock:
         now = time.perf_counter()
         if _state["t_step"] is not None:
@@ -96,6 +111,7 @@ def _on_step():
             _state["model_ms"] += _state["step_model_ms"]
         _state["step_model_ms"] = 0.0
         _state["t_step"] = now
+        _state["t_wall"] = time.time()
         _state["step"] += 1
         if _state["loss_acc"] is not None:
             _state["loss"], _state["loss_acc"] = _state["loss_acc"], None
@@ -276,7 +292,7 @@ class _Collectives:
             self._write()
 
     def _write(self):
-        if self.file is None:
+        if self.file is None or not _is_rank():  # a forked child never rewrites the rank's record
             return
         fields = {"pid": os.getpid(), "entered": self.entered, "completed": self.completed, "kind": self.kind,
                   "bytes": self.bytes, "detail": self.detail, "t": self.t}

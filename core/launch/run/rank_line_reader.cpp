@@ -33,6 +33,7 @@ void RankLineReader::onLine(int index, const QByteArray& raw, bool isStderr) {
             protocol::JsonFields(e->body).text(protocol::field::Source) != kInstrumentSourceTag)
             e.reset();
         if (e && m_config.isScript()) r.instrumented = true;
+        if (e && wentBack(index, r, *e)) return;
         if (e) {
             if (e->rank < 0) e->body[protocol::field::Rank] = rank;
             m_record(e->body);
@@ -56,6 +57,23 @@ void RankLineReader::onLine(int index, const QByteArray& raw, bool isStderr) {
             if (auto e = protocol::parseLine(protocol::encodeLine(*step))) m_model.applyEvent(index, *e);
         }
     }
+}
+
+bool RankLineReader::wentBack(int index, Rank& r, const protocol::Event& e) {
+    if (e.type != protocol::ev::Step) return false;
+    const std::int64_t step = protocol::JsonFields(e.body).integer64(protocol::field::Step, -1);
+    if (step < 0) return false;
+    if (step >= r.lastStep) {
+        r.lastStep = step;
+        return false;
+    }
+    if (r.stepsWentBack++ == 0)
+        m_model.appendNote(
+            index, QStringLiteral("a step event said step %1 after step %2: dropped (a process the "
+                                  "rank forked, such as a DataLoader worker, reporting a stale count)")
+                       .arg(step)
+                       .arg(r.lastStep));
+    return true;
 }
 
 } // namespace ddpdesk::launch

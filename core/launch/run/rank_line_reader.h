@@ -9,6 +9,7 @@
 #include "launch/run/script_output.h"
 
 #include <QByteArray>
+#include <QtGlobal>
 
 #include <nlohmann/json.hpp>
 
@@ -33,8 +34,13 @@ private:
     struct Rank {
         std::unique_ptr<ScriptOutputParser> parser; // script runs only
         bool instrumented =
-            false; // the instrumentation module's steps arrived: loss lines are then only log text
+            false;            // the instrumentation module's steps arrived: loss lines are then only log text
+        qint64 lastStep = -1; // the highest step this attempt's process reported
+        qint64 stepsWentBack = 0; // step events dropped because their step was below lastStep
     };
+    // A step event whose step is below what the rank's process already reported (a child it forked, carrying
+    // a stale copy of the count): dropped, counted, said once per rank. True when `e` is such an event.
+    bool wentBack(int index, Rank& r, const protocol::Event& e);
 
     const RunConfig& m_config;
     RunModel& m_model;

@@ -1,0 +1,112 @@
+// The numbers of a user's script are the script's own (issue: a DataLoader with worker processes once gave
+// 44x to 132x the samples/s, and a step count that went back at the end). Each case is a real 2-rank run
+// through ddpdesk-cli whose script counts its training iterations and times them itself; the run must report
+// the same steps and, from its step events, a global samples/s within 10 % of the script's own (both measured
+// in the same run, so a busy machine moves both).
+//  * DataLoader(num_workers=2) with DistributedSampler and set_epoch over 3 epochs: forked workers made anew
+//    each epoch, persistent forked workers, and spawned workers. A forked worker carries the instrumentation
+//    with the rank's counts; it must stay silent.
+#include "launch_test_util.h"
+
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+// argv: OWN_FOLDER fresh|persistent|spawn. Each rank writes OWN_FOLDER/rankN.json: its iterations and its own
+// samples/s from the end of its first iteration to the end of its last.
+const QByteArray kLoaderScript = R"PY(import json, os, sys, time
+import torch
+import torch.distributed as dist
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+
+def main():
+    how = sys.argv[2]
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    data = TensorDataset(torch.randn(2048, 32), torch.randn(2048, 1))
+    sampler = DistributedSampler(data)
+    loader = DataLoader(data, batch_size=16, sampler=sampler, num_workers=2, persistent_workers=how != "fresh",
+                        multiprocessing_context="spawn" if how == "spawn" else None)
+    net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
+    model = torch.nn.parallel.DistributedDataParallel(net)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    iterations, samples, first_end, last_end = 0, 0, None, None
+    for epoch in range(3):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            opt.step()
+            iterations += 1
+            last_end = time.time()
+            if first_end is None:
+                first_end = last_end
+            else:
+                samples += x.shape[0]
+    with open(os.path.join(sys.argv[1], f"rank{rank}.json"), "w") as f:
+        json.dump({"iterations": iterations, "samples_per_s": samples / (last_end - first_end)}, f)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
+)PY";
+
+} // namespace
+
+class ScriptNumbersTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dataLoaderWorkersReportNothingOfTheirOwn_data() {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("forked each epoch") << QStringLiteral("fresh");
+        QTest::newRow("forked, persistent") << QStringLiteral("persistent");
+        QTest::newRow("spawned") << QStringLiteral("spawn");
+    }
+
+    void dataLoaderWorkersReportNothingOfTheirOwn() {
+        QFETCH(QString, how);
+        QTemporaryDir tmp;
+        const QString script = tmp.filePath("loader.py"), out = tmp.filePath("run"),
+                      own = tmp.filePath("own");
+        QVERIFY(writeFile(script, kLoaderScript));
+        QVERIFY(QDir().mkpath(own));
+        const auto r =
+            launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                                "--nproc", "2", "--out", out, "--", own, how},
+                               240000);
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        const QJsonObject summary = launchtest::readJsonFile(out + "/summary.json");
+        double ownRate = 0;
+        int iterations = -1;
+        for (int rank = 0; rank < 2; ++rank) {
+            const QJsonObject mine = launchtest::readJsonFile(own + QStringLiteral("/rank%1.json").arg(rank));
+            QVERIFY2(!mine.isEmpty(), "the script did not finish");
+            ownRate += mine["samples_per_s"].toDouble();
+            if (iterations >= 0) QCOMPARE(mine["iterations"].toInt(), iterations);
+            iterations = mine["iterations"].toInt();
+        }
+        const double reported = summary["samples_per_s"].toDouble();
+        qInfo("%s: steps %d (the script's own %d), samples/s %.0f (the script's own %.0f): %.3fx",
+              qPrintable(how), summary["steps"].toInt(), iterations, reported, ownRate, reported / ownRate);
+        QCOMPARE(summary["steps"].toInt(), iterations);
+        for (const QJsonValue& rank : summary["ranks"].toArray())
+            QCOMPARE(rank.toObject()["steps"].toInt(), iterations);
+        QVERIFY2(std::abs(reported / ownRate - 1.0) <= 0.10,
+                 qPrintable(QStringLiteral("%1 against %2").arg(reported).arg(ownRate)));
+    }
+};
+
+QTEST_GUILESS_MAIN(ScriptNumbersTest)
+#include "test_script_numbers.moc"

@@ -3,7 +3,8 @@
 # at most once. Run as root (or with sudo available).
 #   install-deps.sh          what building and running the three programs needs (the demo: installer/demo.sh)
 #   install-deps.sh --tests  that plus what only the test suite needs (installer/test.sh): the Python reference,
-#                            Open MPI, Xvfb, the mingw-w64/wine leg, NSIS, clang-format, ...
+#                            Open MPI, Xvfb, the mingw-w64/wine leg, NSIS, clang-format, clang-14 and libFuzzer
+#                            (the sanitizer leg, installer/sanitize.sh), ...
 #
 # Standard output: nothing (callers parse none); progress and apt's output go to stderr.
 set -euo pipefail
@@ -19,6 +20,7 @@ TEST_PACKAGES=(
   git python3 python3-torch
   openmpi-bin xvfb xauth imagemagick fonts-noto-cjk nsis p7zip-full
   g++-mingw-w64-x86-64 wine64 iproute2 procps dpkg-dev file clang-format
+  clang-14 libfuzzer-14-dev
 )
 case "${1:-}" in
   "") ;;

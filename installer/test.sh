@@ -7,6 +7,11 @@
 #    /var/cache/ddpdesk/torch2-root): the store server's wire dialect, the doctor's layouts, an instrumented script.
 # The roots are downloads and unpacking: they are made in the background while the main build compiles.
 # DDPDESK_SKIP_TORCH2=1 leaves both legs out (their tests are then not registered); DDPDESK_SKIP_TORCH2_6=1 the second.
+# The sanitizer leg (issue 42): after the main build, while the roots may still download, installer/sanitize.sh
+# builds build-asan/ (clang-14, ASan + UBSan, libFuzzer); the suite runs its fuzz targets (ctest label fuzz, about
+# 10 s each over a copy of their seed corpus, after their crash regressions) and its net, protocol and node-link
+# tests (label asan). A failed sanitizer build fails those tests, not the run. DDPDESK_SKIP_SANITIZE=1 skips the
+# build (the tests then run what build-asan/ holds, or are skipped when there is none).
 #
 # Standard output: ctest's report (CI reads its closing lines; a copy stays in build/ctest-report.txt). Installing,
 # building, progress and the closing time table (phases and labels) go to stderr.
@@ -44,6 +49,13 @@ else
 fi
 t_build=$(($(date +%s) - start))
 say "built in $t_build s"
+t_sanitize=0
+if [ "${DDPDESK_SKIP_SANITIZE:-0}" != 1 ]; then
+  start=$(date +%s)
+  bash installer/sanitize.sh >&2 || say "the sanitizer build failed: the fuzz and asan tests will say so"
+  t_sanitize=$(($(date +%s) - start))
+  say "sanitizer build (build-asan) in $t_sanitize s"
+fi
 
 if [ "$torch2" = 1 ]; then
   start=$(date +%s)
@@ -85,7 +97,8 @@ t_tests=$(($(date +%s) - start))
 # Where the time went: the phases, then each label's test time (ctest's sum over its tests, run two at a time).
 {
   echo "test: time table (s)"
-  printf '  %-28s %6s\n' packages "$t_packages" build "$t_build" "PyTorch 2.x peer" "${t_peer:-0}" "tests (wall)" "$t_tests" \
+  printf '  %-28s %6s\n' packages "$t_packages" build "$t_build" "sanitizer build" "$t_sanitize" \
+    "PyTorch 2.x peer" "${t_peer:-0}" "tests (wall)" "$t_tests" \
     total "$(($(date +%s) - t0))"
   sed -n '/^Label Time Summary:/,/^$/p' build/ctest-report.txt | sed '1d;/^$/d' |
     awk '{printf "  label %-22s %6.0f\n", $1, $3}'

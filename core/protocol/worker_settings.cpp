@@ -1,6 +1,7 @@
 #include "protocol/worker_settings.h"
 
 #include <cmath>
+#include <limits>
 #include <locale>
 #include <sstream>
 #include <type_traits>
@@ -205,6 +206,23 @@ nlohmann::json settingsToJson(const WorkerSettings& s) {
     return j;
 }
 
+namespace {
+
+// A profile's number as T: a value beyond T's range (1e300 for an int) is clamped, never cast (undefined).
+template <typename T> T numberAs(const nlohmann::json& v) {
+    if constexpr (std::is_integral_v<T>) {
+        const double d = v.get<double>();
+        if (!(d >= double(std::numeric_limits<T>::lowest()))) return std::numeric_limits<T>::lowest();
+        if (d >= double(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+        if (v.is_number_float()) return T(d);
+        return v.is_number_unsigned() ? T(v.get<std::uint64_t>()) : T(v.get<std::int64_t>());
+    } else {
+        return v.get<T>();
+    }
+}
+
+} // namespace
+
 WorkerSettings settingsFromJson(const nlohmann::json& j) {
     WorkerSettings s;
     if (!j.is_object()) return s;
@@ -215,7 +233,7 @@ WorkerSettings settingsFromJson(const nlohmann::json& j) {
         if constexpr (IsOptional<T>::value) {
             using V = typename T::value_type;
             if (!it->is_number()) return;
-            const V v = it->template get<V>();
+            const V v = numberAs<V>(*it);
             // Profiles wrote "worker default" as 0 or -1 before settings could be unset.
             if (breaks(info.rule, v, info))
                 field.reset();
@@ -226,7 +244,7 @@ WorkerSettings settingsFromJson(const nlohmann::json& j) {
         } else if constexpr (std::is_same_v<T, std::string>) {
             if (it->is_string()) field = it->template get<std::string>();
         } else {
-            if (it->is_number()) field = it->template get<T>();
+            if (it->is_number()) field = numberAs<T>(*it);
         }
     });
     return s;

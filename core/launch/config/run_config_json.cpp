@@ -82,8 +82,12 @@ RunConfig RunConfig::fromJson(const QJsonObject& o) {
     num("stall_timeout", c.stallTimeoutSec);
     num("straggler_after", c.stragglerAfterSec);
     str("out", c.outDir);
-    c.training = protocol::settingsFromJson(
-        nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString()));
+    // Qt's reader takes a lone surrogate escape ("\ud800") that nlohmann's refuses: never the throwing parse
+    // on a file someone else may have written (loadProfile names such a profile; here the settings stay
+    // default).
+    const nlohmann::json all =
+        nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+    if (all.is_object()) c.training = protocol::settingsFromJson(all);
     return c;
 }
 
@@ -122,6 +126,15 @@ bool RunConfig::loadProfile(const QString& path, RunConfig* out, QString* error)
             *error = QCoreApplication::translate("ddpdesk::launch::RunConfig",
                                                  "profile '%1' is not a JSON object: %2")
                          .arg(path, pe.errorString());
+        return false;
+    }
+    if (!nlohmann::json::parse(doc.toJson(QJsonDocument::Compact).toStdString(), nullptr, false)
+             .is_object()) {
+        if (error)
+            *error = QCoreApplication::translate("ddpdesk::launch::RunConfig",
+                                                 "profile '%1' holds text that is not valid Unicode (a lone "
+                                                 "surrogate escape such as \\ud800)")
+                         .arg(path);
         return false;
     }
     *out = fromJson(doc.object());

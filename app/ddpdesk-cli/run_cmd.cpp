@@ -103,32 +103,6 @@ void printSummaryText(const launch::Supervisor& run) {
     }
 }
 
-// --run-secret / --run-secret-file into config.runSecret (hex); false after printing why (exit 2).
-bool resolveRunSecretFlags(RunFlags& f) {
-    if (!f.runSecret.empty() && !f.runSecretFile.empty()) {
-        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": give either "
-                  << protocol::kRunSecretFlag << " or " << protocol::kRunSecretFileFlag << ", not both\n";
-        return false;
-    }
-    std::string raw, error;
-    if (!f.runSecret.empty() && !protocol::decodeRunSecret(f.runSecret, &raw, &error)) {
-        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": " << error << "\n";
-        return false;
-    }
-    if (!f.runSecretFile.empty() && !protocol::readRunSecretFile(f.runSecretFile, &raw, &error)) {
-        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFileFlag << ": " << error
-                  << "\n";
-        return false;
-    }
-    if (!f.runSecret.empty())
-        std::cerr << "ddpdesk-cli: warning: " << protocol::kRunSecretFlag
-                  << " puts the secret on this command line, where every user of this machine can read it "
-                     "(ps); prefer "
-                  << protocol::kRunSecretFileFlag << " FILE (chmod 600)\n";
-    if (!raw.empty()) f.config.runSecret = q(protocol::toHex(raw));
-    return true;
-}
-
 int runMain(CliContext& ctx, const RunFlags& flags) {
     prepareQtApplication(ctx.argc, ctx.argv, false);
     const launch::RunConfig config = toConfig(flags);
@@ -174,6 +148,31 @@ int refuse(const QVector<launch::ConfigProblem>& problems) {
     for (const launch::ConfigProblem& p : problems)
         std::cerr << "  --" << p.field.toStdString() << ": " << p.message.toStdString() << "\n";
     return 2;
+}
+
+bool resolveRunSecretFlags(RunFlags& f) {
+    if (!f.runSecret.empty() && !f.runSecretFile.empty()) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": give either "
+                  << protocol::kRunSecretFlag << " or " << protocol::kRunSecretFileFlag << ", not both\n";
+        return false;
+    }
+    std::string raw, error;
+    if (!f.runSecret.empty() && !protocol::decodeRunSecret(f.runSecret, &raw, &error)) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFlag << ": " << error << "\n";
+        return false;
+    }
+    if (!f.runSecretFile.empty() && !protocol::readRunSecretFile(f.runSecretFile, &raw, &error)) {
+        std::cerr << "ddpdesk-cli: cannot start:\n  " << protocol::kRunSecretFileFlag << ": " << error
+                  << "\n";
+        return false;
+    }
+    if (!f.runSecret.empty())
+        std::cerr << "ddpdesk-cli: warning: " << protocol::kRunSecretFlag
+                  << " puts the secret on this command line, where every user of this machine can read it "
+                     "(ps); prefer "
+                  << protocol::kRunSecretFileFlag << " FILE (chmod 600)\n";
+    if (!raw.empty()) f.config.runSecret = q(protocol::toHex(raw));
+    return true;
 }
 
 void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
@@ -231,6 +230,14 @@ void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }
 
+void addRunSecretFlags(CLI::App* sub, RunFlags& f) {
+    sub->add_option(protocol::kRunSecretFlag, f.runSecret,
+                    "node 0's run secret, 64 hex digits (required on nodes > 0; else $DDPDESK_RUN_SECRET)");
+    sub->add_option(protocol::kRunSecretFileFlag, f.runSecretFile,
+                    "file holding the run secret, readable only by you (instead of --run-secret; node 0 "
+                    "writes OUT/run-secret)");
+}
+
 launch::RunConfig toConfig(const RunFlags& f) {
     launch::RunConfig c = f.config;
     c.workload = q(f.workload);
@@ -257,15 +264,29 @@ void addRunCommands(CLI::App& app, CliContext& ctx) {
     CLI::App* run =
         app.add_subcommand("run", "train with N supervised workers; writes metrics.jsonl and summary.json");
     addRunFlags(run, *flags, true);
-    run->add_option(
-        protocol::kRunSecretFlag, flags->runSecret,
-        "run secret printed by node 0's launcher (required on nodes > 0; else $DDPDESK_RUN_SECRET)");
-    run->add_option(protocol::kRunSecretFileFlag, flags->runSecretFile,
-                    "file holding the run secret, readable only by you (instead of --run-secret)");
+    addRunSecretFlags(run, *flags);
     run->callback([&ctx, flags, run] {
         if (!resolveRunSecretFlags(*flags)) {
             ctx.exitCode = 2;
             return;
+        }
+        // A script trains as it is written: the worker's training flags would be accepted and change nothing.
+        // Refused by name (--threads stays: it sets the ranks' OMP_NUM_THREADS).
+        if (!flags->script.empty()) {
+            QVector<launch::ConfigProblem> ignored;
+            protocol::WorkerSettings unused;
+            protocol::visitSettings(unused, [&](const protocol::SettingInfo& info, auto&) {
+                const std::string flag = info.flag;
+                if (flag != "--threads" && run->count(flag) > 0)
+                    ignored.push_back(
+                        {QString::fromStdString(flag.substr(2)),
+                         QStringLiteral("does nothing for a --script run: the script trains as it is written "
+                                        "(change it in the script, or pass it to the script after --)")});
+            });
+            if (!ignored.isEmpty()) {
+                ctx.exitCode = refuse(ignored);
+                return;
+            }
         }
         // With GPUs and no --nproc: one worker per listed GPU.
         if (run->count("--nproc") == 0 && flags->devices != "cpu")

@@ -6,6 +6,7 @@
 //  * DataLoader(num_workers=2) with DistributedSampler and set_epoch over 3 epochs: forked workers made anew
 //    each epoch, persistent forked workers, and spawned workers. A forked worker carries the instrumentation
 //    with the rank's counts; it must stay silent.
+//  * the worker's training flags given with --script (they would change nothing) are refused by name.
 #include "launch_test_util.h"
 
 #include <QJsonObject>
@@ -105,6 +106,26 @@ private slots:
             QCOMPARE(rank.toObject()["steps"].toInt(), iterations);
         QVERIFY2(std::abs(reported / ownRate - 1.0) <= 0.10,
                  qPrintable(QStringLiteral("%1 against %2").arg(reported).arg(ownRate)));
+    }
+
+    // The worker's training flags change nothing for a script: refused by name before anything starts (they
+    // were accepted silently, and the run looked as if they had been applied). --threads still applies.
+    void workerFlagsThatDoNothingForAScriptAreRefused() {
+        QTemporaryDir tmp;
+        const QString script = tmp.filePath("noop.py");
+        QVERIFY(writeFile(script, "print('ran')\n"));
+        const auto r =
+            launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                                "--grad-compression", "fp16", "--accumulate", "2", "--threads", "1", "--out",
+                                tmp.filePath("run")},
+                               60000);
+        QVERIFY(r.finished);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        QVERIFY2(r.err.contains("--grad-compression: does nothing for a --script run") &&
+                     r.err.contains("--accumulate: does nothing for a --script run") &&
+                     !r.err.contains("--threads:"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("run")));
     }
 };
 

@@ -5,12 +5,14 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QUrl>
@@ -27,6 +29,11 @@ QString statusText(const QString& status) {
     if (status == QLatin1String("failed")) return HistoryPanel::tr("failed");
     if (status == QLatin1String("stopped")) return HistoryPanel::tr("stopped");
     return status;
+}
+
+// One spelling per folder, so a run opened from outside that is also in the runs folder is listed once.
+QString folderKey(const QString& folder) {
+    return QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
 }
 } // namespace
 
@@ -117,6 +124,17 @@ void HistoryPanel::setRunsFolder(const QString& folder) {
 
 void HistoryPanel::refresh() {
     m_runs = scanRuns(m_folder);
+    QSet<QString> listed;
+    for (const RunRecord& r : std::as_const(m_runs))
+        listed.insert(folderKey(r.folder));
+    for (const QString& folder : std::as_const(m_opened))
+        for (const RunRecord& r : launch::recordedRunsAt(folder, nullptr))
+            if (!listed.contains(folderKey(r.folder))) {
+                listed.insert(folderKey(r.folder));
+                m_runs << r;
+            }
+    std::stable_sort(m_runs.begin(), m_runs.end(),
+                     [](const RunRecord& a, const RunRecord& b) { return a.finishedAt > b.finishedAt; });
     m_table->setRowCount(m_runs.size());
     for (int i = 0; i < m_runs.size(); ++i) {
         const RunRecord& r = m_runs[i];
@@ -136,10 +154,34 @@ void HistoryPanel::refresh() {
                 item->setIcon(r.status() == QLatin1String("ok")       ? icon(IconId::Ok)
                               : r.status() == QLatin1String("failed") ? icon(IconId::Error)
                                                                       : icon(IconId::Warning));
+            if (c == 0) item->setToolTip(QDir::toNativeSeparators(r.folder)); // where it is kept
             m_table->setItem(i, c, item);
         }
     }
     showSelection();
+}
+
+bool HistoryPanel::openRun(const QString& folder, QString* error) {
+    QString why;
+    const QVector<RunRecord> found = launch::recordedRunsAt(folder, &why);
+    if (found.isEmpty()) {
+        selectRuns({});
+        m_details->setText(tr("Cannot open this folder in History: %1").arg(why).toHtmlEscaped());
+        if (error) *error = why;
+        return false;
+    }
+    if (!m_opened.contains(folderKey(folder))) m_opened << folderKey(folder);
+    refresh();
+    QSet<QString> wanted;
+    for (const RunRecord& r : found)
+        wanted.insert(folderKey(r.folder));
+    QVector<int> rows;
+    for (int i = 0; i < m_runs.size(); ++i)
+        if (wanted.contains(folderKey(m_runs[i].folder))) rows << i;
+    // One run: selected, ready for "Show in Run page"; a sweep's sizes: all of them, compared on one chart.
+    selectRuns(rows);
+    if (!rows.isEmpty()) m_table->scrollToItem(m_table->item(rows.front(), 0));
+    return true;
 }
 
 void HistoryPanel::selectRuns(const QVector<int>& rows) {

@@ -1,7 +1,8 @@
 #pragma once
 
-// The History page: finished runs found in the runs folder, their summaries, and their loss curves; select
-// one to reopen it, several to compare them on one chart.
+// The History page: finished runs found in the runs folder (a sweep's sizes included) and the ones opened
+// from elsewhere, their summaries, and their loss curves; select one to reopen it, several to compare them on
+// one chart.
 
 #include "charts/line_chart.h"
 #include "run_history.h"
@@ -25,6 +26,9 @@ public:
     void setRunsFolder(const QString& folder);
     QString runsFolder() const { return m_folder; }
     void refresh();
+    // Lists a run folder kept anywhere (or a sweep's sizes) beside the runs folder's and selects it. False
+    // with *error when it is no run folder; the page then says why in place of the details.
+    bool openRun(const QString& folder, QString* error = nullptr);
     const QVector<RunRecord>& runs() const { return m_runs; }
     void selectRuns(const QVector<int>& rows);
     QTableWidget* table() const { return m_table; }
@@ -45,6 +49,7 @@ private:
     void showSelection();
 
     QString m_folder;
+    QStringList m_opened; // folders opened from outside the runs folder, listed again on every refresh
     QVector<RunRecord> m_runs;
     QLabel* m_folderLabel;
     QPushButton* m_refresh;

@@ -151,6 +151,7 @@ void MainWindow::connectParts() {
     connect(m_menus, &WindowMenus::pageRequested, this, &MainWindow::showPage);
     connect(m_menus, &WindowMenus::languageRequested, this, &MainWindow::setLanguage);
     connect(m_menus, &WindowMenus::runsFolderChosen, this, &MainWindow::setRunsFolder);
+    connect(m_menus, &WindowMenus::runFolderChosen, this, [this](const QString& f) { openRunFolder(f); });
     connect(m_menus, &WindowMenus::warmWorkersToggled, m_runs, &RunControl::setWarmWorkersEnabled);
 
     // GPUs.
@@ -185,6 +186,15 @@ void MainWindow::startDemo() {
     const launch::RunConfig c = demoConfig();
     m_setup->setConfig(c); // the user sees (and can reuse) what the demo runs
     startRun(c);
+}
+
+bool MainWindow::openRunFolder(const QString& folder, QString* why) {
+    showPage(HistoryPage);
+    QString error;
+    if (m_history->openRun(folder, &error)) return true;
+    statusBar()->showMessage(error); // stays: the user asked for this folder and should read why not
+    if (why) *why = error;
+    return false;
 }
 
 void MainWindow::stopRun() {

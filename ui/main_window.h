@@ -57,6 +57,10 @@ public slots:
     void stopRun();
     void diagnose();
     void setLanguage(const QString& code);
+    // A run folder kept anywhere, or a sweep's folder (its sizes): listed and selected on the History page
+    // (`ddpdesk RUN_DIR`, File > Open run...). False when it is no run folder; History and the status bar
+    // say why (and *why too).
+    bool openRunFolder(const QString& folder, QString* why = nullptr);
 
 signals:
     void runStarted(launch::Supervisor* run);

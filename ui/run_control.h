@@ -29,7 +29,7 @@ public:
     RunControl(SetupPanel& setup, RunPanel& run, DoctorPanel& doctor, ComparePanel& compare,
                QObject* parent = nullptr);
 
-    // The Fashion-MNIST demo: one epoch on every GPU, or on 2 CPU workers without one.
+    // The Fashion-MNIST demo: 2 epochs ($DDPDESK_DEMO_EPOCHS) on every GPU, or on 2 CPU workers without one.
     static launch::RunConfig demoConfig(int gpuCount, const QString& runsFolder);
 
     launch::Supervisor* supervisor() const { return m_supervisor; }

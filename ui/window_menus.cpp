@@ -21,6 +21,14 @@ WindowMenus::WindowMenus(QMainWindow& window, SetupPanel& setup)
     : QObject(&window), m_window(window), m_setup(setup) {
     QMenuBar* bar = window.menuBar();
     m_fileMenu = bar->addMenu(QString());
+    // A run kept outside the runs folder, or a sweep's sizes: History lists and selects it.
+    m_openRun = m_fileMenu->addAction(icon(IconId::Folder), QString(), this, [this] {
+        const QString f =
+            QFileDialog::getExistingDirectory(&m_window, tr("Open run folder"), m_setup.runsFolder());
+        if (!f.isEmpty()) emit runFolderChosen(f);
+    });
+    m_openRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_fileMenu->addSeparator();
     m_openProfile = m_fileMenu->addAction(QString(), this, [this] {
         const QString f = QFileDialog::getOpenFileName(&m_window, tr("Load profile"), m_setup.runsFolder(),
                                                        tr("DDP Desk profiles (*.json)"));
@@ -117,6 +125,8 @@ void WindowMenus::setPageNames(const QStringList& names) {
 
 void WindowMenus::retranslate() {
     m_fileMenu->setTitle(tr("&File"));
+    m_openRun->setText(tr("Open &run..."));
+    m_openRun->setStatusTip(tr("Shows a run folder kept anywhere, or a sweep's sizes, on the History page"));
     m_openProfile->setText(tr("&Open profile..."));
     m_saveProfile->setText(tr("&Save profile..."));
     m_quit->setText(tr("E&xit"));

@@ -37,14 +37,16 @@ signals:
     void pageRequested(int page);
     void languageRequested(const QString& code);
     void runsFolderChosen(const QString& folder);
+    void
+    runFolderChosen(const QString& folder); // File > Open run...: one run (or a sweep) to show in History
     void warmWorkersToggled(bool on);
 
 private:
     QMainWindow& m_window;
     SetupPanel& m_setup;
     QMenu *m_fileMenu, *m_runMenu, *m_viewMenu, *m_settingsMenu, *m_languageMenu, *m_helpMenu;
-    QAction *m_openProfile, *m_saveProfile, *m_quit, *m_startAct, *m_stopAct, *m_demoAct, *m_diagnoseAct,
-        *m_runsFolderAct, *m_warmAct, *m_aboutAct, *m_aboutQtAct;
+    QAction *m_openRun, *m_openProfile, *m_saveProfile, *m_quit, *m_startAct, *m_stopAct, *m_demoAct,
+        *m_diagnoseAct, *m_runsFolderAct, *m_warmAct, *m_aboutAct, *m_aboutQtAct;
     QList<QAction*> m_pageActs;
     QActionGroup* m_languageGroup;
 };

@@ -19,12 +19,16 @@ struct RunFlags {
                 iface, workdir;
     std::vector<std::string> scriptArgs;
     bool json = false;
-    std::string runSecret,
-        runSecretFile; // `run` only; resolved into config.runSecret by resolveRunSecretFlags
+    std::string runSecret, runSecretFile; // resolved into config.runSecret by resolveRunSecretFlags
 };
 
 // Registers the run flags on a subcommand; requireOut: `run` and `sweep` need --out, `command` does not.
 void addRunFlags(CLI::App* sub, RunFlags& flags, bool requireOut);
+// --run-secret / --run-secret-file: on `run` and `sweep`, whose nodes above 0 both need node 0's secret
+// (`command` prints a launch for other tools and takes none).
+void addRunSecretFlags(CLI::App* sub, RunFlags& flags);
+// The two flags into flags.config.runSecret (hex); false after printing why (exit 2).
+bool resolveRunSecretFlags(RunFlags& flags);
 launch::RunConfig toConfig(const RunFlags& flags);
 // Prints the problems naming each flag and returns exit code 2.
 int refuse(const QVector<launch::ConfigProblem>& problems);

@@ -8,6 +8,7 @@
 #include "launch/run/supervisor.h"
 #include "launch/run/sweep.h"
 #include "plot/sweep_plot.h"
+#include "protocol/run_auth.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -82,6 +83,7 @@ void addSweepCommand(CLI::App& app, CliContext& ctx) {
     CLI::App* sub =
         app.add_subcommand("sweep", "run the same configuration at several sizes and compare scaling");
     addRunFlags(sub, flags->run, true);
+    addRunSecretFlags(sub, flags->run); // a node above 0 joins each size with node 0's secret, as in `run`
     auto* list = sub->add_option("--nproc-list", flags->nprocList, "worker counts, e.g. 1,2,4");
     auto* gpus = sub->add_option("--gpu-sets", flags->gpuSets, "GPU sets, e.g. \"0;0,1;0,1,2,3\"");
     list->excludes(gpus);
@@ -97,6 +99,16 @@ void addSweepCommand(CLI::App& app, CliContext& ctx) {
             ctx.exitCode = 2;
             return;
         }
+        if (!resolveRunSecretFlags(flags->run)) {
+            ctx.exitCode = 2;
+            return;
+        }
+        // Each size is a run of its own, which on node 0 would invent a fresh secret: one for the whole
+        // sweep lets the other nodes join every size with the one file node 0 writes (OUT/n1/run-secret).
+        launch::RunConfig& c = flags->run.config;
+        if (c.nnodes > 1 && c.nodeRank == 0 && c.runSecret.isEmpty() &&
+            !qEnvironmentVariableIsSet(protocol::kRunSecretEnv))
+            c.runSecret = QString::fromStdString(protocol::newRunSecretHex());
         ctx.exitCode = sweepMain(ctx, *flags);
     });
 }

@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
         QStringLiteral("Write the application icon as a 256 px PNG to FILE and exit."),
         QStringLiteral("FILE"));
     parser.addOptions({demo, lang, shots, tourName, icon});
+    parser.addPositionalArgument(
+        QStringLiteral("RUN_DIR"),
+        QStringLiteral("A run folder to open in History, kept anywhere (or a sweep's folder: its sizes)."),
+        QStringLiteral("[RUN_DIR]"));
     parser.process(app);
 
     if (parser.isSet(icon))
@@ -71,8 +75,21 @@ int main(int argc, char** argv) {
         code = QSettings().value(QStringLiteral("language")).toString(); // empty: follow the system
     ddpdesk::ui::applyLanguage(code);
 
+    const QStringList runDirs = parser.positionalArguments();
+    if (runDirs.size() > 1) {
+        std::fprintf(stderr, "ddpdesk: give one RUN_DIR, not %d\n", int(runDirs.size()));
+        return 2;
+    }
+
     ddpdesk::ui::MainWindow window;
     window.show();
+    // After the window's own start-up (it restores the runs folder and page); History then says why when the
+    // folder is no run, and so does stderr for whoever typed the command.
+    if (!runDirs.isEmpty())
+        QTimer::singleShot(0, &window, [&window, dir = runDirs.front()] {
+            QString why;
+            if (!window.openRunFolder(dir, &why)) std::fprintf(stderr, "ddpdesk: %s\n", qPrintable(why));
+        });
     if (parser.isSet(shots)) {
         const QString which = parser.value(tourName);
         if (which != QLatin1String("all") && which != QLatin1String("nodes")) {

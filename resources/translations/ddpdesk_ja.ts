@@ -373,6 +373,14 @@
 <context>
     <name>ddpdesk::launch::RunReplay</name>
     <message>
+        <source>'%1' is not a folder</source>
+        <translation>'%1' はフォルダーではありません</translation>
+    </message>
+    <message>
+        <source>'%1' is not a run folder: it has no summary.json (every run DDP Desk records writes one), and no folder directly inside it has one (as a sweep's n1, n2, ... do)</source>
+        <translation>'%1' は実行フォルダーではありません: summary.json がなく (DDP Desk が記録する実行はすべて書き込みます)、すぐ下のフォルダーにもありません (スイープの n1、n2、... にはあります)</translation>
+    </message>
+    <message>
         <source>cannot read %1: %2</source>
         <translation>%1 を読み込めません: %2</translation>
     </message>
@@ -1589,6 +1597,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
 <context>
     <name>ddpdesk::ui::HistoryPanel</name>
     <message>
+        <source>Cannot open this folder in History: %1</source>
+        <translation>このフォルダーは履歴で開けません: %1</translation>
+    </message>
+    <message>
         <source>n/a</source>
         <translation>計測なし</translation>
     </message>
@@ -1758,6 +1770,18 @@ New runs can then use the store path again; the old run's keys stay in the renam
 </context>
 <context>
     <name>ddpdesk::ui::WindowMenus</name>
+    <message>
+        <source>Open &amp;run...</source>
+        <translation>実行結果を開く(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Open run folder</source>
+        <translation>実行結果のフォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Shows a run folder kept anywhere, or a sweep's sizes, on the History page</source>
+        <translation>どこに置いた実行フォルダーでも、スイープの各サイズでも、履歴ページに表示します</translation>
+    </message>
     <message>
         <source>Load profile</source>
         <translation>プロファイルを読み込む</translation>

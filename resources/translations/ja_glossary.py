@@ -794,6 +794,22 @@ JA.update({
 })
 
 
+# Opening a run folder kept anywhere, or a sweep's sizes, in History (File > Open run..., `ddpdesk RUN_DIR`)
+JA.update({
+    'Open &run...':
+        '実行結果を開く(&R)...',
+    'Open run folder':
+        '実行結果のフォルダーを開く',
+    "Shows a run folder kept anywhere, or a sweep's sizes, on the History page":
+        'どこに置いた実行フォルダーでも、スイープの各サイズでも、履歴ページに表示します',
+    'Cannot open this folder in History: %1':
+        'このフォルダーは履歴で開けません: %1',
+    "'%1' is not a folder":
+        "'%1' はフォルダーではありません",
+    "'%1' is not a run folder: it has no summary.json (every run DDP Desk records writes one), and no folder directly inside it has one (as a sweep's n1, n2, ... do)":
+        "'%1' は実行フォルダーではありません: summary.json がなく (DDP Desk が記録する実行はすべて書き込みます)、すぐ下のフォルダーにもありません (スイープの n1、n2、... にはあります)",
+})
+
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddpdesk_ja.ts")
     tree = ET.parse(path)

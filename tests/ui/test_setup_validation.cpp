@@ -1,6 +1,7 @@
 // The Setup page validates while editing: Start is disabled and the reason names the field; a valid form
 // enables Start; profiles round-trip; "Copy as command" produces the scheduler's text.
 
+#include "run_control.h"
 #include "setup_panel.h"
 #include "ui_test_util.h"
 
@@ -52,6 +53,26 @@ private slots:
         const auto c = spy.front().front().value<launch::RunConfig>();
         QCOMPARE(c.nproc, 2);
         QVERIFY(c.outDir.startsWith(m_dir.filePath(QStringLiteral("runs"))));
+    }
+
+    // The demo trains what the README and installer/demo.sh say: 2 epochs, or $DDPDESK_DEMO_EPOCHS (issue 43:
+    // the GUI demo trained 1 and ignored the variable). The Setup page shows the same number.
+    void demoTrainsTheReadmesEpochs() {
+        const QString runs = m_dir.filePath(QStringLiteral("runs"));
+        const auto epochs = [&runs] { return RunControl::demoConfig(0, runs).training.epochs.value_or(-1); };
+        qunsetenv("DDPDESK_DEMO_EPOCHS");
+        QCOMPARE(epochs(), 2);
+        qputenv("DDPDESK_DEMO_EPOCHS", "3");
+        QCOMPARE(epochs(), 3);
+        SetupPanel p;
+        p.setRunsFolder(runs);
+        p.setConfig(RunControl::demoConfig(0, runs));
+        QCOMPARE(p.config().training.epochs.value_or(-1), 3);
+        for (const char* bad : {"0", "-1", "two", ""}) { // not a count: the README's 2, never the worker's 1
+            qputenv("DDPDESK_DEMO_EPOCHS", bad);
+            QCOMPARE(epochs(), 2);
+        }
+        qunsetenv("DDPDESK_DEMO_EPOCHS");
     }
 
     // The page checks the configuration as it is edited; checking makes no run folder (each check would

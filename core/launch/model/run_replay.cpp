@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ddpdesk::launch {
 
@@ -77,21 +78,52 @@ private:
 
 } // namespace
 
+namespace {
+
+std::optional<RecordedRun> readRecordedRun(const QString& folder, const QString& name) {
+    QFile f(QDir(folder).filePath(QStringLiteral("summary.json")));
+    if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+    if (!doc.isObject()) return std::nullopt;
+    RecordedRun r;
+    r.folder = folder;
+    r.name = name;
+    r.finishedAt = QFileInfo(f).lastModified();
+    r.summary = RunSummary::fromJson(doc.object());
+    return r;
+}
+
+} // namespace
+
+QVector<RecordedRun> recordedRunsAt(const QString& folder, QString* why) {
+    const QFileInfo fi(folder);
+    if (!fi.isDir()) {
+        if (why)
+            *why = QCoreApplication::translate("ddpdesk::launch::RunReplay", "'%1' is not a folder")
+                       .arg(QDir::toNativeSeparators(folder));
+        return {};
+    }
+    if (auto run = readRecordedRun(fi.filePath(), fi.fileName())) return {*run};
+    // One level down only: a sweep keeps each size's run in a folder of its own, and deeper trees (a run's
+    // checkpoints/, tensorboard/) hold no runs.
+    QVector<RecordedRun> out;
+    for (const QFileInfo& sub : QDir(fi.filePath()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+        if (auto run = readRecordedRun(sub.filePath(), fi.fileName() + QLatin1Char('/') + sub.fileName()))
+            out << *run;
+    if (out.isEmpty() && why)
+        *why =
+            QCoreApplication::translate(
+                "ddpdesk::launch::RunReplay",
+                "'%1' is not a run folder: it has no summary.json (every run DDP Desk records writes one), "
+                "and no folder directly inside it has one (as a sweep's n1, n2, ... do)")
+                .arg(QDir::toNativeSeparators(folder));
+    return out;
+}
+
 QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder) {
     QVector<RecordedRun> out;
-    const QDir dir(runsFolder);
-    for (const QFileInfo& fi : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile f(QDir(fi.filePath()).filePath(QStringLiteral("summary.json")));
-        if (!f.open(QIODevice::ReadOnly)) continue;
-        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
-        if (!doc.isObject()) continue;
-        RecordedRun r;
-        r.folder = fi.filePath();
-        r.name = fi.fileName();
-        r.finishedAt = QFileInfo(f).lastModified();
-        r.summary = RunSummary::fromJson(doc.object());
-        out << r;
-    }
+    for (const QFileInfo& fi : QDir(runsFolder).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+        out += recordedRunsAt(fi.filePath(), nullptr);
     std::sort(out.begin(), out.end(),
               [](const RecordedRun& a, const RecordedRun& b) { return a.finishedAt > b.finishedAt; });
     return out;

@@ -23,8 +23,13 @@ struct RecordedRun {
     QString status() const { return summary.status; }
 };
 
-// Every direct subfolder of runsFolder with a readable summary.json, newest first.
+// Every direct subfolder of runsFolder with a readable summary.json, and the runs one level down in a
+// subfolder that is no run itself (a sweep's sizes: sweep/n1, sweep/n2, ...), newest first.
 QVector<RecordedRun> scanRecordedRuns(const QString& runsFolder);
+
+// A folder the user names, wherever it is: the run it is (summary.json), else the runs directly inside it (a
+// sweep's sizes, named "sweep/n1"). Empty with *why saying so when it is neither.
+QVector<RecordedRun> recordedRunsAt(const QString& folder, QString* why);
 
 // What a replay read. Lines over protocol::kMaxLineBytes or nested deeper than protocol::kMaxDepth are
 // skipped unparsed (a damaged or hostile recording must not exhaust memory or the stack) and counted here.

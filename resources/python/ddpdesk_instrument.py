@@ -36,7 +36,12 @@ import types
 import weakref
 
 _lock = threading.Lock()
+# pending: the batch sizes of this iteration's training forwards (what counts when no DataLoader feeds the script);
+# loader_pending: what the script's DataLoaders yielded since the last DDP forward; loader_train: the part of it that
+# went into training forwards this iteration (a validation pass's batches go into no_grad/eval forwards and are
+# dropped).
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None, "last_emit": 0.0, "emitted": 0,
+          "loader_pending": 0, "loader_train": 0, "losses": None,
           "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0,
           # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
           # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
@@ -81,6 +86,8 @@ def _emit(force=False):
              "samples": _state["samples"], "source": "instrument"}
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
+    if _state["losses"]:  # several optimizers (a GAN): each one's loss, named by the model it trains
+        event["losses"] = {name: _plain(loss) for name, loss in _state["losses"]}
     # DDP's statistics are read here, once per event: a read costs about 0.1 ms inside a training loop, which
     # every step would pay otherwise. Not at exit and not inside backward (an optimizer stepped from a comm hook):
     # the read takes the reducer's lock, which a backward in progress may hold.
@@ -100,7 +107,68 @@ def _emit(force=False):
         pass
 
 
-def _on_step():
+def _plain(loss):
+    try:
+        value = float(loss)
+        return value if value == value and value not in (float("inf"), float("-inf")) else None
+    except Exception:
+        return None
+
+
+class _Iterations:
+    """One step is one iteration of the training loop, however many optimizers it steps (a GAN steps a critic's and
+    a generator's). Each optimizer's steps are counted; the iterations are the count of the optimizer that steps
+    least often among those that step regularly (at least an eighth as often as the busiest: a critic stepped five
+    times per generator step makes one iteration per generator step; an optimizer stepped once in a while is not
+    the loop). Each optimizer's loss is the sum of the backward scalars since the one before stepped."""
+
+    def __init__(self):
+        self.counts = {}  # id(optimizer) -> [steps, order, name, latest loss]
+
+    def stepped(self, opt):
+        key = id(opt)
+        entry = self.counts.get(key)
+        if entry is None:
+            entry = self.counts[key] = [0, len(self.counts), _model_name(opt, len(self.counts)), None]
+        entry[0] += 1
+        if _state["loss_acc"] is not None:
+            entry[3], _state["loss_acc"] = _state["loss_acc"], None
+        busiest = max(e[0] for e in self.counts.values())
+        done = min(e[0] for e in self.counts.values() if e[0] * 8 >= busiest)
+        ordered = sorted(self.counts.values(), key=lambda e: e[1])
+        if len(ordered) > 1:
+            _state["losses"] = [(e[2], e[3]) for e in ordered if e[3] is not None]
+        first = ordered[0][3]
+        if first is not None:
+            _state["loss"] = first
+        return done - _state["step"]
+
+
+_iterations = _Iterations()
+
+
+def _model_name(opt, order):
+    """The class of the DDP model whose parameters the optimizer trains ("Generator"), else "optimizer N"."""
+    try:
+        first = opt.param_groups[0]["params"][0]
+        for ddp in list(_comm_wait.models.keys()):
+            if any(p is first for p in ddp.parameters()):
+                return type(getattr(ddp, "module", ddp)).__name__
+    except Exception:
+        pass
+    return f"optimizer {order + 1}"
+
+
+def _on_optimizer_step(opt):
+    if not _is_rank():
+        return
+    with _lock:
+        iterations = _iterations.stepped(opt)
+    if iterations > 0:
+        _on_step(iterations)
+
+
+def _on_step(iterations=1):
     if not _is_rank():
         return
     with _lock:
@@ -112,11 +180,10 @@ def _on_step():
         _state["step_model_ms"] = 0.0
         _state["t_step"] = now
         _state["t_wall"] = time.time()
-        _state["step"] += 1
-        if _state["loss_acc"] is not None:
-            _state["loss"], _state["loss_acc"] = _state["loss_acc"], None
-        _state["samples"] += _state["pending"]
-        _state["pending"] = 0
+        _state["step"] += iterations
+        # Training samples: the DataLoader batches that went into training forwards, else those forwards' batches.
+        _state["samples"] += _state["loader_train"] or _state["pending"]
+        _state["pending"] = _state["loader_train"] = 0
         _emit()
 
 
@@ -174,7 +241,10 @@ def _install():
     forward = DistributedDataParallel.forward
 
     def counted_forward(self, *args, **kwargs):
-        _state["pending"] += _first_batch_size(args, kwargs)
+        if torch.is_grad_enabled() and self.training:  # under no_grad or in eval(): validation, not training
+            _state["pending"] += _first_batch_size(args, kwargs)
+            _state["loader_train"] += _state["loader_pending"]
+        _state["loader_pending"] = 0
         if _state["t_forward"] is None and torch.is_grad_enabled():
             _state["t_forward"] = time.perf_counter()
         if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
@@ -195,12 +265,26 @@ def _install():
 
         def counted_step(opt, *a, **k):
             result = step(opt, *a, **k)
-            _on_step()
+            _on_optimizer_step(opt)
             return result
 
         self.step = types.MethodType(counted_step, self)
 
     torch.optim.Optimizer.__init__ = hooked_init
+
+    # The samples the script's DataLoaders yield: what a training iteration consumed, counted once however many
+    # forward passes it makes of them (a GAN's critic sees a batch twice).
+    from torch.utils.data import dataloader
+
+    loader_next = dataloader._BaseDataLoaderIter.__next__
+
+    def counted_next(self):
+        batch = loader_next(self)
+        if _is_rank():
+            _state["loader_pending"] += _first_batch_size((batch,), {})
+        return batch
+
+    dataloader._BaseDataLoaderIter.__next__ = counted_next
     _collectives.start(os.environ.get("DDPDESK_COLLECTIVES_FILE"))
     if _collectives.file is not None:
         _FlightRecorder().start()

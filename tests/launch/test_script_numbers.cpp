@@ -6,9 +6,15 @@
 //  * DataLoader(num_workers=2) with DistributedSampler and set_epoch over 3 epochs: forked workers made anew
 //    each epoch, persistent forked workers, and spawned workers. A forked worker carries the instrumentation
 //    with the rank's counts; it must stay silent.
+//  * a GAN (two DDP models, two optimizers, the critic forwarded three times an iteration): one step per
+//    iteration, samples once per iteration, each model's loss named;
+//  * a validation pass each epoch (the DDP model in eval() under no_grad): its samples are not training
+//  samples;
 //  * the worker's training flags given with --script (they would change nothing) are refused by name.
 #include "launch_test_util.h"
 
+#include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -25,8 +31,19 @@ bool writeFile(const QString& path, const QByteArray& text) {
 const QByteArray kLoaderScript = R"PY(import json, os, sys, time
 import torch
 import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, TensorDataset
 from torch.utils.data.distributed import DistributedSampler
+
+
+class Generator(torch.nn.Sequential):
+    def __init__(self):
+        super().__init__(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 32))
+
+
+class Critic(torch.nn.Sequential):
+    def __init__(self):
+        super().__init__(torch.nn.Linear(32, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1))
 
 
 def main():
@@ -34,26 +51,53 @@ def main():
     dist.init_process_group("gloo")
     rank = dist.get_rank()
     torch.manual_seed(0)
-    data = TensorDataset(torch.randn(2048, 32), torch.randn(2048, 1))
+    data = TensorDataset(torch.randn(6144, 32), torch.randn(6144, 1))
     sampler = DistributedSampler(data)
-    loader = DataLoader(data, batch_size=16, sampler=sampler, num_workers=2, persistent_workers=how != "fresh",
+    workers = 2 if how in ("fresh", "persistent", "spawn") else 0
+    loader = DataLoader(data, batch_size=16, sampler=sampler, num_workers=workers,
+                        persistent_workers=workers > 0 and how != "fresh",
                         multiprocessing_context="spawn" if how == "spawn" else None)
+    held_out = DataLoader(TensorDataset(torch.randn(256, 32), torch.randn(256, 1)), batch_size=64)
     net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
-    model = torch.nn.parallel.DistributedDataParallel(net)
+    model = DDP(net)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    if how == "gan":  # two DDP models, two optimizers; the critic sees each batch and the fakes
+        gen, critic = DDP(Generator()), DDP(Critic())
+        opt_g = torch.optim.Adam(gen.parameters(), lr=1e-4)
+        opt_c = torch.optim.Adam(critic.parameters(), lr=1e-4)
+        bce = torch.nn.BCEWithLogitsLoss()
     iterations, samples, first_end, last_end = 0, 0, None, None
     for epoch in range(3):
         sampler.set_epoch(epoch)
+        model.train()
         for x, y in loader:
-            opt.zero_grad()
-            torch.nn.functional.mse_loss(model(x), y).backward()
-            opt.step()
+            if how == "gan":
+                opt_c.zero_grad()
+                real = bce(critic(x), torch.ones(x.shape[0], 1))
+                real.backward()
+                fake = gen(torch.randn(x.shape[0], 8))
+                faked = bce(critic(fake.detach()), torch.zeros(x.shape[0], 1))
+                faked.backward()
+                opt_c.step()
+                opt_g.zero_grad()
+                fooled = bce(critic(fake), torch.ones(x.shape[0], 1))
+                fooled.backward()
+                opt_g.step()
+            else:
+                opt.zero_grad()
+                torch.nn.functional.mse_loss(model(x), y).backward()
+                opt.step()
             iterations += 1
             last_end = time.time()
             if first_end is None:
                 first_end = last_end
             else:
                 samples += x.shape[0]
+        if how == "validation":  # the DDP model in eval() under no_grad: not training
+            model.eval()
+            with torch.no_grad():
+                for x, y in held_out:
+                    torch.nn.functional.mse_loss(model(x), y)
     with open(os.path.join(sys.argv[1], f"rank{rank}.json"), "w") as f:
         json.dump({"iterations": iterations, "samples_per_s": samples / (last_end - first_end)}, f)
     dist.destroy_process_group()
@@ -69,14 +113,16 @@ class ScriptNumbersTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void dataLoaderWorkersReportNothingOfTheirOwn_data() {
+    void numbersAreTheScriptsOwn_data() {
         QTest::addColumn<QString>("how");
         QTest::newRow("forked each epoch") << QStringLiteral("fresh");
         QTest::newRow("forked, persistent") << QStringLiteral("persistent");
         QTest::newRow("spawned") << QStringLiteral("spawn");
+        QTest::newRow("a GAN: two models, two optimizers") << QStringLiteral("gan");
+        QTest::newRow("a validation pass each epoch") << QStringLiteral("validation");
     }
 
-    void dataLoaderWorkersReportNothingOfTheirOwn() {
+    void numbersAreTheScriptsOwn() {
         QFETCH(QString, how);
         QTemporaryDir tmp;
         const QString script = tmp.filePath("loader.py"), out = tmp.filePath("run"),
@@ -104,6 +150,18 @@ private slots:
         QCOMPARE(summary["steps"].toInt(), iterations);
         for (const QJsonValue& rank : summary["ranks"].toArray())
             QCOMPARE(rank.toObject()["steps"].toInt(), iterations);
+        if (how == QLatin1String("gan")) { // each model's loss, named by its class
+            QFile metrics(out + "/metrics.jsonl");
+            QVERIFY(metrics.open(QIODevice::ReadOnly));
+            QJsonObject losses;
+            for (const QByteArray& line : metrics.readAll().split('\n')) {
+                const QJsonObject e = QJsonDocument::fromJson(line).object();
+                if (e["event"].toString() == QLatin1String("step") && e.contains("losses"))
+                    losses = e["losses"].toObject();
+            }
+            QVERIFY2(losses.keys() == QStringList({"Critic", "Generator"}),
+                     qPrintable(QJsonDocument(losses).toJson(QJsonDocument::Compact)));
+        }
         QVERIFY2(std::abs(reported / ownRate - 1.0) <= 0.10,
                  qPrintable(QStringLiteral("%1 against %2").arg(reported).arg(ownRate)));
     }

@@ -8,13 +8,15 @@
 using namespace ddpdesk;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const auto record = protocol::parseCollectiveRecord(std::string_view(reinterpret_cast<const char*>(data), size));
+    const auto record =
+        protocol::parseCollectiveRecord(std::string_view(reinterpret_cast<const char*>(data), size));
     if (!record) return 0;
     record->inside();
     record->flightView();
     const std::string again = protocol::formatCollectiveRecord(*record);
     if (again.size() != protocol::kCollectiveRecordBytes)
         fuzz::fail("a record written back is " + std::to_string(again.size()) + " bytes");
-    if (!protocol::parseCollectiveRecord(again)) fuzz::fail("a record written back does not parse again: " + again);
+    if (!protocol::parseCollectiveRecord(again))
+        fuzz::fail("a record written back does not parse again: " + again);
     return 0;
 }

@@ -1,9 +1,8 @@
 // The node link over a folder (protocol/node_link.h, "Over a folder"): node 0 following node 1's stream of
-// segment files in the run's link folder (launch/link/folder_stream.h), which anyone who can write to the share
-// can write. The target writes the input as the stream's segment files, then polls a reader through them in
-// small steps (frames cut across reads), and gives what it verified to the hello check and the events' filter
-// (launch/link/hello_check.h) as the folder link does.
-// Input: one mode byte, then
+// segment files in the run's link folder (launch/link/folder_stream.h), which anyone who can write to the
+// share can write. The target writes the input as the stream's segment files, then polls a reader through
+// them in small steps (frames cut across reads), and gives what it verified to the hello check and the
+// events' filter (launch/link/hello_check.h) as the folder link does. Input: one mode byte, then
 //   mode even: the raw bytes of segment 0 (length-prefixed bodies: 64 hex digits of MAC, then JSON);
 //   mode odd:  lines; in each segment the first line is its header's payload (unsigned, as written) and the
 //              rest are payloads the target signs as node 1 would; a line "%%" begins the next segment.

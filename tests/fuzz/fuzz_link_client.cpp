@@ -1,14 +1,14 @@
 // A node's end of the node link (launch/link/node_link_client.h) against a fake node 0 over a real loopback
-// connection: whoever answers on node 0's link port. The target listens; the client connects (again after each
-// session, as it does); the target sends the input and closes its side, then waits until that session is over
-// (the client connects again, or gave up for good after a refusal, which makes a new client).
-// Input: one mode byte, then
+// connection: whoever answers on node 0's link port. The target listens; the client connects (again after
+// each session, as it does); the target sends the input and closes its side, then waits until that session is
+// over (the client connects again, or gave up for good after a refusal, which makes a new client). Input: one
+// mode byte, then
 //   mode & 1 == 0: the raw bytes node 0 sends (length-prefixed bodies: 64 hex digits of MAC, then JSON);
 //   mode & 1 == 1: lines: the challenge's payload (unsigned), the answer to the hello (signed with the run's
-//                  secret and the challenge's nonce; unsigned, a refusal, with mode & 2), then requests (stop,
-//                  stacks) signed as node 0 would.
-// The client's last resort (an exception that left one of its threads: a status "node link to/from node 0: ..."
-// from os::runCaught) is a crash here.
+//                  secret and the challenge's nonce; unsigned, a refusal, with mode & 2), then requests
+//                  (stop, stacks) signed as node 0 would.
+// The client's last resort (an exception that left one of its threads: a status "node link to/from node 0:
+// ..." from os::runCaught) is a crash here.
 #include "fuzz_support.h"
 
 #include "launch/link/node_link_client.h"
@@ -45,8 +45,8 @@ struct FakeNodeZero {
         a.sin_family = AF_INET;
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         socklen_t n = sizeof a;
-        if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&a), n) != 0 || ::listen(listener, 8) != 0 ||
-            ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &n) != 0)
+        if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&a), n) != 0 ||
+            ::listen(listener, 8) != 0 || ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &n) != 0)
             fuzz::fail("cannot listen on loopback");
         port = ntohs(a.sin_port);
     }
@@ -117,13 +117,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto lines = fuzz::splitLines(rest);
         std::string nonce;
         const auto challenge = nlohmann::json::parse(lines[0], nullptr, false);
-        if (challenge.is_object() && challenge.contains(nl::field::Nonce) && challenge[nl::field::Nonce].is_string())
+        if (challenge.is_object() && challenge.contains(nl::field::Nonce) &&
+            challenge[nl::field::Nonce].is_string())
             nonce = challenge[nl::field::Nonce].get<std::string>();
         bytes = unsignedFrame(lines[0]);
         for (std::size_t i = 1; i < lines.size(); ++i)
-            bytes += i == 1 && (data[0] & 2)
-                         ? unsignedFrame(lines[i])
-                         : nl::frameBytes(nl::signFrame(kSecret, nonce, nl::Direction::Down, i - 1, lines[i]));
+            bytes +=
+                i == 1 && (data[0] & 2)
+                    ? unsignedFrame(lines[i])
+                    : nl::frameBytes(nl::signFrame(kSecret, nonce, nl::Direction::Down, i - 1, lines[i]));
     } else {
         bytes = rest;
     }

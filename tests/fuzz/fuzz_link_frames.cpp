@@ -1,7 +1,6 @@
-// The node link's frames (protocol/node_link.h) as node 0 reads them from a connection (launch/link/frame_io.h),
-// and what it checks of a verified frame (launch/link/hello_check.h: the hello, a node's events). No socket:
-// FrameIo reads the input's bytes.
-// Input: one mode byte, then
+// The node link's frames (protocol/node_link.h) as node 0 reads them from a connection
+// (launch/link/frame_io.h), and what it checks of a verified frame (launch/link/hello_check.h: the hello, a
+// node's events). No socket: FrameIo reads the input's bytes. Input: one mode byte, then
 //   mode even: the raw bytes of the connection (length-prefixed bodies: 64 hex digits of MAC, then JSON);
 //   mode odd:  payloads, one a line, which the target signs with the run's secret as node 1 would (seq 0 the
 //              hello), so what follows the MAC check is reached: the hello check and the events' filter.

@@ -1,11 +1,12 @@
-// Node 0's end of the node link (launch/link/node_link_server.h) over a real loopback connection, as any local
-// process can reach it: the target connects, reads the challenge, sends the input, closes its side and waits
-// until the hub has ended that session (a refused or disconnected hook) before the next input.
-// Input: one mode byte, then
+// Node 0's end of the node link (launch/link/node_link_server.h) over a real loopback connection, as any
+// local process can reach it: the target connects, reads the challenge, sends the input, closes its side and
+// waits until the hub has ended that session (a refused or disconnected hook) before the next input. Input:
+// one mode byte, then
 //   mode even: the raw bytes sent after the challenge (length-prefixed bodies: 64 hex digits of MAC, JSON);
-//   mode odd:  payloads, one a line, which the target signs with the run's secret and the challenge's nonce as
-//              node 1's launcher would (seq 0 the hello, then events frames), so what follows the MAC check is
-//              reached.
+//   mode odd:  payloads, one a line, which the target signs with the run's secret and the challenge's nonce
+//   as
+//              node 1's launcher would (seq 0 the hello, then events frames), so what follows the MAC check
+//              is reached.
 // The hub's last resort (an exception that left a session's thread, reported by the refused hook as "the node
 // link's own thread") is a crash here.
 #include "fuzz_support.h"
@@ -97,7 +98,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     a.sin_family = AF_INET;
     a.sin_port = htons(std::uint16_t(h.server->port()));
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) fuzz::fail("cannot connect to the hub");
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+        fuzz::fail("cannot connect to the hub");
 
     // The challenge: its nonce, for the frames this target signs.
     char header[4];

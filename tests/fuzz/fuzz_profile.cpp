@@ -1,6 +1,6 @@
 // A saved run profile (launch/config/run_config.h, RunConfig::loadProfile: the GUI's File > Open profile and
-// the CLI's --profile): the input is the profile file's bytes. A profile that loads is checked as the form does
-// (validateValues), turned into a worker's arguments and a rank's environment, and saved back as JSON.
+// the CLI's --profile): the input is the profile file's bytes. A profile that loads is checked as the form
+// does (validateValues), turned into a worker's arguments and a rank's environment, and saved back as JSON.
 #include "fuzz_support.h"
 
 #include "launch/config/run_config.h"

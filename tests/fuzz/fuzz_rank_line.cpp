@@ -28,11 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (mode != 0) config.scriptFile = QStringLiteral("train.py");
     RunModel model;
     model.reset({0, 1}, 2, config.isScript() ? QStringLiteral("script") : QStringLiteral("autoencoder"), 100);
-    RankLineReader reader(config, model, [](const nlohmann::json& event) { (void)protocol::encodeLine(event); });
+    RankLineReader reader(config, model,
+                          [](const nlohmann::json& event) { (void)protocol::encodeLine(event); });
     reader.setInstrumented(mode == 2);
     reader.beginAttempt();
-    const auto lines =
-        fuzz::splitLines(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));
+    const auto lines = fuzz::splitLines(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const bool isStderr = (data[0] >> (2 + i % 6)) & 1;
         reader.onLine(int(i % 2), QByteArray::fromStdString(lines[i]), isStderr);

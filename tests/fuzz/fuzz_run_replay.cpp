@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t cut = input.find(marker);
     if (cut != std::string_view::npos && cut > 0 && input[cut - 1] != '\n') cut = std::string_view::npos;
     fuzz::writeFile(run / "metrics.jsonl", input.substr(0, cut));
-    if (cut != std::string_view::npos) fuzz::writeFile(run / "summary.json", input.substr(cut + marker.size()));
+    if (cut != std::string_view::npos)
+        fuzz::writeFile(run / "summary.json", input.substr(cut + marker.size()));
     RunModel model;
     QString error;
     ReplayStats stats;

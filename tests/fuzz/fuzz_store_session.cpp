@@ -2,8 +2,8 @@
 // (net/tcp_store_session.h): the input is everything a client sends, from its first byte (a v2 client starts
 // with VALIDATE and the magic, a v1 client with its first query). No socket: the session reads the input's
 // bytes. The table already holds a few keys (a value, a counter) so GET, ADD, CHECK and WAIT find something.
-// Checked beyond "no crash": the session ends, gives back every byte it took of the budget, and never meets an
-// exception (its last-resort STORE_INTERNAL_ERROR notice is a crash here).
+// Checked beyond "no crash": the session ends, gives back every byte it took of the budget, and never meets
+// an exception (its last-resort STORE_INTERNAL_ERROR notice is a crash here).
 #include "fuzz_support.h"
 
 #include "net/tcp_store_session.h"
@@ -27,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                               }});
     session->run();
     if (budget.used() != 0)
-        fuzz::fail("the session kept " + std::to_string(budget.used()) + " bytes of the budget after it ended");
+        fuzz::fail("the session kept " + std::to_string(budget.used()) +
+                   " bytes of the budget after it ended");
     return 0;
 }

@@ -1,13 +1,13 @@
 #pragma once
 
-// What the fuzz targets share (tests/fuzz, built with -DDDPDESK_FUZZ=ON): a scratch folder of the process's own
-// under $TMPDIR (run_fuzz.sh points it into a folder it removes), writing an input to a file, cutting an input
-// into lines, and a net::Connection that reads the input's bytes instead of a socket.
+// What the fuzz targets share (tests/fuzz, built with -DDDPDESK_FUZZ=ON): a scratch folder of the process's
+// own under $TMPDIR (run_fuzz.sh points it into a folder it removes), writing an input to a file, cutting an
+// input into lines, and a net::Connection that reads the input's bytes instead of a socket.
 //
 // A target never catches what the code under test throws: the product's rule is that these parsers never
-// throw, so an exception that escapes is a crash (libFuzzer reports std::terminate's abort). Where the product
-// itself turns an escaped exception into a notice (a thread's last resort, os/caught.h), the target aborts on
-// that notice for the same reason.
+// throw, so an exception that escapes is a crash (libFuzzer reports std::terminate's abort). Where the
+// product itself turns an escaped exception into a notice (a thread's last resort, os/caught.h), the target
+// aborts on that notice for the same reason.
 
 #include "net/net_socket.h"
 

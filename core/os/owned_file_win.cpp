@@ -2,26 +2,11 @@
 
 #include <windows.h>
 
+#include "os/error_text_win.h"
+
 namespace ddpdesk::launch {
 
 namespace {
-
-std::string lastErrorText(DWORD code) {
-    wchar_t* buf = nullptr;
-    const DWORD n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
-                                       FORMAT_MESSAGE_IGNORE_INSERTS,
-                                   nullptr, code, 0, reinterpret_cast<LPWSTR>(&buf), 0, nullptr);
-    std::string text;
-    if (n && buf) {
-        const int len = WideCharToMultiByte(CP_UTF8, 0, buf, int(n), nullptr, 0, nullptr, nullptr);
-        text.resize(size_t(len > 0 ? len : 0));
-        if (len > 0) WideCharToMultiByte(CP_UTF8, 0, buf, int(n), text.data(), len, nullptr, nullptr);
-        while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
-            text.pop_back();
-    }
-    if (buf) LocalFree(buf);
-    return text.empty() ? "Windows error " + std::to_string(code) : text;
-}
 
 OwnedFile identityOf(HANDLE h) {
     BY_HANDLE_FILE_INFORMATION info{};
@@ -43,7 +28,7 @@ CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, s
                            FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = GetLastError();
-        if (error) *error = lastErrorText(err);
+        if (error) *error = os::windowsErrorText(err);
         return err == ERROR_FILE_EXISTS || err == ERROR_ALREADY_EXISTS ? CreateResult::AlreadyThere
                                                                        : CreateResult::Failed;
     }
@@ -53,7 +38,7 @@ CreateResult createOwnedFile(const std::filesystem::path& path, OwnedFile* id, s
                                                       DWORD(privateContent->size()), &written, nullptr) &&
                                             written == privateContent->size());
     if (!created.valid || !id || !filled) {
-        if (error) *error = lastErrorText(GetLastError());
+        if (error) *error = os::windowsErrorText(GetLastError());
         CloseHandle(h);
         DeleteFileW(path.c_str());
         return CreateResult::Failed;

@@ -24,26 +24,6 @@ const char* kindOf(mode_t m) {
 
 } // namespace
 
-PlainFile::~PlainFile() {
-    close();
-}
-
-PlainFile::PlainFile(PlainFile&& other) noexcept
-    : m_handle(other.m_handle), m_status(other.m_status), m_error(std::move(other.m_error)) {
-    other.m_handle = kNone;
-}
-
-PlainFile& PlainFile::operator=(PlainFile&& other) noexcept {
-    if (this != &other) {
-        close();
-        m_handle = other.m_handle;
-        m_status = other.m_status;
-        m_error = std::move(other.m_error);
-        other.m_handle = kNone;
-    }
-    return *this;
-}
-
 void PlainFile::close() {
     if (m_handle != kNone) ::close(int(m_handle));
     m_handle = kNone;

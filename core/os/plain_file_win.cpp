@@ -5,52 +5,17 @@
 
 #include <windows.h>
 
+#include "os/error_text_win.h"
+
 namespace ddpdesk::os {
 
 namespace {
-
-std::string errorText(DWORD code) {
-    wchar_t* buf = nullptr;
-    const DWORD n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
-                                       FORMAT_MESSAGE_IGNORE_INSERTS,
-                                   nullptr, code, 0, reinterpret_cast<LPWSTR>(&buf), 0, nullptr);
-    std::string text;
-    if (n && buf) {
-        const int len = WideCharToMultiByte(CP_UTF8, 0, buf, int(n), nullptr, 0, nullptr, nullptr);
-        text.resize(size_t(len > 0 ? len : 0));
-        if (len > 0) WideCharToMultiByte(CP_UTF8, 0, buf, int(n), text.data(), len, nullptr, nullptr);
-        while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
-            text.pop_back();
-    }
-    if (buf) LocalFree(buf);
-    return text.empty() ? "Windows error " + std::to_string(code) : text;
-}
 
 HANDLE handleOf(std::intptr_t h) {
     return reinterpret_cast<HANDLE>(h);
 }
 
 } // namespace
-
-PlainFile::~PlainFile() {
-    close();
-}
-
-PlainFile::PlainFile(PlainFile&& other) noexcept
-    : m_handle(other.m_handle), m_status(other.m_status), m_error(std::move(other.m_error)) {
-    other.m_handle = kNone;
-}
-
-PlainFile& PlainFile::operator=(PlainFile&& other) noexcept {
-    if (this != &other) {
-        close();
-        m_handle = other.m_handle;
-        m_status = other.m_status;
-        m_error = std::move(other.m_error);
-        other.m_handle = kNone;
-    }
-    return *this;
-}
 
 void PlainFile::close() {
     if (m_handle != kNone) CloseHandle(handleOf(m_handle));
@@ -78,7 +43,7 @@ PlainFile PlainFile::open(const std::filesystem::path& path, Mode mode, bool own
             f.m_status = Status::Missing;
             f.m_error = path.string() + " does not exist";
         } else {
-            f.m_error = "cannot open " + path.string() + ": " + errorText(err);
+            f.m_error = "cannot open " + path.string() + ": " + windowsErrorText(err);
         }
         return f;
     }
@@ -102,7 +67,7 @@ bool PlainFile::writeAll(const char* data, std::size_t size) {
         const DWORD chunk = DWORD(std::min<std::size_t>(size - done, 1u << 30));
         DWORD n = 0;
         if (!WriteFile(handleOf(m_handle), data + done, chunk, &n, nullptr) || n == 0) {
-            m_error = errorText(GetLastError());
+            m_error = windowsErrorText(GetLastError());
             return false;
         }
         done += n;
@@ -119,7 +84,7 @@ std::int64_t PlainFile::readAt(std::uint64_t offset, char* data, std::size_t siz
     if (!ReadFile(handleOf(m_handle), data, DWORD(std::min<std::size_t>(size, 1u << 30)), &n, &at)) {
         const DWORD err = GetLastError();
         if (err == ERROR_HANDLE_EOF) return 0;
-        m_error = errorText(err);
+        m_error = windowsErrorText(err);
         return -1;
     }
     return std::int64_t(n);
@@ -128,7 +93,7 @@ std::int64_t PlainFile::readAt(std::uint64_t offset, char* data, std::size_t siz
 bool PlainFile::sync() {
     if (m_handle == kNone) return false;
     if (FlushFileBuffers(handleOf(m_handle))) return true;
-    m_error = errorText(GetLastError());
+    m_error = windowsErrorText(GetLastError());
     return false;
 }
 
@@ -157,7 +122,7 @@ bool replaceFileContent(const std::filesystem::path& path, const std::string& by
     f.close();
     // MOVEFILE_REPLACE_EXISTING replaces the entry at `path`; a symbolic link there is replaced itself.
     if (!MoveFileExW(temp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
-        if (error) *error = "cannot replace " + path.string() + ": " + errorText(GetLastError());
+        if (error) *error = "cannot replace " + path.string() + ": " + windowsErrorText(GetLastError());
         DeleteFileW(temp.c_str());
         return false;
     }

@@ -1,5 +1,6 @@
 #include "protocol/run_auth.h"
 
+#include "protocol/json_fields.h"
 #include "protocol/sha256.h"
 
 #include "os/private_file.h"
@@ -124,20 +125,22 @@ AuthCheck verifyAuthRecord(const std::string& record, int rank, const std::strin
         c.why = "its proof record is not JSON";
         return c;
     }
-    if (j.contains("host") && j["host"].is_string()) c.host = j["host"].get<std::string>();
-    if (j.contains("pid") && j["pid"].is_number_integer()) c.pid = j["pid"].get<std::int64_t>();
-    if (!j.contains("rank") || !j["rank"].is_number_integer() || !j.contains("nonce") ||
-        !j["nonce"].is_string() || !j.contains("mac") || !j["mac"].is_string() || c.pid < 0) {
+    // Any process that reaches the store wrote this record: read through the accessor that cannot throw.
+    const JsonFields f(j);
+    c.host = f.text("host");
+    c.pid = f.integer64("pid", -1);
+    const std::int64_t claimed = f.integer64("rank", -1);
+    const std::string nonce = f.text("nonce"), claimedMac = f.text("mac");
+    if (!f.ok() || claimed < 0 || nonce.empty() || claimedMac.empty() || c.pid < 0) {
         c.why = "its proof record lacks rank, host, pid, nonce or mac";
         return c;
     }
-    if (j["rank"].get<int>() != rank) {
-        c.why = "its proof record claims rank " + std::to_string(j["rank"].get<int>());
+    if (claimed != rank) {
+        c.why = "its proof record claims rank " + std::to_string(claimed);
         return c;
     }
-    const std::string expected =
-        toHex(hmacSha256(secret, macMessage(rank, c.host, c.pid, j["nonce"].get<std::string>(), context)));
-    if (!equalConstantTime(expected, j["mac"].get<std::string>())) {
+    const std::string expected = toHex(hmacSha256(secret, macMessage(rank, c.host, c.pid, nonce, context)));
+    if (!equalConstantTime(expected, claimedMac)) {
         c.why = "its proof does not verify with this run's secret";
         return c;
     }

@@ -117,31 +117,34 @@ def _plain(loss):
 
 class _Iterations:
     """One step is one iteration of the training loop, however many optimizers it steps (a GAN steps a critic's and
-    a generator's). Each optimizer's steps are counted; the iterations are the count of the optimizer that steps
-    least often among those that step regularly (at least an eighth as often as the busiest: a critic stepped five
-    times per generator step makes one iteration per generator step; an optimizer stepped once in a while is not
-    the loop). Each optimizer's loss is the sum of the backward scalars since the one before stepped."""
+    a generator's). An iteration begins at an optimizer step when that optimizer already stepped in the current one
+    (or none did yet): a critic and a generator stepped in turn make one step a turn; a critic stepped on five
+    batches for each generator step makes five, as the script's loop over its batches does; an optimizer that steps
+    now and then, or a second phase with another optimizer, never holds the count back. Each optimizer's loss is
+    the sum of the backward scalars since the step before it."""
 
     def __init__(self):
-        self.counts = {}  # id(optimizer) -> [steps, order, name, latest loss]
+        self.counts = {}  # id(optimizer) -> [order, name, latest loss]
+        self.current = set()  # the optimizers that stepped in the current iteration
 
     def stepped(self, opt):
         key = id(opt)
         entry = self.counts.get(key)
         if entry is None:
-            entry = self.counts[key] = [0, len(self.counts), _model_name(opt, len(self.counts)), None]
-        entry[0] += 1
+            entry = self.counts[key] = [len(self.counts), _model_name(opt, len(self.counts)), None]
         if _state["loss_acc"] is not None:
-            entry[3], _state["loss_acc"] = _state["loss_acc"], None
-        busiest = max(e[0] for e in self.counts.values())
-        done = min(e[0] for e in self.counts.values() if e[0] * 8 >= busiest)
-        ordered = sorted(self.counts.values(), key=lambda e: e[1])
+            entry[2], _state["loss_acc"] = _state["loss_acc"], None
+        began = not self.current or key in self.current
+        if began:
+            self.current = {key}
+        else:
+            self.current.add(key)
+        ordered = sorted(self.counts.values(), key=lambda e: e[0])
         if len(ordered) > 1:
-            _state["losses"] = [(e[2], e[3]) for e in ordered if e[3] is not None]
-        first = ordered[0][3]
-        if first is not None:
-            _state["loss"] = first
-        return done - _state["step"]
+            _state["losses"] = [(e[1], e[2]) for e in ordered if e[2] is not None]
+        if ordered[0][2] is not None:
+            _state["loss"] = ordered[0][2]
+        return 1 if began else 0
 
 
 _iterations = _Iterations()

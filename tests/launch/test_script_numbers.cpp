@@ -7,7 +7,8 @@
 //    each epoch, persistent forked workers, and spawned workers. A forked worker carries the instrumentation
 //    with the rank's counts; it must stay silent.
 //  * a GAN (two DDP models, two optimizers, the critic forwarded three times an iteration): one step per
-//    iteration, samples once per iteration, each model's loss named;
+//    iteration, samples once per iteration, each model's loss named; a critic stepped on every batch and the
+//    generator on every fifth: one step per batch, as the script's loop counts;
 //  * a validation pass each epoch (the DDP model in eval() under no_grad): its samples are not training
 //  samples;
 //  * the worker's training flags given with --script (they would change nothing) are refused by name.
@@ -61,7 +62,7 @@ def main():
     net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
     model = DDP(net)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    if how == "gan":  # two DDP models, two optimizers; the critic sees each batch and the fakes
+    if how in ("gan", "critic5"):  # two DDP models, two optimizers; the critic sees each batch and the fakes
         gen, critic = DDP(Generator()), DDP(Critic())
         opt_g = torch.optim.Adam(gen.parameters(), lr=1e-4)
         opt_c = torch.optim.Adam(critic.parameters(), lr=1e-4)
@@ -71,18 +72,21 @@ def main():
         sampler.set_epoch(epoch)
         model.train()
         for x, y in loader:
-            if how == "gan":
+            if how in ("gan", "critic5"):
                 opt_c.zero_grad()
                 real = bce(critic(x), torch.ones(x.shape[0], 1))
                 real.backward()
-                fake = gen(torch.randn(x.shape[0], 8))
+                g_steps = how == "gan" or iterations % 5 == 4  # critic5: the generator steps every fifth batch
+                with torch.set_grad_enabled(g_steps):  # a DDP forward with no backward after it must not sync
+                    fake = gen(torch.randn(x.shape[0], 8))
                 faked = bce(critic(fake.detach()), torch.zeros(x.shape[0], 1))
                 faked.backward()
                 opt_c.step()
-                opt_g.zero_grad()
-                fooled = bce(critic(fake), torch.ones(x.shape[0], 1))
-                fooled.backward()
-                opt_g.step()
+                if g_steps:
+                    opt_g.zero_grad()
+                    fooled = bce(critic(fake), torch.ones(x.shape[0], 1))
+                    fooled.backward()
+                    opt_g.step()
             else:
                 opt.zero_grad()
                 torch.nn.functional.mse_loss(model(x), y).backward()
@@ -119,6 +123,7 @@ private slots:
         QTest::newRow("forked, persistent") << QStringLiteral("persistent");
         QTest::newRow("spawned") << QStringLiteral("spawn");
         QTest::newRow("a GAN: two models, two optimizers") << QStringLiteral("gan");
+        QTest::newRow("a critic stepped on five batches per generator step") << QStringLiteral("critic5");
         QTest::newRow("a validation pass each epoch") << QStringLiteral("validation");
     }
 

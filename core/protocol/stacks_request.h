@@ -7,7 +7,7 @@
 // rank may announce itself again, moving to the request file. Python ranks write every thread's stack
 // (resources/python/ddpdesk_instrument.py: SIGUSR1 on POSIX until the script installs a SIGUSR1 handler of
 // its own, which DDP Desk must never call, then the request file; always the request file on Windows),
-// ddpdesk-worker ranks what they wait in (core/train/worker/wait_report.h, always through the request file: a
+// ddpdesk-worker ranks what they wait in (core/train/base/wait_report.h, always through the request file: a
 // worker has no handler for SIGUSR1, whose default action would end it). The rank removes the request file
 // once it answered.
 

@@ -133,9 +133,13 @@ bool isIpv6Literal(const std::string& text) {
     return before >= 0 && after >= 0 && before + after <= 7;
 }
 
+std::string urlHost(const std::string& host) {
+    const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
+    return v6 ? "[" + host + "]" : host;
+}
+
 std::string tcpStoreSpec(const std::string& host, int port) {
-    const bool v6 = host.find(':') != std::string::npos;
-    return "tcp://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    return "tcp://" + urlHost(host) + ":" + std::to_string(port);
 }
 
 std::string storeSpecText(const StoreSpec& spec) {

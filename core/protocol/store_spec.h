@@ -27,6 +27,10 @@ StoreSpec parseStoreSpec(const std::string& store);
 // "::ffff:10.0.0.1").
 bool isIpv6Literal(const std::string& text);
 
+// A host as a URL writes it: an IPv6 address in brackets ("[::1]"), anything else (and a host already
+// bracketed) as it is.
+std::string urlHost(const std::string& host);
+
 // "tcp://HOST:PORT" with IPv6 hosts bracketed again.
 std::string tcpStoreSpec(const std::string& host, int port);
 

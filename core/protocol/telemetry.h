@@ -36,7 +36,7 @@ constexpr const char* Log = "log";   // launcher-side: a line a rank printed tha
 // net/tcp_store_session.h), text. From a worker hosting rank 0's loopback store, or the launcher (source
 // launcher).
 constexpr const char* StoreNotice = "store_notice";
-// The worker's --inspect-store answer (train/rendezvous/store_inspect.h).
+// The worker's --inspect-store answer (train/worker/store_inspect.h).
 constexpr const char* StoreInspect = "store_inspect";
 // Launcher events in metrics.jsonl (source launcher; docs/launcher.md).
 constexpr const char* Launch = "launch";

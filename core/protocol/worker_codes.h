@@ -1,7 +1,7 @@
 #pragma once
 
 // What a ddpdesk-worker tells its launcher when it fails: the process exit code and the stable `error` event
-// code (documented in docs/engine.md). Read by the worker (core/train/worker/errors.h) and the launcher (the
+// code (documented in docs/engine.md). Read by the worker (core/train/base/errors.h) and the launcher (the
 // supervisor tells a rank that lost its peer from the rank that failed first).
 
 namespace ddpdesk::protocol {

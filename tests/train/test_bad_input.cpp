@@ -4,6 +4,7 @@
 #include "worker_harness_std.h"
 
 #include <filesystem>
+#include <map>
 
 using namespace ddpdesk;
 using namespace ddpdesk::traintest;
@@ -107,6 +108,26 @@ TEST_CASE(helpAndVersion) {
     TEST_REQUIRE_EQ(version.exitCode, 0);
     TEST_REQUIRE(version.stdoutText.rfind("ddpdesk-worker ", 0) == 0);
     TEST_REQUIRE(contains(version.stdoutText, "LibTorch"));
+
+    // Which CUDA, NCCL and Gloo headers the worker was built with: one line each, and NCCL never without
+    // CUDA.
+    std::map<std::string, std::string> lines;
+    for (const std::string& line : splitLines(version.stdoutText)) {
+        const size_t colon = line.find(": ");
+        if (colon != std::string::npos) lines[line.substr(0, colon)] = trimmed(line.substr(colon + 2));
+    }
+    for (const char* key : {"CUDA", "NCCL", "Gloo headers"})
+        TEST_REQUIRE_MSG(lines.count(key) == 1,
+                         std::string("no '") + key + ": ' line in " + version.stdoutText);
+    const bool cuda = lines["CUDA"].rfind("compiled in", 0) == 0;
+    TEST_REQUIRE(cuda || lines["CUDA"].rfind("not available (", 0) == 0);
+    if (!cuda) TEST_REQUIRE_MSG(lines["NCCL"].rfind("not available (", 0) == 0, lines["NCCL"]);
+    // "Gloo headers: DIR (where from)": DIR holds gloo/algorithm.h, which the build compiled against.
+    const std::string gloo = lines["Gloo headers"];
+    const size_t open = gloo.find(" (");
+    TEST_REQUIRE(open != std::string::npos && gloo.back() == ')');
+    TEST_REQUIRE_MSG(
+        std::filesystem::exists(std::filesystem::u8path(gloo.substr(0, open) + "/gloo/algorithm.h")), gloo);
 }
 
 DDPDESK_TEST_MAIN()

@@ -2,10 +2,10 @@
 // the IDX reader on the real Fashion-MNIST files and on damaged copies, and the linspace dataset against
 // numpy's.
 
+#include "train/base/errors.h"
 #include "train/data/datasets.h"
 #include "train/data/idx_reader.h"
 #include "train/data/sampler.h"
-#include "train/worker/errors.h"
 
 #include "worker_harness_std.h"
 

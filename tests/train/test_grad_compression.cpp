@@ -26,7 +26,7 @@ TwoRanks trainTwo(const Args& extra, const TempDir* keep = nullptr) {
 
 // The 16-bit wire types ("fp16", "bf16") a ProcessGroupGloo of the test's PyTorch sums, asked of Python with
 // a one-rank group on loopback: an oracle apart from the worker's own probe (c10d_compat's
-// GlooGroup::cannotSum).
+// GlooGroup::glooCannotSum).
 std::vector<std::string> pythonGlooSums() {
     const std::string out = runPython(R"(
 import datetime, os

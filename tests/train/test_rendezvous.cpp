@@ -1,6 +1,7 @@
 // Rendezvous for real: two worker processes meeting over a c10d FileStore and a TCPStore, identity from the
-// torchrun environment, and every way it can go wrong: a rank that never comes (bounded, names who arrived),
-// a store nobody hosts, a port already taken, a stale store, a rank that dies mid-training. Also
+// torchrun environment (also with torchrun's agent hosting the store), and every way it can go wrong: a rank
+// that never comes (bounded, names who arrived), a store nobody hosts, a port already taken, a stale store, a
+// rank that dies mid-training. Also
 // --inspect-store.
 
 #include "worker_harness.h"
@@ -15,6 +16,17 @@ namespace {
 
 const QStringList kQuickJob = {"--workload",     "autoencoder", "--steps",         "3",
                                "--telemetry-ms", "0",           "--limit-samples", "400"};
+
+// What torchrun gives rank `rank` of `world` on this machine, with the store at 127.0.0.1:port.
+QProcessEnvironment torchrunEnv(int rank, int world, quint16 port) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("RANK", QString::number(rank));
+    env.insert("WORLD_SIZE", QString::number(world));
+    env.insert("LOCAL_RANK", QString::number(rank));
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    return env;
+}
 
 QStringList phases(const RankResult& r) {
     QStringList out;
@@ -60,13 +72,7 @@ private Q_SLOTS:
         const quint16 port = freePort();
         WorkerSet set;
         for (int r = 0; r < 2; ++r) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", QString::number(r));
-            env.insert("WORLD_SIZE", "2");
-            env.insert("LOCAL_RANK", QString::number(r));
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            set.start(kQuickJob + QStringList{"--out", dir.path()}, env);
+            set.start(kQuickJob + QStringList{"--out", dir.path()}, torchrunEnv(r, 2, port));
         }
         auto results = set.waitAll(120000);
         verifyTrained(results);
@@ -77,6 +83,43 @@ private Q_SLOTS:
         // Both ranks took identical optimizer steps on different shards: their last losses differ, models
         // agree.
         QVERIFY(results[0].last("done")->body["final_loss"] != results[1].last("done")->body["final_loss"]);
+    }
+
+    // torchrun (PyTorch 2.x) hosts the store in its agent and tells the ranks
+    // TORCHELASTIC_USE_AGENT_STORE=True: rank 0 joins that store as a client. Here the agent is PyTorch's own
+    // TCPStore server in a Python process; a rank 0 that tried to host as well would end with PORT_IN_USE.
+    void tcpStoreHostedByTorchrunsAgent() {
+        QTemporaryDir dir;
+        const quint16 port = freePort();
+        QProcess agent;
+        agent.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        agent.start(pythonPath(), {"-c", R"(
+import sys, datetime, torch.distributed as d
+port = int(sys.argv[1])
+args = ("127.0.0.1", port, 1, True, datetime.timedelta(seconds=60))
+try:
+    store = d.TCPStore(*args, wait_for_workers=False, use_libuv=False)  # 2.x: Debian's builds have no libuv
+except TypeError:
+    store = d.TCPStore(*args, wait_for_workers=False)                   # 1.x: no such option
+print("hosting", flush=True)
+sys.stdin.read()
+)",
+                                   QString::number(port)});
+        QVERIFY(agent.waitForReadyRead(60000));
+        QVERIFY2(agent.readAllStandardOutput().contains("hosting"), "the agent's store did not start");
+        WorkerSet set;
+        for (int r = 0; r < 2; ++r) {
+            QProcessEnvironment env = torchrunEnv(r, 2, port);
+            env.insert("LOCAL_WORLD_SIZE", "2");
+            env.insert("TORCHELASTIC_USE_AGENT_STORE", "True");
+            set.start(kQuickJob + QStringList{"--out", dir.path()}, env);
+        }
+        auto results = set.waitAll(120000);
+        agent.closeWriteChannel();
+        agent.waitForFinished(10000);
+        verifyTrained(results);
+        QCOMPARE(results[0].ofType("rendezvous").front().body["hosting"].get<bool>(), false);
+        QCOMPARE(results[1].ofType("rendezvous").front().body["hosting"].get<bool>(), false);
     }
 
     void missingRankTimesOutAndSaysWhoArrived() {

@@ -142,7 +142,7 @@ const std::vector<Entry>& table() {
           DDP_TR("Lower the learning rate, check the input data for NaN and inf, clip gradients; "
                  "torch.autograd.set_detect_anomaly(True) names the operation that produced it."),
           false},
-         {// ddpdesk-worker's error event (core/train/worker/errors.h), as "NAN_LOSS: message"
+         {// ddpdesk-worker's error event (core/train/base/errors.h), as "NAN_LOSS: message"
           R"(\bNAN_LOSS\b)",
           // torch/csrc/autograd/engine.cpp under anomaly mode
           R"(returned nan values in its)",

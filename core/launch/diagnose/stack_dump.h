@@ -2,7 +2,7 @@
 
 // "Where does it hang?" (the contract: protocol/stacks_request.h). Script ranks through DDP Desk's
 // instrumentation module (resources/python/ddpdesk_instrument.py, _stacks_on_request) and ddpdesk-worker
-// ranks (core/train/worker/wait_report.h) keep RUN/.ddpdesk-python/stacks-RANK.txt open, announce themselves
+// ranks (core/train/base/wait_report.h) keep RUN/.ddpdesk-python/stacks-RANK.txt open, announce themselves
 // in it once they can answer, and append every thread's Python stack, or what the worker waits in, when
 // asked: SIGUSR1 for Python on POSIX while the script leaves that signal alone, otherwise the request file
 // stacks-RANK.request (Windows, workers, a script with a SIGUSR1 handler of its own: its announcement says

@@ -71,8 +71,11 @@ QProcessEnvironment RankProcesses::environment(int index) const {
     for (auto it = rankEnv.begin(); it != rankEnv.end(); ++it)
         env.insert(it.key(), it.value());
     env.insert(QStringLiteral("TORCHELASTIC_RESTART_COUNT"), QString::number(m_attempt.attempt));
+    // A DDP Desk started under torchrun inherits its agent's word; only this launcher's own store may say so.
     if (m_attempt.agentStore)
         env.insert(QStringLiteral("TORCHELASTIC_USE_AGENT_STORE"), QStringLiteral("True"));
+    else
+        env.remove(QStringLiteral("TORCHELASTIC_USE_AGENT_STORE"));
     if (!m_launch.stacksDir.isEmpty()) {
         const int rank = m_config.globalRank(index);
         env.insert(QString::fromLatin1(protocol::kStacksFileEnv), stacksFile(m_launch.stacksDir, rank));
@@ -144,7 +147,7 @@ void RankProcesses::spawn(int index) {
 
 void RankProcesses::onStarted(int index, QProcess& p, bool warm) {
     m_guard.adopt(p);
-    m_events.started(index, p, warm);
+    m_events.started(index, p.processId(), warm);
 }
 
 void RankProcesses::onOutput(int index, bool isStderr) {

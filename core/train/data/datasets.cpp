@@ -1,9 +1,9 @@
 #include "train/data/datasets.h"
 
+#include "train/base/environment.h"
+#include "train/base/errors.h"
 #include "train/data/idx_reader.h"
 #include "train/data/node_data.h"
-#include "train/rendezvous/identity.h"
-#include "train/worker/errors.h"
 
 #include <torch/serialize.h>
 #include <torch/torch.h>

@@ -1,6 +1,6 @@
 #include "train/data/idx_reader.h"
 
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 #include <torch/torch.h>
 

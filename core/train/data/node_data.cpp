@@ -1,7 +1,8 @@
 #include "train/data/node_data.h"
 
 #include "os/shared_memory.h"
-#include "train/rendezvous/identity.h"
+#include "train/base/environment.h"
+#include "train/base/identity.h"
 
 #include "os/process.h"
 #include "protocol/sha256.h"

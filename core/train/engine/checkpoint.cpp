@@ -2,7 +2,7 @@
 
 #include "os/platform.h"
 #include "os/process.h"
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/serialize.h>

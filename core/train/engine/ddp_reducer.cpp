@@ -1,6 +1,6 @@
 #include "train/engine/ddp_reducer.h"
 
-#include "train/worker/wait_report.h"
+#include "train/base/wait_report.h"
 
 #include <torch/torch.h>
 
@@ -10,9 +10,9 @@ namespace {
 constexpr std::int64_t kFirstBucketBytes = 1 << 20; // torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
 }
 
-DdpReducer::DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::int64_t bucketBytes,
+DdpReducer::DdpReducer(std::vector<at::Tensor> params, Collectives* group, std::int64_t bucketBytes,
                        bool overlap, std::chrono::milliseconds collectiveTimeout)
-    : DdpReducer(std::move(params), group ? group->size() : 1, group ? makeGlooTransport(*group) : nullptr,
+    : DdpReducer(std::move(params), group ? group->size() : 1, group ? makeGroupTransport(*group) : nullptr,
                  bucketBytes, overlap, collectiveTimeout) {}
 
 DdpReducer::DdpReducer(std::vector<at::Tensor> params, int worldSize,

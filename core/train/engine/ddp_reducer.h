@@ -1,7 +1,7 @@
 #pragma once
 
+#include "train/base/collectives.h"
 #include "train/engine/gradient_transport.h"
-#include "train/rendezvous/c10d_compat.h"
 
 #include <ATen/Tensor.h>
 
@@ -27,7 +27,7 @@ struct ReducerStats {
 // gradient contribute zeros), waits with a timeout, and points each .grad at its averaged slice.
 class DdpReducer {
 public:
-    DdpReducer(std::vector<at::Tensor> params, GlooGroup* group, std::int64_t bucketBytes, bool overlap,
+    DdpReducer(std::vector<at::Tensor> params, Collectives* group, std::int64_t bucketBytes, bool overlap,
                std::chrono::milliseconds collectiveTimeout);
     // Without a process group: `worldSize` ranks whose buckets travel through `transport` alone, the seam
     // PyTorch's reducer tests use with a fake process group (tests/train/test_engine_inprocess.cpp). A null

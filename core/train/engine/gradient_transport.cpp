@@ -9,12 +9,12 @@ namespace ddpdesk::train {
 
 namespace {
 
-class GlooTransport final : public GradientTransport {
+class GroupTransport final : public GradientTransport {
 public:
-    explicit GlooTransport(GlooGroup& group) : m_group(group) {}
+    explicit GroupTransport(Collectives& group) : m_group(group) {}
 
     const char* waitName() const override { return "the gradient allreduce"; }
-    const char* name() const override { return "gloo"; }
+    const char* name() const override { return m_group.backendName(); }
 
     void launch(std::size_t b, const at::Tensor& flat) override { m_work[b] = m_group.allreduceSum(flat); }
 
@@ -27,7 +27,7 @@ public:
     }
 
 private:
-    GlooGroup& m_group;
+    Collectives& m_group;
     std::map<std::size_t, std::shared_ptr<PendingCollective>> m_work;
 };
 
@@ -67,7 +67,8 @@ private:
 // Leaders start their allreduces in bucket order, the order Gloo needs on every leader.
 class HierarchicalTransport final : public GradientTransport {
 public:
-    HierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange, std::unique_ptr<GlooGroup> leaders)
+    HierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange,
+                          std::unique_ptr<Collectives> leaders)
         : m_exchange(std::move(exchange)), m_leaders(std::move(leaders)) {}
 
     const char* waitName() const override {
@@ -121,7 +122,7 @@ private:
     }
 
     std::unique_ptr<LocalGradientExchange> m_exchange;
-    std::unique_ptr<GlooGroup> m_leaders; // null on a node's other ranks
+    std::unique_ptr<Collectives> m_leaders; // null on a node's other ranks
     std::size_t m_launched = 0, m_started = 0;
     std::map<std::size_t, at::Tensor> m_sums; // the node's sum, then the job's (in place)
     std::map<std::size_t, std::shared_ptr<PendingCollective>> m_work;
@@ -129,8 +130,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<GradientTransport> makeGlooTransport(GlooGroup& group) {
-    return std::make_unique<GlooTransport>(group);
+std::unique_ptr<GradientTransport> makeGroupTransport(Collectives& group) {
+    return std::make_unique<GroupTransport>(group);
 }
 
 std::unique_ptr<GradientTransport>
@@ -143,7 +144,7 @@ makeSharedMemoryTransport(std::unique_ptr<LocalGradientExchange> exchange) {
 namespace ddpdesk::train {
 
 std::unique_ptr<GradientTransport> makeHierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange,
-                                                             std::unique_ptr<GlooGroup> leaders) {
+                                                             std::unique_ptr<Collectives> leaders) {
     return std::make_unique<HierarchicalTransport>(std::move(exchange), std::move(leaders));
 }
 

@@ -6,8 +6,8 @@
 // are the two transports, and the hierarchical one combines them across nodes; a wrapper (compression,
 // PowerSGD) is one more class that holds another transport.
 
+#include "train/base/collectives.h"
 #include "train/engine/local_exchange.h"
-#include "train/rendezvous/c10d_compat.h"
 
 #include <ATen/Tensor.h>
 
@@ -46,14 +46,14 @@ public:
     }
 };
 
-// Gloo's allreduce over `group`, asynchronous: it runs while backward goes on.
-std::unique_ptr<GradientTransport> makeGlooTransport(GlooGroup& group);
+// The group's allreduce (Gloo's in the worker), asynchronous: it runs while backward goes on.
+std::unique_ptr<GradientTransport> makeGroupTransport(Collectives& group);
 // The same-host shared-memory exchange (local_exchange.h), once every rank has set it up.
 std::unique_ptr<GradientTransport> makeSharedMemoryTransport(std::unique_ptr<LocalGradientExchange> exchange);
 
 // Several nodes, several ranks on some: shared memory inside each node, Gloo between one leader per node.
 // `leaders` is the leaders' own group (null on the other ranks).
 std::unique_ptr<GradientTransport> makeHierarchicalTransport(std::unique_ptr<LocalGradientExchange> exchange,
-                                                             std::unique_ptr<GlooGroup> leaders);
+                                                             std::unique_ptr<Collectives> leaders);
 
 } // namespace ddpdesk::train

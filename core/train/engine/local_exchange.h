@@ -1,7 +1,7 @@
 #pragma once
 
 #include "os/shared_memory.h"
-#include "train/rendezvous/c10d_compat.h"
+#include "train/base/collectives.h"
 
 #include <ATen/Tensor.h>
 
@@ -46,7 +46,7 @@ public:
     // Gloo makes all use Gloo). `buckets` gives each bucket's dtype, device and element count; `nodeName` is
     // this machine's host name (ranks with the same one try to share a block). Throws CommError when a
     // collective of the setup fails.
-    static Setup setup(GlooGroup& group, const std::vector<at::Tensor>& buckets, GradTransport mode,
+    static Setup setup(Collectives& group, const std::vector<at::Tensor>& buckets, GradTransport mode,
                        std::chrono::milliseconds timeout, const std::string& nodeName);
     ~LocalGradientExchange();
 

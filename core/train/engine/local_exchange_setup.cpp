@@ -53,7 +53,7 @@ std::uint64_t nodeKey(const std::string& name) {
 }
 
 // A float64 sum over the group: each rank fills its own entries, so the sum gathers everyone's.
-std::vector<double> allreduce(GlooGroup& group, const std::vector<double>& values,
+std::vector<double> allreduce(Collectives& group, const std::vector<double>& values,
                               std::chrono::milliseconds timeout) {
     at::Tensor t = torch::tensor(values, torch::kFloat64);
     group.allreduceSum(t)->wait(timeout);
@@ -81,7 +81,7 @@ struct LocalGradientExchange::Layout {
 };
 
 LocalGradientExchange::Setup
-LocalGradientExchange::setup(GlooGroup& group, const std::vector<at::Tensor>& buckets, GradTransport mode,
+LocalGradientExchange::setup(Collectives& group, const std::vector<at::Tensor>& buckets, GradTransport mode,
                              std::chrono::milliseconds timeout, const std::string& nodeName) {
     const int rank = group.rank(), world = group.size();
     const std::size_t controlLines = 1 + 2 * buckets.size();

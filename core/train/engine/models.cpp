@@ -1,6 +1,6 @@
 #include "train/engine/models.h"
 
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 #include <torch/script.h>
 #include <torch/torch.h>

@@ -5,12 +5,12 @@
 
 #include "protocol/sha256.h"
 
+#include "train/base/errors.h"
+#include "train/base/output_folder.h"
+#include "train/base/telemetry_emitter.h"
+#include "train/base/wait_report.h"
 #include "train/data/sampler.h"
 #include "train/engine/ddp_reducer.h"
-#include "train/engine/telemetry_emitter.h"
-#include "train/worker/errors.h"
-#include "train/worker/output_folder.h"
-#include "train/worker/wait_report.h"
 #include <ddpdesk/build_info.h>
 
 #include "protocol/telemetry.h"
@@ -39,7 +39,7 @@ struct Trainer::State {
     TrainerConfig cfg;
     Dataset data;
     std::unique_ptr<TrainModel> model;
-    GlooGroup* group = nullptr;
+    Collectives* group = nullptr;
     DistributedSampler sampler;
     std::vector<at::Tensor> params;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
@@ -53,7 +53,7 @@ struct Trainer::State {
     std::optional<c10::ScalarType> autocast; // --precision
     LossScaler scaler;                       // fp16 only
 
-    State(TrainerConfig c, Dataset d, std::unique_ptr<TrainModel> m, GlooGroup* g)
+    State(TrainerConfig c, Dataset d, std::unique_ptr<TrainModel> m, Collectives* g)
         : cfg(std::move(c)), data(std::move(d)), model(std::move(m)), group(g),
           sampler(data.size(), cfg.identity.rank, cfg.identity.worldSize, cfg.seed),
           autocast(autocastType(cfg.settings.precision)), scaler(autocast == c10::kHalf) {}
@@ -115,12 +115,12 @@ struct Trainer::State {
         if (!setup.exchange && cfg.gradTransport == GradTransport::SharedMemory)
             throw TrainError(error_code::BadInput, "--grad-transport shm: " + setup.note,
                              exit_code::BadInput);
-        const bool glooSums = !setup.exchange || !setup.exchange->spansJob();
+        const bool groupSums =
+            !setup.exchange || !setup.exchange->spansJob(); // the group, or its leaders, sum
         std::unique_ptr<GradientTransport> transport = makeTransport(std::move(setup), plan);
         if (wire) {
-            if (const std::string why = glooSums ? GlooGroup::cannotSum(*wire) : std::string();
-                !why.empty()) {
-                const bool fp16Sums = *wire != c10::kHalf && GlooGroup::cannotSum(c10::kHalf).empty();
+            if (const std::string why = groupSums ? group->cannotSum(*wire) : std::string(); !why.empty()) {
+                const bool fp16Sums = *wire != c10::kHalf && group->cannotSum(c10::kHalf).empty();
                 throw TrainError(error_code::BadInput,
                                  "--grad-compression " + cfg.settings.gradCompression + ": " + why +
                                      "; use " +
@@ -143,7 +143,7 @@ struct Trainer::State {
                 plan[protocol::field::GradTransportNote] = setup.note;
                 tm.log("gradients travel through Gloo: " + setup.note);
             }
-            return makeGlooTransport(*group);
+            return makeGroupTransport(*group);
         }
         std::unique_ptr<LocalGradientExchange> ex = std::move(setup.exchange);
         if (ex->spansJob()) {
@@ -158,7 +158,7 @@ struct Trainer::State {
                std::to_string(ex->localSize()) + " rank(s), and through Gloo between the " +
                std::to_string(ex->nodeCount()) + " machines' first ranks" +
                (ex->isLeader() ? " (this rank is this machine's)" : ""));
-        std::unique_ptr<GlooGroup> leaders;
+        std::unique_ptr<Collectives> leaders;
         if (ex->isLeader()) {
             if (!cfg.makeSubgroup)
                 throw TrainError(error_code::TrainingFailed,
@@ -408,7 +408,7 @@ struct Trainer::State {
     }
 };
 
-Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group)
+Trainer::Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, Collectives* group)
     : m(std::make_unique<State>(std::move(config), std::move(data), std::move(model), group)) {
     m->ckptId = CheckpointIdentity{m->cfg.workload,
                                    m->cfg.identity.worldSize,

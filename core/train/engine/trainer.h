@@ -1,12 +1,12 @@
 #pragma once
 
+#include "train/base/collectives.h"
+#include "train/base/identity.h"
 #include "train/data/datasets.h"
 #include "train/engine/checkpoint.h"
 #include "train/engine/local_exchange.h"
 #include "train/engine/losses.h"
 #include "train/engine/models.h"
-#include "train/rendezvous/c10d_compat.h"
-#include "train/rendezvous/identity.h"
 
 #include "protocol/worker_settings.h"
 
@@ -43,7 +43,7 @@ struct TrainerConfig {
     std::chrono::milliseconds prepared{0}, waitedForPeers{0};
     // Creates a Gloo group of some ranks on the job's store and device (rendezvous.h createSubgroup), for the
     // nodes' leaders of the hierarchical gradient exchange; collective over those ranks only.
-    std::function<std::unique_ptr<GlooGroup>(const std::string& prefix, int rank, int size)> makeSubgroup;
+    std::function<std::unique_ptr<Collectives>(const std::string& prefix, int rank, int size)> makeSubgroup;
     // Called once rank 0's parameters have reached every rank (the job's first collective).
     std::function<void()> afterBroadcast;
     protocol::WorkerSettings settings; // as given; the values above are resolved from it and the workload
@@ -54,7 +54,7 @@ struct TrainerConfig {
 // null for a single process without a store (no communication at all).
 class Trainer {
 public:
-    Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, GlooGroup* group);
+    Trainer(TrainerConfig config, Dataset data, std::unique_ptr<TrainModel> model, Collectives* group);
     ~Trainer();
 
     // Trains to the end and emits `done`. Throws TrainError (NaN loss, checkpoint problems) or CommError.

@@ -23,7 +23,7 @@
 #else
 #define DDPDESK_TCPSTORE_HAS_LIBUV_OPTION 0
 #endif
-// What a release's Gloo sums when the probe in GlooGroup::cannotSum cannot run: bfloat16 from 2.x.
+// What a release's Gloo sums when the probe in GlooGroup::glooCannotSum cannot run: bfloat16 from 2.x.
 #if TORCH_VERSION_MAJOR >= 2
 #define DDPDESK_GLOO_HAS_BFLOAT16 1
 #else
@@ -32,7 +32,7 @@
 #include "net/tcp_store_server.h"
 #include "protocol/file_store_reader.h"
 #include "protocol/telemetry.h"
-#include "train/engine/telemetry_emitter.h"
+#include "train/base/telemetry_emitter.h"
 
 namespace ddpdesk::train {
 
@@ -255,7 +255,7 @@ std::optional<bool> probeGlooSums(c10::ScalarType type) {
 
 } // namespace
 
-std::string GlooGroup::cannotSum(c10::ScalarType type) {
+std::string GlooGroup::glooCannotSum(c10::ScalarType type) {
     static std::mutex mutex;
     static std::map<c10::ScalarType, bool> known;
     bool sums = true;

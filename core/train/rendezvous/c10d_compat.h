@@ -4,7 +4,9 @@
 // LibTorch releases (1.13 -> 2.x moved ProcessGroupGloo under Backend, TCPStore grew libuv), so every call
 // sits here behind version guards and the rest of the engine sees these small types only. Built and tested
 // against 1.13, 2.6 and 2.14 (whose headers need C++20: the top-level CMakeLists follows TorchConfig's
-// standard); what Gloo sums is found out at run time (GlooGroup::cannotSum), not from the version.
+// standard); what Gloo sums is found out at run time (GlooGroup::glooCannotSum), not from the version.
+
+#include "train/base/collectives.h"
 
 #include <ATen/Tensor.h>
 
@@ -16,18 +18,6 @@
 #include <vector>
 
 namespace ddpdesk::train {
-
-enum class CommFailure { Timeout, PeerLost, Other };
-
-// A store or collective operation that failed; `kind` decides the exit code.
-class CommError : public std::runtime_error {
-public:
-    CommError(CommFailure kind, const std::string& what) : std::runtime_error(what), m_kind(kind) {}
-    CommFailure kind() const { return m_kind; }
-
-private:
-    CommFailure m_kind;
-};
 
 // Classifies a c10d/Gloo exception text (peer went away, timed out, anything else).
 CommFailure classifyCommFailure(const std::string& message);
@@ -64,14 +54,6 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-// An asynchronous collective in flight.
-class PendingCollective {
-public:
-    virtual ~PendingCollective() = default;
-    // Waits at most `timeout`; throws CommError (Timeout / PeerLost / Other).
-    virtual void wait(std::chrono::milliseconds timeout) = 0;
-};
-
 struct GlooDeviceSpec {
     std::string iface; // --iface / GLOO_SOCKET_IFNAME
     std::string
@@ -81,26 +63,28 @@ struct GlooDeviceSpec {
 
 // A Gloo process group. Creation blocks until every rank connected (bounded by the caller, see
 // rendezvous.cpp).
-class GlooGroup {
+class GlooGroup final : public Collectives {
 public:
     // Empty when this LibTorch's ProcessGroupGloo sums tensors of `type`; otherwise why it cannot. Gloo's
     // type list is a property of the build, not only of the release: 1.13 refuses bfloat16, 2.x sums float16
     // and bfloat16 where its Gloo carries PyTorch's 16-bit types (PyTorch's own builds, Debian's 2.6) and
     // refuses both where it does not (Debian's 2.14: GLOO_USE_TORCH_DTYPES 0), each with "Invalid scalar
     // type". Found out once per type with a one-rank group on loopback.
-    static std::string cannotSum(c10::ScalarType type);
+    static std::string glooCannotSum(c10::ScalarType type);
 
     static std::unique_ptr<GlooGroup> create(const std::shared_ptr<KvStore>& store, const std::string& prefix,
                                              int rank, int worldSize, const GlooDeviceSpec& device,
                                              std::chrono::milliseconds collectiveTimeout);
-    ~GlooGroup();
+    ~GlooGroup() override;
 
-    int rank() const { return m_rank; }
-    int size() const { return m_size; }
+    int rank() const override { return m_rank; }
+    int size() const override { return m_size; }
+    const char* backendName() const override { return "gloo"; }
+    std::string cannotSum(c10::ScalarType type) const override { return glooCannotSum(type); }
 
-    std::shared_ptr<PendingCollective> allreduceSum(const at::Tensor& tensor);
-    std::shared_ptr<PendingCollective> broadcast(const std::vector<at::Tensor>& tensors, int root);
-    std::shared_ptr<PendingCollective> barrier();
+    std::shared_ptr<PendingCollective> allreduceSum(const at::Tensor& tensor) override;
+    std::shared_ptr<PendingCollective> broadcast(const std::vector<at::Tensor>& tensors, int root) override;
+    std::shared_ptr<PendingCollective> barrier() override;
 
     struct Impl;
 

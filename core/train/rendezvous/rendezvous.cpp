@@ -1,9 +1,10 @@
 #include "train/rendezvous/rendezvous.h"
 
 #include "os/bounded_call.h"
-#include "train/engine/telemetry_emitter.h"
-#include "train/worker/errors.h"
-#include "train/worker/wait_report.h"
+#include "train/base/environment.h"
+#include "train/base/errors.h"
+#include "train/base/telemetry_emitter.h"
+#include "train/base/wait_report.h"
 
 #include "protocol/run_auth.h"
 #include "protocol/store_keys.h"

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "protocol/store_spec.h"
+#include "train/base/identity.h"
 #include "train/rendezvous/c10d_compat.h"
-#include "train/rendezvous/identity.h"
 
 #include <chrono>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "train/worker/options.h"
 
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 #include "protocol/run_auth.h"
 #include "protocol/worker_settings_cli.h"

@@ -2,18 +2,18 @@
 
 #include "os/platform.h"
 #include "os/shared_memory.h"
+#include "train/base/errors.h"
+#include "train/base/output_folder.h"
+#include "train/base/telemetry_emitter.h"
+#include "train/base/wait_report.h"
 #include "train/data/datasets.h"
 #include "train/data/node_data.h"
 #include "train/engine/precision.h"
-#include "train/engine/telemetry_emitter.h"
 #include "train/engine/trainer.h"
-#include "train/rendezvous/identity.h"
 #include "train/rendezvous/rendezvous.h"
-#include "train/rendezvous/store_inspect.h"
-#include "train/worker/errors.h"
 #include "train/worker/options.h"
-#include "train/worker/output_folder.h"
-#include "train/worker/wait_report.h"
+#include "train/worker/resolve_identity.h"
+#include "train/worker/store_inspect.h"
 
 #include "protocol/telemetry.h"
 #include "protocol/warm_start.h"
@@ -142,7 +142,7 @@ RendezvousConfig rendezvousConfig(const WorkerOptions& o, const Identity& id,
                                   const protocol::StoreSpec& store) {
     RendezvousConfig rc;
     rc.address = store;
-    rc.externalStore = o.externalStore;
+    rc.externalStore = storeHostedElsewhere(o);
     rc.identity = id;
     rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeoutSec * 1000.0));
     rc.collectiveTimeout = collectiveTimeout(o);

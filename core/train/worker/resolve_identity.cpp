@@ -1,22 +1,17 @@
-#include "train/rendezvous/identity.h"
+#include "train/worker/resolve_identity.h"
 
 #include "os/process.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
 #include "os/platform.h"
-#include "train/worker/errors.h"
+#include "train/base/environment.h"
+#include "train/base/errors.h"
 
 #include <cstdlib>
 #include <optional>
 
 namespace ddpdesk::train {
-
-std::optional<std::string> envValue(const char* name) {
-    const char* v = std::getenv(name);
-    if (!v || !*v) return std::nullopt;
-    return std::string(v);
-}
 
 namespace {
 
@@ -99,13 +94,21 @@ std::string resolveRunSecret(const WorkerOptions& o) {
     return {};
 }
 
+bool storeHostedElsewhere(const WorkerOptions& o) {
+    if (o.externalStore) return true;
+    // torchrun (PyTorch 2.x) hosts the store in its agent and says so to its ranks; PyTorch compares the
+    // value with str(True). The agent's store is the one at MASTER_ADDR:MASTER_PORT, so an explicit --store
+    // is not it.
+    return o.store.empty() && envValue("TORCHELASTIC_USE_AGENT_STORE").value_or("") == "True";
+}
+
 std::optional<protocol::StoreSpec> resolveStore(const WorkerOptions& o) {
     std::string spec = o.store;
     if (spec.empty()) {
         auto addr = envValue("MASTER_ADDR");
         auto port = envValue("MASTER_PORT");
         if (addr && port)
-            spec = "tcp://" + *addr + ":" + *port;
+            spec = "tcp://" + protocol::urlHost(*addr) + ":" + *port; // MASTER_ADDR=::1 is an IPv6 host
         else if (addr || port)
             throw badInput("MASTER_ADDR and MASTER_PORT must be set together (or give --store)");
         else

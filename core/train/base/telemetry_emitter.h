@@ -1,6 +1,6 @@
 #pragma once
 
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 #include <nlohmann/json.hpp>
 

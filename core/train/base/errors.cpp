@@ -1,4 +1,4 @@
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
 
 namespace ddpdesk::train {
 

@@ -1,13 +1,13 @@
-#include "train/rendezvous/store_inspect.h"
+#include "train/worker/store_inspect.h"
 
 #include "protocol/file_store_reader.h"
 
 #include "os/bounded_call.h"
 #include "protocol/telemetry.h"
-#include "train/engine/telemetry_emitter.h"
+#include "train/base/errors.h"
+#include "train/base/telemetry_emitter.h"
 #include "train/rendezvous/c10d_compat.h"
-#include "train/rendezvous/identity.h"
-#include "train/worker/errors.h"
+#include "train/worker/resolve_identity.h"
 
 #include <cstdint>
 #include <cstring>

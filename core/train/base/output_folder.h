@@ -5,7 +5,7 @@
 // files are the user's. A file already at one of those names is replaced only when the folder's mark
 // (protocol/output_mark.h) says DDP Desk wrote it.
 
-#include "train/rendezvous/identity.h"
+#include "train/base/identity.h"
 
 #include <filesystem>
 #include <string>

@@ -1,4 +1,4 @@
-#include "train/worker/wait_report.h"
+#include "train/base/wait_report.h"
 #include "os/caught.h"
 
 #include "protocol/collective_progress.h"

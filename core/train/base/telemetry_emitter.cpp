@@ -1,4 +1,4 @@
-#include "train/engine/telemetry_emitter.h"
+#include "train/base/telemetry_emitter.h"
 
 #include "protocol/telemetry.h"
 

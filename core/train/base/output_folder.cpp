@@ -1,7 +1,7 @@
-#include "train/worker/output_folder.h"
+#include "train/base/output_folder.h"
 
-#include "train/engine/telemetry_emitter.h"
-#include "train/worker/errors.h"
+#include "train/base/errors.h"
+#include "train/base/telemetry_emitter.h"
 
 #include "protocol/output_mark.h"
 

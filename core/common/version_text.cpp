@@ -3,6 +3,7 @@
 #include "monitor/nvml_status.h"
 
 #include <ddpdesk/build_info.h>
+#include <ddpdesk/torch_build_info.h>
 
 #include <sstream>
 
@@ -19,9 +20,12 @@ std::string versionText(std::string_view program, std::string_view qtRuntimeVers
     else
         out << "Qt: " << qtRuntimeVersion << " (built with " << (qtBuilt.empty() ? "unknown" : qtBuilt)
             << ")\n";
-    out << "CUDA: "
-        << (DDPDESK_TORCH_HAS_CUDA ? "compiled in (LibTorch with CUDA)" : "not available (CPU-only LibTorch)")
-        << "\n";
+    // CUDA, NCCL and Gloo are facts of the LibTorch the worker was built against, in CMake's words: a GPU
+    // user asks "which CUDA, is NCCL there" before a run, and a missing Gloo header folder was what stopped
+    // pip builds.
+    out << "CUDA: " << DDPDESK_CUDA_TEXT << "\n";
+    out << "NCCL: " << DDPDESK_NCCL_TEXT << "\n";
+    out << "Gloo headers: " << DDPDESK_GLOO_HEADERS_TEXT << "\n";
     monitor::NvmlStatus nvml = monitor::probeNvml();
     if (nvml.available)
         out << "NVML: available (driver " << nvml.driverVersion << ", " << nvml.deviceCount << " GPU(s))";

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # GPU check for DDP Desk, for a machine with an NVIDIA GPU and a Python with a CUDA PyTorch wheel.
 #
-#   tests/gpu/device-check.sh --pack          on a Debian machine with libcli11-dev and nlohmann-json3-dev:
-#                                             copies their headers into tests/gpu/vendor/ with CMake config shims,
-#                                             so they travel with this script (the GPU machine has no Debian packages)
+#   tests/gpu/device-check.sh --pack          on a Debian machine with libcli11-dev, nlohmann-json3-dev and
+#                                             libgloo-dev: copies their headers into tests/gpu/vendor/ (CLI11 and
+#                                             nlohmann-json with CMake config shims, Gloo's in vendor/gloo-include),
+#                                             so they travel with this script (the GPU machine has no Debian packages;
+#                                             a pip torch's LibTorch has c10d's headers but not Gloo's)
 #   tests/gpu/device-check.sh [options]       on the GPU machine, from the repository root:
 #       1. builds ddpdesk-worker (DDPDESK_WITH_QT=OFF, DDPDESK_BUILD_TESTS=OFF) against the LibTorch inside the
-#          installed wheel (torch.utils.cmake_prefix_path), with the vendored CLI11 / nlohmann-json headers and the
+#          installed wheel (torch.utils.cmake_prefix_path), with the vendored CLI11 / nlohmann-json headers, the
+#          vendored Gloo headers (-DGLOO_INCLUDE_DIR; CMake prefers the LibTorch's own where it has them), the
 #          wheel's C++ ABI (torch._C._GLIBCXX_USE_CXX11_ABI) passed to every target, plus a small GPU probe that
 #          prints what `ddpdesk-cli gpus --json` prints (core/monitor, NVML loaded at run time), without Qt;
 #       2. lists the GPUs: `ddpdesk-cli gpus --json` when a working ddpdesk-cli exists, else the probe, else
@@ -29,6 +32,8 @@
 #   --report FILE      where the report goes (default above)
 #   --cli PATH         ddpdesk-cli to try for the GPU listing (default: $DDPDESK_CLI, else ddpdesk-cli on PATH)
 #   --worker PATH      use this ddpdesk-worker instead of building one (the probe is then not built either)
+#   --configure-check  with --worker: still configure a build folder as step 1 does (vendored headers, Gloo
+#                      headers, the LibTorch found against the Python's), without compiling (CI's dry run)
 #   --system-deps      find CLI11 / nlohmann-json the normal way instead of tests/gpu/vendor
 #   --build-timeout S  bound for configure + build (default 3600); --run-timeout S: per training job (default 600)
 #   --keep             keep the temporary work folder
@@ -51,6 +56,7 @@ REPORT=""
 CLI=${DDPDESK_CLI:-}
 WORKER=""
 SYSTEM_DEPS=0
+CONFIGURE_CHECK=0
 BUILD_TIMEOUT=3600
 RUN_TIMEOUT=600
 KEEP=0
@@ -73,6 +79,7 @@ while [[ $# -gt 0 ]]; do
     --cli) need_value "$@"; CLI=$2; shift ;;
     --worker) need_value "$@"; WORKER=$2; shift ;;
     --system-deps) SYSTEM_DEPS=1 ;;
+    --configure-check) CONFIGURE_CHECK=1 ;;
     --build-timeout) need_value "$@"; BUILD_TIMEOUT=$2; shift ;;
     --run-timeout) need_value "$@"; RUN_TIMEOUT=$2; shift ;;
     --keep) KEEP=1 ;;
@@ -120,8 +127,11 @@ EOF
 
 pack() {
   local cli_src=${CLI11_INCLUDE:-/usr/include/CLI} json_src=${NLOHMANN_INCLUDE:-/usr/include/nlohmann}
+  local gloo_src=${GLOO_INCLUDE:-/usr/include/gloo}
   [[ -f $cli_src/CLI.hpp ]] || die "no CLI11 headers at $cli_src (Debian: apt-get install libcli11-dev; or set CLI11_INCLUDE)"
   [[ -f $json_src/json.hpp ]] || die "no nlohmann-json headers at $json_src (Debian: apt-get install nlohmann-json3-dev; or set NLOHMANN_INCLUDE)"
+  [[ -f $gloo_src/algorithm.h && -f $gloo_src/config.h ]] ||
+    die "no Gloo headers at $gloo_src (Debian: apt-get install libgloo-dev; or set GLOO_INCLUDE to a gloo/ folder)"
   local cli_version json_version major minor patch
   cli_version=$(sed -n 's/^#define CLI11_VERSION "\([0-9.]*\)".*/\1/p' "$cli_src/Version.hpp" | head -1)
   major=$(grep -rhoE '#define NLOHMANN_JSON_VERSION_MAJOR [0-9]+' "$json_src" | head -1 | awk '{print $3}')
@@ -133,26 +143,29 @@ pack() {
 
   local tmp="$VENDOR.tmp.$$"
   rm -rf "$tmp"
-  mkdir -p "$tmp/include" "$tmp/cmake/CLI11" "$tmp/cmake/nlohmann_json" "$tmp/licenses"
+  mkdir -p "$tmp/include" "$tmp/cmake/CLI11" "$tmp/cmake/nlohmann_json" "$tmp/licenses" "$tmp/gloo-include"
   cp -RL "$cli_src" "$tmp/include/CLI"
   cp -RL "$json_src" "$tmp/include/nlohmann"
+  # Gloo's headers in a folder of their own, passed as GLOO_INCLUDE_DIR: on the include path they bring nothing else.
+  cp -RL "$gloo_src" "$tmp/gloo-include/gloo"
   write_config_file "$tmp/cmake/CLI11/CLI11Config.cmake" CLI11 CLI11::CLI11 "$cli_version"
   write_version_file "$tmp/cmake/CLI11/CLI11ConfigVersion.cmake" "$cli_version"
   write_config_file "$tmp/cmake/nlohmann_json/nlohmann_jsonConfig.cmake" nlohmann_json nlohmann_json::nlohmann_json "$json_version"
   write_version_file "$tmp/cmake/nlohmann_json/nlohmann_jsonConfigVersion.cmake" "$json_version"
   local pkg
-  for pkg in libcli11-dev nlohmann-json3-dev; do
+  for pkg in libcli11-dev nlohmann-json3-dev libgloo-dev; do
     [[ -f /usr/share/doc/$pkg/copyright ]] && cp "/usr/share/doc/$pkg/copyright" "$tmp/licenses/$pkg.copyright"
   done
   {
     echo "Vendored by tests/gpu/device-check.sh --pack on $(date -u +%Y-%m-%dT%H:%M:%SZ) from $(hostname)."
     echo "CLI11 $cli_version from $cli_src"
     echo "nlohmann-json $json_version from $json_src"
-    command -v dpkg-query >/dev/null && dpkg-query -W libcli11-dev nlohmann-json3-dev 2>/dev/null || true
+    echo "Gloo headers from $gloo_src (gloo-include/, for -DGLOO_INCLUDE_DIR)"
+    command -v dpkg-query >/dev/null && dpkg-query -W libcli11-dev nlohmann-json3-dev libgloo-dev 2>/dev/null || true
   } >"$tmp/VERSIONS.txt"
   rm -rf "$VENDOR"
   mv "$tmp" "$VENDOR"
-  log "vendored CLI11 $cli_version and nlohmann-json $json_version into $VENDOR ($(du -sh "$VENDOR" | cut -f1))"
+  log "vendored CLI11 $cli_version, nlohmann-json $json_version and Gloo's headers into $VENDOR ($(du -sh "$VENDOR" | cut -f1))"
 }
 
 if [[ $MODE == pack ]]; then
@@ -262,9 +275,13 @@ fi
 # 1. Build ddpdesk-worker (Qt off) and the GPU probe
 # ---------------------------------------------------------------------------------------------------------------
 CXX_BIN=""
-build_worker() {
+GLOO_HEADERS=""
+GLOO_DIR=""
+same_dir() { [[ -d $1 && -d $2 && $(cd "$1" && pwd -P) == "$(cd "$2" && pwd -P)" ]]; }
+build_worker() { # [configure-only]
+  local configure_only=${1:-}
   command -v cmake >/dev/null || die "cmake is needed to build ddpdesk-worker (pip install cmake gives one)"
-  local gen=() deps=() cuda=()
+  local gen=() deps=() cuda=() gloo=()
   if command -v ninja >/dev/null; then gen=(-G Ninja); elif command -v make >/dev/null; then gen=(-G "Unix Makefiles"); else
     die "neither ninja nor make found (pip install ninja gives one)"
   fi
@@ -272,7 +289,14 @@ build_worker() {
     [[ -f $VENDOR/cmake/CLI11/CLI11Config.cmake && -f $VENDOR/cmake/nlohmann_json/nlohmann_jsonConfig.cmake ]] ||
       die "no vendored headers in $VENDOR: run 'tests/gpu/device-check.sh --pack' on a machine with libcli11-dev and nlohmann-json3-dev and bring tests/gpu/vendor along, or pass --system-deps"
     deps=(-DCLI11_DIR="$VENDOR/cmake/CLI11" -Dnlohmann_json_DIR="$VENDOR/cmake/nlohmann_json")
-    version vendored_headers "$(head -3 "$VENDOR/VERSIONS.txt" | tail -2 | paste -sd ';' | sed 's/;/; /')"
+    version vendored_headers "$(grep -E '^(CLI11|nlohmann-json|Gloo) ' "$VENDOR/VERSIONS.txt" | paste -sd ';' | sed 's/;/; /g')"
+    # A pip torch's LibTorch has no Gloo headers: the pack's go in as GLOO_INCLUDE_DIR (CMake still prefers the
+    # LibTorch's own where it has them). A pack made before Gloo was packed has none: CMake then looks in the system.
+    if [[ -f $VENDOR/gloo-include/gloo/algorithm.h ]]; then
+      gloo=(-DGLOO_INCLUDE_DIR="$VENDOR/gloo-include")
+    else
+      log "warning: $VENDOR has no gloo-include/ (packed before Gloo's headers were); re-run --pack on Debian with libgloo-dev if the configure stops for them"
+    fi
   else
     version vendored_headers "not used (--system-deps)"
   fi
@@ -301,8 +325,10 @@ build_worker() {
   if ! timeout "$BUILD_TIMEOUT" cmake -S "$REPO" -B "$BUILD_DIR" "${gen[@]}" \
         -DDDPDESK_WITH_QT=OFF -DDDPDESK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$TORCH_ABI" \
-        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${deps[@]}" "${cuda[@]}" >"$WORK/configure.log" 2>&1; then
+        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${deps[@]}" "${gloo[@]}" "${cuda[@]}" >"$WORK/configure.log" 2>&1; then
     tail -40 "$WORK/configure.log" >&2
+    grep -q "Gloo's headers (gloo/algorithm.h) were not found" "$WORK/configure.log" &&
+      log "hint: run 'tests/gpu/device-check.sh --pack' on a Debian machine with libgloo-dev and bring tests/gpu/vendor along (it passes vendor/gloo-include as GLOO_INCLUDE_DIR)"
     [[ $TORCH_CUDA != none && -z $nvcc ]] &&
       log "hint: LibTorch's CMake config (Caffe2/public/cuda.cmake) looks for the CUDA toolkit; install the toolkit for CUDA $TORCH_CUDA or point CUDA_HOME at it"
     die "configure failed (or exceeded ${BUILD_TIMEOUT}s); full log above: $WORK/configure.log"
@@ -310,8 +336,23 @@ build_worker() {
   local found_torch
   found_torch=$(sed -n 's/.*DDP Desk: LibTorch \([^,]*\),.*/\1/p' "$WORK/configure.log" | head -1)
   log "CMake found LibTorch ${found_torch:-?} (torch in Python: $TORCH_VERSION)"
-  [[ $found_torch == "${TORCH_VERSION%%+*}" ]] ||
+  # Release numbers only: a wheel's "2.11.0+cu130" and Debian's "1.13.0a0" are LibTorch 2.11.0 and 1.13.0 to CMake.
+  [[ $found_torch == "$(sed -E 's/^([0-9]+(\.[0-9]+)*).*/\1/' <<<"$TORCH_VERSION")" ]] ||
     die "CMake found LibTorch '${found_torch}', not the $TORCH_VERSION of '$PY' (Torch_DIR: $(sed -n 's/^Torch_DIR:PATH=//p' "$BUILD_DIR/CMakeCache.txt"))"
+  # Where CMake took Gloo's headers from (core/train/gloo_headers.cmake): the LibTorch's own, or the pack's.
+  GLOO_HEADERS=$(sed -n 's/^-- DDP Desk: Gloo headers: //p' "$WORK/configure.log" | tail -1)
+  [[ -n $GLOO_HEADERS ]] || die "the configure log does not say where Gloo's headers came from ('DDP Desk: Gloo headers: ...')"
+  version gloo_headers "$GLOO_HEADERS"
+  GLOO_DIR=${GLOO_HEADERS% (*}
+  [[ -f $GLOO_DIR/gloo/algorithm.h ]] || die "CMake reports Gloo's headers in '$GLOO_DIR', which has no gloo/algorithm.h"
+  if [[ ${#gloo[@]} -gt 0 && $GLOO_HEADERS != *"(LibTorch's own include folder)" ]] &&
+     ! same_dir "$GLOO_DIR" "$VENDOR/gloo-include"; then
+    die "CMake took Gloo's headers from $GLOO_HEADERS, neither the LibTorch's own nor the vendored $VENDOR/gloo-include"
+  fi
+  if [[ $configure_only == configure-only ]]; then
+    version worker_build "configured in $BUILD_DIR (--configure-check), not compiled: the worker is --worker's"
+    return 0
+  fi
   local start=$SECONDS
   log "building ddpdesk-worker with $JOBS job(s) (log: $WORK/build.log)"
   if ! timeout "$BUILD_TIMEOUT" cmake --build "$BUILD_DIR" --target ddpdesk-worker ddpdesk_monitor ddpdesk_protocol \
@@ -341,18 +382,22 @@ build_worker() {
   version cxx11_abi_check "all $n_all compile commands use -D_GLIBCXX_USE_CXX11_ABI=$TORCH_ABI (= torch._C._GLIBCXX_USE_CXX11_ABI)"
   local used
   if [[ ${gen[1]} == Ninja ]]; then
-    used=$( (cd "$BUILD_DIR" && timeout 60 ninja -t deps) | grep -oE '[^ ]*(nlohmann/json\.hpp|CLI/CLI\.hpp)$' | sort -u | paste -sd ' ' || true)
+    used=$( (cd "$BUILD_DIR" && timeout 60 ninja -t deps) | grep -oE '[^ ]*(nlohmann/json\.hpp|CLI/CLI\.hpp|gloo/algorithm\.h)$' | sort -u | paste -sd ' ' || true)
   else
     used=$(find "$BUILD_DIR" \( -name '*.d' -o -name 'compiler_depend.make' \) -print0 |
-           xargs -0 grep -ohE '[^ ]*(nlohmann/json\.hpp|CLI/CLI\.hpp)' | sort -u | paste -sd ' ' || true)
+           xargs -0 grep -ohE '[^ ]*(nlohmann/json\.hpp|CLI/CLI\.hpp|gloo/algorithm\.h)' | sort -u | paste -sd ' ' || true)
   fi
   version headers_used "${used:-unknown}"
-  if [[ $SYSTEM_DEPS == 0 ]]; then
-    local h
-    for h in $used; do
-      [[ $h == "$VENDOR"/* ]] || die "the build used $h, not the vendored copy in $VENDOR"
-    done
-  fi
+  local h
+  for h in $used; do
+    if [[ $h == */gloo/algorithm.h ]]; then
+      # Gloo's header comes from where CMake said, whichever that was.
+      same_dir "${h%/gloo/algorithm.h}" "$GLOO_DIR" || die "the build used $h, not the Gloo headers CMake chose ($GLOO_HEADERS)"
+    elif [[ $SYSTEM_DEPS == 0 && $h != "$VENDOR"/* ]]; then
+      die "the build used $h, not the vendored copy in $VENDOR"
+    fi
+  done
+  [[ $used == *gloo/algorithm.h* ]] || die "no compile read gloo/algorithm.h (headers used: ${used:-unknown}); c10d_compat.cpp should"
 
   # The probe: `ddpdesk-cli gpus --json` without Qt (same library, same JSON: monitor::gpuReport).
   cat >"$WORK/gpu_probe.cpp" <<'EOF'
@@ -410,12 +455,18 @@ PROBE=""
 if [[ -n $WORKER ]]; then
   [[ -x $WORKER ]] || die "--worker $WORKER is not an executable"
   version worker_build "given with --worker (not built by this script)"
+  if [[ $CONFIGURE_CHECK == 1 ]]; then build_worker configure-only; fi
 else
+  [[ $CONFIGURE_CHECK == 0 ]] || die "--configure-check goes with --worker (without it, step 1 configures and builds)"
   build_worker
 fi
 WORKER_VERSION=$(timeout 60 "$WORKER" --version 2>&1) || die "'$WORKER --version' failed: $WORKER_VERSION"
 version worker "$WORKER"
 version worker_version "$(paste -sd ';' <<<"$WORKER_VERSION" | sed 's/;/; /g')"
+for line in LibTorch CUDA NCCL "Gloo headers"; do
+  grep -q "^$line: " <<<"$WORKER_VERSION" ||
+    die "'$WORKER --version' has no '$line: ' line (a worker older than this script?): $WORKER_VERSION"
+done
 if [[ $MODE == gpu ]]; then
   grep -q '^CUDA: compiled in' <<<"$WORKER_VERSION" ||
     die "this ddpdesk-worker has no CUDA (its --version says: $(grep '^CUDA' <<<"$WORKER_VERSION")); LibTorch found was CPU-only"

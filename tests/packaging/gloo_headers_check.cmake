@@ -1,0 +1,100 @@
+# packaging.gloo_headers_*: what core/train/gloo_headers.cmake decides, without configuring the project (seconds).
+#   cmake -DMODULE=<gloo_headers.cmake> -DWORK=<scratch folder> -DCASE=missing|precedence -P gloo_headers_check.cmake
+# Each case runs the module in a child `cmake -P` (gloo_headers_driver.cmake) over fake include folders: a
+# LibTorch prefix that has c10d's ProcessGroupGloo.hpp but no gloo/ (what a pip torch ships), and folders that do
+# hold gloo/algorithm.h. The system search is switched off (DDPDESK_GLOO_SEARCH_SYSTEM=OFF) wherever the answer
+# must not depend on whether this machine has libgloo-dev.
+foreach(var MODULE WORK CASE)
+  if(NOT ${var})
+    message(FATAL_ERROR "gloo_headers_check.cmake needs -D${var}=...")
+  endif()
+endforeach()
+get_filename_component(driver "${CMAKE_CURRENT_LIST_DIR}/gloo_headers_driver.cmake" ABSOLUTE)
+
+file(REMOVE_RECURSE "${WORK}")
+set(pip_torch "${WORK}/pip-torch/include")
+file(WRITE "${pip_torch}/torch/csrc/distributed/c10d/ProcessGroupGloo.hpp" "#include <gloo/algorithm.h>\n")
+set(torch_dirs "${pip_torch};${pip_torch}/torch/csrc/api/include")
+set(full_torch "${WORK}/zip-torch/include")
+file(WRITE "${full_torch}/gloo/algorithm.h" "// fake\n")
+foreach(name user pack)
+  file(WRITE "${WORK}/${name}/gloo/algorithm.h" "// fake\n")
+endforeach()
+file(MAKE_DIRECTORY "${WORK}/empty-pack" "${WORK}/user-without-gloo")
+
+# run(<label> <expect: ok|fail> <args...>): runs the driver, leaves its output in `out` and its exit in `rc`.
+macro(run label expect)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DMODULE=${MODULE} ${ARGN} -P ${driver}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message(STATUS "[${label}] exit ${rc}:\n${out}")
+  if(expect STREQUAL "ok" AND NOT rc EQUAL 0)
+    message(FATAL_ERROR "[${label}] expected the module to find Gloo's headers; it failed (exit ${rc})")
+  elseif(expect STREQUAL "fail" AND rc EQUAL 0)
+    message(FATAL_ERROR "[${label}] expected the module to stop the configure; it exited 0")
+  endif()
+endmacro()
+macro(expect_chosen label dir source)
+  if(NOT out MATCHES "GLOO_DIR=([^\n]*)\n")
+    message(FATAL_ERROR "[${label}] no GLOO_DIR line")
+  endif()
+  if(NOT CMAKE_MATCH_1 STREQUAL "${dir}")
+    message(FATAL_ERROR "[${label}] chose '${CMAKE_MATCH_1}', expected '${dir}'")
+  endif()
+  string(FIND "${out}" "GLOO_SOURCE=${source}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "[${label}] the source is not '${source}'")
+  endif()
+endmacro()
+# CMake wraps a long message at spaces: both sides are compared with every run of blanks and newlines as one space.
+macro(expect_text label text)
+  string(REGEX REPLACE "[ \n]+" " " flat_out "${out}")
+  string(REGEX REPLACE "[ \n]+" " " flat_text "${text}")
+  string(FIND "${flat_out}" "${flat_text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "[${label}] the output does not say: ${text}")
+  endif()
+endmacro()
+
+if(CASE STREQUAL "missing")
+  # A pip torch's prefix, no GLOO_INCLUDE_DIR, an empty pack, no system search: one error that says what to do.
+  run(pip-torch-alone fail "-DTORCH_INCLUDE_DIRS=${torch_dirs}" -DDDPDESK_GLOO_PACK=${WORK}/empty-pack
+      -DDDPDESK_GLOO_SEARCH_SYSTEM=OFF)
+  expect_text(pip-torch-alone "Gloo's headers (gloo/algorithm.h) were not found")
+  expect_text(pip-torch-alone "sudo apt install libgloo-dev")
+  expect_text(pip-torch-alone "-DGLOO_INCLUDE_DIR=<folder holding gloo/algorithm.h>")
+  expect_text(pip-torch-alone "pip or conda torch")
+  expect_text(pip-torch-alone "${pip_torch}")
+  string(REGEX MATCHALL "CMake Error" errors "${out}")
+  list(LENGTH errors n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "[pip-torch-alone] ${n} errors, expected exactly one message")
+  endif()
+  if(out MATCHES "GLOO_DIR=")
+    message(FATAL_ERROR "[pip-torch-alone] the configure went on after the error")
+  endif()
+  # A GLOO_INCLUDE_DIR without gloo/algorithm.h (e.g. the gloo/ folder itself) is named, not passed over for the pack.
+  run(wrong-user-dir fail "-DTORCH_INCLUDE_DIRS=${torch_dirs}" -DGLOO_INCLUDE_DIR=${WORK}/user-without-gloo
+      -DDDPDESK_GLOO_PACK=${WORK}/pack -DDDPDESK_GLOO_SEARCH_SYSTEM=OFF)
+  expect_text(wrong-user-dir "GLOO_INCLUDE_DIR is '${WORK}/user-without-gloo', but there is no gloo/algorithm.h")
+elseif(CASE STREQUAL "precedence")
+  run(torch-own ok "-DTORCH_INCLUDE_DIRS=${full_torch}" -DGLOO_INCLUDE_DIR=${WORK}/user -DDDPDESK_GLOO_PACK=${WORK}/pack
+      -DDDPDESK_GLOO_SEARCH_SYSTEM=OFF)
+  expect_chosen(torch-own "${full_torch}" "LibTorch's own include folder")
+  expect_text(torch-own "GLOO_INCLUDE_DIR (${WORK}/user) not used")
+  run(user-wins ok "-DTORCH_INCLUDE_DIRS=${torch_dirs}" -DGLOO_INCLUDE_DIR=${WORK}/user -DDDPDESK_GLOO_PACK=${WORK}/pack
+      -DDDPDESK_GLOO_SEARCH_SYSTEM=OFF)
+  expect_chosen(user-wins "${WORK}/user" "GLOO_INCLUDE_DIR")
+  run(pack ok "-DTORCH_INCLUDE_DIRS=${torch_dirs}" -DDDPDESK_GLOO_PACK=${WORK}/pack -DDDPDESK_GLOO_SEARCH_SYSTEM=OFF)
+  expect_chosen(pack "${WORK}/pack" "vendored pack")
+  # The system search, where this machine has libgloo-dev (Debian: /usr/include/gloo).
+  if(EXISTS /usr/include/gloo/algorithm.h)
+    run(system ok "-DTORCH_INCLUDE_DIRS=${torch_dirs}" -DDDPDESK_GLOO_PACK=${WORK}/empty-pack)
+    expect_chosen(system "/usr/include" "system")
+  else()
+    message(STATUS "[system] skipped: no /usr/include/gloo/algorithm.h on this machine")
+  endif()
+else()
+  message(FATAL_ERROR "unknown CASE '${CASE}' (missing, precedence)")
+endif()
+file(REMOVE_RECURSE "${WORK}")
+message(STATUS "gloo_headers ${CASE}: all expectations met")

@@ -2,9 +2,9 @@
 #include "run_cmd.h"
 
 #include "commands.h"
-#include "launch/model/console_view.h"
 #include "launch/process/process_control.h"
 #include "launch/record/tensorboard_log.h"
+#include "launch/run/console_view.h"
 #include "launch/run/supervisor.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"

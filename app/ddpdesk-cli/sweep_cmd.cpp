@@ -3,8 +3,8 @@
 #include "commands.h"
 #include "run_cmd.h"
 
-#include "launch/model/console_view.h"
 #include "launch/process/process_control.h"
+#include "launch/run/console_view.h"
 #include "launch/run/supervisor.h"
 #include "launch/run/sweep.h"
 #include "plot/sweep_plot.h"

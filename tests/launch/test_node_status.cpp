@@ -2,11 +2,11 @@
 // this node's ranks with their node and host, and every node's monitor readings kept apart by node (charts
 // name them "1/GPU 0"; a straggler's evidence never reads another machine's process of the same PID).
 
-#include "launch/diagnose/straggler_evidence.h"
 #include "launch/model/node_status.h"
 #include "launch/model/run_model.h"
 #include "launch/run/remote_ranks.h"
 #include "launch/run/store_census_watch.h"
+#include "launch/run/straggler_evidence.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // metrics.jsonl) is launch.script_sweep's aSlowRankIsNamedAStraggler, and for ddpdesk-worker ranks
 // launch.scaling's aWorkerRankBesideCpuHogsIsNamedAStraggler. The evidence beside a warning is read here from
 // monitor events made by core/monitor itself (no GPU on the test machines: the GPU readings are made up).
-#include "launch/diagnose/straggler_evidence.h"
 #include "launch/model/run_model.h"
 #include "launch/model/straggler.h"
+#include "launch/run/straggler_evidence.h"
 #include "monitor/monitor_events.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,8 @@
 // (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER), Gloo's
 // traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE). Each
 // cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the facts at
-// the end of a run (summary.json `scaling`, the CLI's end report, sweep.csv), tests feed made-up ones.
+// the end of a run (run/scaling_facts.h) (summary.json `scaling`, the CLI's end report, sweep.csv), tests
+// feed made-up ones.
 
 #include "os/net_interfaces.h"
 
@@ -22,7 +23,7 @@ struct ScalingRank {
     double stepMs = -1;        // its latest mean step time
     double dataMs = -1;        // of which outside forward and backward (script ranks)
     double vsFastest = -1;     // its own work against the fastest rank's (model/straggler.h); -1: unknown
-    bool slow = false;         // StragglerMeter's verdict: kSlowRatio and at least a few milliseconds slower
+    bool slow = false; // StragglerMeter's verdict: kStragglerRatio and at least a few milliseconds slower
     double bytesPerStep = -1;
 };
 
@@ -46,17 +47,13 @@ struct ScalingCause {
     QJsonObject evidence;
 };
 
-// A comm-wait share this large on every rank is comm-bound, a data share this large data-bound; a straggler
-// is StragglerMeter's (model/straggler.h).
+// A comm-wait share this large on every rank is comm-bound, a data share this large data-bound; a rank whose
+// own work takes this many times the fastest rank's is slow (StragglerMeter, model/straggler.h, measures it
+// and adds its sustained time; the facts come from run/scaling_facts.h).
 constexpr double kCommBoundShare = 0.30;
 constexpr double kDataBoundShare = 0.30;
+constexpr double kStragglerRatio = 1.3;
 
 QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts);
-
-class RunModel;
-struct RunConfig;
-// What a run measured and was given, as diagnoseScaling reads it: its ranks' figures, the threads each rank
-// got (the user's OMP_NUM_THREADS for a script where it was set), this machine's cores, each rank's device.
-ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model);
 
 } // namespace ddpdesk::launch

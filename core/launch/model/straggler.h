@@ -7,6 +7,8 @@
 // with what is slow: its compute, or its data loading where the rank reports the time outside forward and
 // backward.
 
+#include "launch/diagnose/scaling.h"
+
 #include <QString>
 #include <QVector>
 
@@ -37,7 +39,7 @@ struct StragglerWarning {
 
 class StragglerMeter {
 public:
-    static constexpr double kSlowRatio = 1.3;
+    static constexpr double kSlowRatio = kStragglerRatio; // the diagnosis' threshold (diagnose/scaling.h)
     static constexpr int kWarmupEvents =
         2; // the first step events (buckets built, first allreduce) are left out
 

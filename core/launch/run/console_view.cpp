@@ -1,4 +1,4 @@
-#include "launch/model/console_view.h"
+#include "launch/run/console_view.h"
 
 #include "launch/run/supervisor.h"
 #include "os/console.h"

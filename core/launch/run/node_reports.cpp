@@ -1,4 +1,4 @@
-#include "launch/diagnose/node_reports.h"
+#include "launch/run/node_reports.h"
 
 #include "launch/model/run_model.h"
 

@@ -4,6 +4,7 @@
 #include "launch/run/script_instrument.h"
 #include "net/net_socket.h"
 #include "net/tcp_store_server.h"
+#include "protocol/store_spec.h"
 
 namespace ddpdesk::launch {
 
@@ -56,7 +57,7 @@ int ScriptStoreHost::hostedPort() const {
 }
 
 QString ScriptStoreHost::diagnosisStore(const RunConfig& config) const {
-    if (m_server) return QStringLiteral("tcp://127.0.0.1:%1").arg(m_server->port());
+    if (m_server) return QString::fromStdString(protocol::tcpStoreSpec("127.0.0.1", m_server->port()));
     return config.effectiveStore();
 }
 

@@ -1,4 +1,4 @@
-#include "launch/diagnose/straggler_evidence.h"
+#include "launch/run/straggler_evidence.h"
 
 #include "launch/model/run_model.h"
 #include "protocol/telemetry.h"

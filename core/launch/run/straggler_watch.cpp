@@ -1,6 +1,6 @@
 #include "launch/run/straggler_watch.h"
 
-#include "launch/diagnose/straggler_evidence.h"
+#include "launch/run/straggler_evidence.h"
 #include "protocol/finding_codes.h"
 #include "protocol/telemetry.h"
 

@@ -16,15 +16,21 @@ namespace {
 constexpr int kRestartDelayMs = 1000; // lets the old processes' ports and files go before the next attempt
 } // namespace
 
-Supervisor::Impl::Impl(Supervisor& s)
-    : ranks(
-          s, s.m_config,
-          {[&s](int index, QProcess& p, bool warm) { s.onRankStarted(index, p, warm); },
-           [this](int index, const QByteArray& line, bool isStderr) { lines.onLine(index, line, isStderr); },
-           [&s](int index, int exitCode, bool crashed, const QString& startError, int signalled) {
-               s.onRankExited(index, exitCode, crashed, startError, signalled);
-           },
-           [&s] { s.onAllExited(); }, [&s](const QString& text) { emit s.message(text); }}),
+// What the rank launcher reports goes to the Supervisor, lines to the line reader (not yet built when the
+// launcher is: it is only referred to here).
+RankLauncher::Events Supervisor::Impl::rankEvents(Supervisor& s, RankLineReader& lines) {
+    return {
+        [&s](int index, qint64 pid, bool warm) { s.onRankStarted(index, pid, warm); },
+        [&lines](int index, const QByteArray& line, bool isStderr) { lines.onLine(index, line, isStderr); },
+        [&s](int index, int exitCode, bool crashed, const QString& startError, int signalled) {
+            s.onRankExited(index, exitCode, crashed, startError, signalled);
+        },
+        [&s] { s.onAllExited(); }, [&s](const QString& text) { emit s.message(text); }};
+}
+
+Supervisor::Impl::Impl(Supervisor& s, const RankLauncher::Factory& launcher)
+    : ranks(launcher ? launcher(s, s.m_config, rankEvents(s, lines))
+                     : std::make_unique<RankProcesses>(s, s.m_config, rankEvents(s, lines))),
       lines(s.m_config, s.m_model, [&s](const nlohmann::json& e) { s.record(e); }),
       stacks(s, s.m_model,
              {[&s](const QString& text) { emit s.message(text); },
@@ -43,7 +49,7 @@ Supervisor::Impl::Impl(Supervisor& s)
                   {[this, &s] { return s.m_running && !stopping && !restartPending; },
                    [this, &s] {
                        QVector<int> live;
-                       const QSet<qint64> pids = ranks.livePids();
+                       const QSet<qint64> pids = ranks->livePids();
                        for (const RankStatus& r : s.m_model.ranks())
                            if (r.pid && pids.contains(r.pid)) live.push_back(r.rank);
                        return live;
@@ -53,7 +59,7 @@ Supervisor::Impl::Impl(Supervisor& s)
                        if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Diagnosis, fields, rank);
                    },
                    [this, &s](const QString& reason, std::function<void(const QMap<int, QString>&)> done) {
-                       stacks.request(reason, ranks.livePids(), std::move(done));
+                       stacks.request(reason, ranks->livePids(), std::move(done));
                    },
                    [&s] { return s.diagnosisRequest(); }}),
       stragglers(s, s.m_model,
@@ -95,12 +101,15 @@ Supervisor::Impl::Impl(Supervisor& s)
            [&s](const QString& reason) { s.requestStacks(Supervisor::tr("node 0 asks: %1").arg(reason)); }}) {
 }
 
-Supervisor::Supervisor(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(*this)) {}
+Supervisor::Supervisor(QObject* parent) : Supervisor(RankLauncher::Factory(), parent) {}
+
+Supervisor::Supervisor(RankLauncher::Factory launcher, QObject* parent)
+    : QObject(parent), d(std::make_unique<Impl>(*this, launcher)) {}
 
 Supervisor::~Supervisor() {
     d->nodes.close(); // while the model its events go to is still here
     d->monitor.stop();
-    d->ranks.killAll();
+    d->ranks->killAll();
     d->stall.abandonDoctor();
 }
 
@@ -121,7 +130,7 @@ bool Supervisor::canShowStacks() const {
     return d->stacks.canAsk();
 }
 void Supervisor::setWarmWorkers(WarmWorkers* pool) {
-    d->ranks.setWarmWorkers(pool);
+    d->ranks->setWarmWorkers(pool);
 }
 
 bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* problems) {
@@ -159,7 +168,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
         }
     } else if (found.isEmpty() && !config.isScript()) {
         // ddpdesk-worker ranks answer "where does it hang?" with what they wait in
-        // (core/train/worker/wait_report.h).
+        // (core/train/base/wait_report.h).
         QString why;
         stacksDir = makeInstrumentFolder(config.outDir, &why);
         if (stacksDir.isEmpty()) {
@@ -187,7 +196,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
 
     m_config = config;
     m_restarts = 0;
-    d->ranks.setLaunch({program, instrumentDir, stacksDir, secret});
+    d->ranks->setLaunch({program, instrumentDir, stacksDir, secret});
     d->lines.setInstrumented(!instrumentDir.isEmpty());
     d->stacks.setFolder(stacksDir);
     d->collectives.setFolder(stacksDir);
@@ -236,18 +245,18 @@ bool Supervisor::spawnAll() {
     d->lostNodes.clear();
     d->stall.rearm();
     d->collectives.rearm();
-    d->ranks.clear();
+    d->ranks->clear();
     d->lines.beginAttempt();
     emit attemptStarted(m_restarts);
-    d->ranks.spawnAll({m_restarts, d->scriptStore.scriptPort(), d->scriptStore.isHosted()});
+    d->ranks->spawnAll({m_restarts, d->scriptStore.scriptPort(), d->scriptStore.isHosted()});
     return true;
 }
 
-void Supervisor::onRankStarted(int index, QProcess& p, bool warm) {
-    m_model.setPid(index, p.processId());
+void Supervisor::onRankStarted(int index, qint64 pid, bool warm) {
+    m_model.setPid(index, pid);
     d->monitor.update(m_monitorMs);
     writeLauncherEvent(protocol::ev::RankStart,
-                       {{protocol::field::Pid, double(p.processId())},
+                       {{protocol::field::Pid, double(pid)},
                         {protocol::field::LocalRank, index},
                         {protocol::field::Attempt, m_restarts},
                         {protocol::field::Warm, warm}},
@@ -344,7 +353,7 @@ void Supervisor::beginStopAll(const QString& reason) {
     d->stopping = true;
     d->stopReason = reason;
     emit message(tr("stopping all workers: %1").arg(reason));
-    d->ranks.terminateAll(kStopGraceMs);
+    d->ranks->terminateAll(kStopGraceMs);
 }
 
 void Supervisor::requestStacks(const QString& reason) {
@@ -352,7 +361,7 @@ void Supervisor::requestStacks(const QString& reason) {
     if (d->nodes.isHub())
         d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stacks},
                             {protocol::node_link::field::Reason, reason.toStdString()}});
-    d->stacks.request(reason, d->ranks.livePids());
+    d->stacks.request(reason, d->ranks->livePids());
 }
 
 bool Supervisor::resetStore() {
@@ -366,7 +375,7 @@ bool Supervisor::resetStore() {
 
 void Supervisor::onAllExited() {
     // Nothing a rank started may outlive the run (or linger into a restart).
-    d->ranks.endLeftovers(kLeftoverGraceMs);
+    d->ranks->endLeftovers(kLeftoverGraceMs);
     if (d->userStop) {
         finishWhenNodesEnd(QStringLiteral("stopped"));
         return;

@@ -9,6 +9,7 @@
 #include "doctor/doctor.h"
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
+#include "launch/run/rank_launcher.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -19,8 +20,6 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
-
-class QProcess;
 
 namespace ddpdesk::launch {
 
@@ -34,6 +33,8 @@ public:
     static constexpr int kLeftoverGraceMs = 1000; // children left by exited ranks: terminate -> kill
 
     explicit Supervisor(QObject* parent = nullptr);
+    // With another way to start the ranks than processes (rank_launcher.h): tests of the policy.
+    Supervisor(RankLauncher::Factory launcher, QObject* parent = nullptr);
     ~Supervisor() override; // kills whatever still runs, never leaves a process behind
 
     // The worker executable: $DDPDESK_WORKER, else ddpdesk-worker next to the running executable. Empty +
@@ -87,7 +88,7 @@ private:
     std::unique_ptr<Impl> d;
 
     bool spawnAll();
-    void onRankStarted(int index, QProcess& process, bool warm);
+    void onRankStarted(int index, qint64 pid, bool warm);
     void onRankExited(int index, int exitCode, bool crashed, const QString& startError, int signalled);
     void beginStopAll(const QString& reason);
     void onAllExited();

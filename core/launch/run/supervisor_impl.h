@@ -6,13 +6,12 @@
 #include "launch/run/supervisor.h"
 
 #include "launch/diagnose/failure_diagnosis.h"
-#include "launch/diagnose/node_reports.h"
-#include "launch/diagnose/scaling.h"
 #include "launch/model/json_bridge.h"
 #include "launch/record/metrics_log.h"
 #include "launch/run/collective_watch.h"
 #include "launch/run/monitor_feed.h"
 #include "launch/run/node_link_feed.h"
+#include "launch/run/node_reports.h"
 #include "launch/run/rank_line_reader.h"
 #include "launch/run/rank_processes.h"
 #include "launch/run/rank_stacks.h"
@@ -20,6 +19,7 @@
 #include "launch/run/run_folder.h"
 #include "launch/run/run_secret.h"
 #include "launch/run/run_store.h"
+#include "launch/run/scaling_facts.h"
 #include "launch/run/script_instrument.h"
 #include "launch/run/script_store_host.h"
 #include "launch/run/stall_watch.h"
@@ -55,9 +55,10 @@ using supervisor_detail::Failure;
 
 // The parts, each owning its own state, and what is the run's own.
 struct Supervisor::Impl {
-    explicit Impl(Supervisor& s);
+    Impl(Supervisor& s, const RankLauncher::Factory& launcher);
+    static RankLauncher::Events rankEvents(Supervisor& s, RankLineReader& lines);
 
-    RankProcesses ranks;
+    std::unique_ptr<RankLauncher> ranks; // RankProcesses unless a test gave another
     RankLineReader lines;
     RankStacks stacks;
     StallWatch stall;

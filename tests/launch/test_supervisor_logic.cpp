@@ -1,0 +1,287 @@
+// The Supervisor's policy (the culprit among failed ranks, the stop, restarts, a stop during a restart's
+// delay) over an in-memory rank launcher (core/launch/run/rank_launcher.h), as torch.distributed.elastic
+// tests its agent with _start_workers overridden: no process starts, each case takes milliseconds. What needs
+// real processes (signals, process groups, children left behind) stays in launch.supervision.
+
+#include "launch_test_util.h"
+
+#include "launch/run/rank_launcher.h"
+#include "launch/run/supervisor.h"
+#include "protocol/worker_codes.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace ddpdesk;
+using namespace ddpdesk::launch;
+
+namespace {
+
+// What the Supervisor asked of its launcher, kept by the test after the Supervisor is gone.
+struct LauncherLog {
+    QVector<int> attempts; // RankAttempt::attempt of each spawnAll
+    int terminateCalls = 0;
+    RankLaunch launch;
+};
+
+// Ranks as entries in a table. Like RankProcesses, it reports on the owner's event loop, never from inside
+// the call that caused it, and a terminate reaches only ranks that still run. What ranks do is the test's
+// `script`, called once an attempt's ranks have started.
+class FakeRanks final : public RankLauncher {
+public:
+    using Script = std::function<void(FakeRanks& ranks, int attempt)>;
+
+    FakeRanks(QObject& owner, const RunConfig& config, Events events, LauncherLog& log, Script script)
+        : m_owner(owner), m_config(config), m_events(std::move(events)), m_log(log),
+          m_script(std::move(script)) {}
+
+    void setWarmWorkers(WarmWorkers*) override {}
+    void setLaunch(const RankLaunch& launch) override { m_log.launch = launch; }
+    void clear() override { m_ranks.assign(static_cast<std::size_t>(m_config.nproc), Rank()); }
+
+    void spawnAll(const RankAttempt& attempt) override {
+        m_log.attempts << attempt.attempt;
+        const int generation = ++m_generation;
+        QTimer::singleShot(0, &m_owner, [this, attempt, generation] {
+            if (generation != m_generation) return;
+            for (int i = 0; i < int(m_ranks.size()); ++i) {
+                m_ranks[std::size_t(i)].pid = 100000 + 100 * attempt.attempt + i;
+                m_events.started(i, m_ranks[std::size_t(i)].pid, false);
+            }
+            m_script(*this, attempt.attempt);
+        });
+    }
+
+    // A terminate reaches every rank still running; each ends of SIGTERM a moment later.
+    void terminateAll(int) override {
+        ++m_log.terminateCalls;
+        for (Rank& r : m_ranks)
+            if (r.running()) r.signalled = 1;
+        QTimer::singleShot(0, &m_owner, [this] {
+            for (int i = 0; i < int(m_ranks.size()); ++i)
+                if (m_ranks[std::size_t(i)].signalled && !m_ranks[std::size_t(i)].reported)
+                    report(i, SIGTERM, true);
+        });
+    }
+    void endLeftovers(int) override {}
+    void killAll() override {}
+    QSet<qint64> livePids() const override {
+        QSet<qint64> live;
+        for (const Rank& r : m_ranks)
+            if (r.pid && !r.reported) live.insert(r.pid);
+        return live;
+    }
+
+    // For the script.
+    void say(int i, const QByteArray& line, bool isStderr = true) { m_events.line(i, line, isStderr); }
+    // Rank i is gone; its exit is read now.
+    void exit(int i, int code, bool crashed = false) {
+        m_ranks[std::size_t(i)].ended = true;
+        report(i, code, crashed);
+    }
+    // Ranks that ended at the same moment: none can be signalled any more, their exits are read in this
+    // order.
+    void exitTogether(const QVector<QPair<int, int>>& exits) {
+        for (const auto& [i, code] : exits)
+            m_ranks[std::size_t(i)].ended = true;
+        for (const auto& [i, code] : exits)
+            report(i, code, false);
+    }
+
+private:
+    struct Rank {
+        qint64 pid = 0;
+        bool ended = false, reported = false;
+        int signalled = 0;
+        bool running() const { return pid && !ended && !reported; }
+    };
+
+    void report(int i, int code, bool crashed) {
+        Rank& r = m_ranks[std::size_t(i)];
+        if (r.reported) return;
+        r.reported = true;
+        m_events.exited(i, code, crashed, QString(), r.signalled);
+        for (const Rank& other : m_ranks)
+            if (!other.reported) return;
+        m_events.allExited();
+    }
+
+    QObject& m_owner;
+    const RunConfig& m_config;
+    Events m_events;
+    LauncherLog& m_log;
+    Script m_script;
+    std::vector<Rank> m_ranks;
+    int m_generation = 0;
+};
+
+RankLauncher::Factory fakeRanks(LauncherLog& log, FakeRanks::Script script) {
+    return [&log, script](QObject& owner, const RunConfig& config, RankLauncher::Events events) {
+        return std::make_unique<FakeRanks>(owner, config, std::move(events), log, script);
+    };
+}
+
+RunConfig config(const QTemporaryDir& dir, int nproc, int maxRestarts = 0) {
+    RunConfig c;
+    c.workload = QStringLiteral("autoencoder");
+    c.devices = QStringLiteral("cpu");
+    c.nproc = nproc;
+    c.training.steps = 10;
+    c.maxRestarts = maxRestarts;
+    c.timeoutSec = 30;
+    c.outDir = dir.filePath(QStringLiteral("out"));
+    return c;
+}
+
+} // namespace
+
+class SupervisorLogicTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        // The Supervisor checks that a worker exists before it starts; no process is started from it here.
+        qputenv("DDPDESK_WORKER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    }
+
+    void ranksThatEndWellFinishTheRun() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks& r, int) {
+            r.say(0, "rank 0 says hello");
+            r.exit(0, 0);
+            r.exit(1, 0);
+        }));
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVector<ConfigProblem> problems;
+        QVERIFY2(s.start(config(dir, 2), &problems), qPrintable(RunConfig::problemsText(problems)));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).toBool(), true); // ended well
+        QCOMPARE(log.attempts, QVector<int>({0}));
+        QCOMPARE(log.terminateCalls, 0);
+        QVERIFY(!log.launch.program.isEmpty());
+        QCOMPARE(s.model()->summary().status, QStringLiteral("ok"));
+        QCOMPARE(s.model()->rank(0).state, RankState::Done);
+        QCOMPARE(s.model()->rank(1).state, RankState::Done);
+        QCOMPARE(launchtest::readJsonFile(s.summaryPath())["status"].toString(), QStringLiteral("ok"));
+    }
+
+    // The first failure stops the others, which end as stopped; the failed rank is named.
+    void aFailureStopsTheOthersAndNamesItsRank() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks& r, int) {
+            r.say(1, "boom: the data loader crashed");
+            r.exit(1, 4);
+        }));
+        QSignalSpy failed(&s, &Supervisor::rankFailed);
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVERIFY(s.start(config(dir, 3)));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.at(0).at(0).toInt(), 1);
+        QCOMPARE(log.terminateCalls, 1);
+        const RunSummary sum = s.model()->summary();
+        QCOMPARE(sum.status, QStringLiteral("failed"));
+        QCOMPARE(sum.failedRank, 1);
+        QVERIFY2(sum.failureReason.contains(QLatin1String("rank 1 exit code 4")),
+                 qPrintable(sum.failureReason));
+        QCOMPARE(s.model()->rank(0).state, RankState::Stopped);
+        QCOMPARE(s.model()->rank(1).state, RankState::Failed);
+        QCOMPARE(s.model()->rank(2).state, RankState::Stopped);
+    }
+
+    // Two ranks end at once and the consequence's exit is read first: the rank that failed of its own is
+    // still the culprit, whether the other says so by its exit code or by its last words.
+    void theCauseIsBlamedNotTheRankThatLostItsPeer() {
+        for (const bool byExitCode : {true, false}) {
+            QTemporaryDir dir;
+            LauncherLog log;
+            Supervisor s(fakeRanks(log, [byExitCode](FakeRanks& r, int) {
+                if (!byExitCode)
+                    r.say(0, "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection "
+                             "closed by peer [127.0.0.1]:4242");
+                r.exitTogether({{0, byExitCode ? protocol::exit_code::PeerFailure : 1}, {1, 4}});
+            }));
+            QSignalSpy finished(&s, &Supervisor::finished);
+            QVERIFY(s.start(config(dir, 2)));
+            QVERIFY(finished.wait(5000));
+            const RunSummary sum = s.model()->summary();
+            QCOMPARE(sum.status, QStringLiteral("failed"));
+            QVERIFY2(sum.failedRank == 1, qPrintable(sum.failureReason));
+            QVERIFY2(sum.failureReason.contains(QLatin1String("2 rank(s) failed in all")),
+                     qPrintable(sum.failureReason));
+        }
+    }
+
+    void aUserStopIsNotAFailure() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks&, int) {})); // the ranks train until stopped
+        QSignalSpy failed(&s, &Supervisor::rankFailed);
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QSignalSpy attempt(&s, &Supervisor::attemptStarted);
+        QVERIFY(s.start(config(dir, 2)));
+        QTRY_VERIFY_WITH_TIMEOUT(s.model()->rank(1).pid != 0, 5000);
+        s.stop(QStringLiteral("the user pressed Stop"));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(s.model()->summary().status, QStringLiteral("stopped"));
+        QCOMPARE(s.model()->summary().failureReason, QStringLiteral("the user pressed Stop"));
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(s.model()->rank(i).state, RankState::Stopped);
+        QCOMPARE(attempt.count(), 1);
+    }
+
+    // --max-restarts 1: the failed attempt is followed by a second, with the store made afresh, and the run
+    // ends as the second attempt does.
+    void aFailedAttemptIsRestarted() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks& r, int attempt) {
+            if (attempt == 0) {
+                r.exit(1, 4);
+            } else {
+                r.exit(0, 0);
+                r.exit(1, 0);
+            }
+        }));
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVERIFY(s.start(config(dir, 2, 1)));
+        QVERIFY(finished.wait(10000)); // the restart waits 1 s for ports and files
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        QCOMPARE(log.attempts, QVector<int>({0, 1}));
+        QCOMPARE(s.model()->summary().status, QStringLiteral("ok"));
+        const auto events = launchtest::readJsonLines(s.metricsPath());
+        QCOMPARE(launchtest::countEvents(events, QStringLiteral("restart")), 1);
+        QCOMPARE(launchtest::countEvents(events, QStringLiteral("rank_start")), 4);
+    }
+
+    // A stop while the restart waits ends the run there: no second attempt starts.
+    void aStopDuringTheRestartDelayStartsNoAttempt() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks& r, int attempt) {
+            if (attempt == 0) r.exit(0, 4);
+        }));
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QStringList messages;
+        connect(&s, &Supervisor::message, this, [&messages](const QString& m) { messages << m; });
+        QVERIFY(s.start(config(dir, 2, 3)));
+        QTRY_VERIFY_WITH_TIMEOUT(!messages.filter(QStringLiteral("restarting all workers")).isEmpty(), 5000);
+        s.stop(QStringLiteral("enough"));
+        QVERIFY(finished.count() == 1 || finished.wait(5000));
+        QCOMPARE(s.model()->summary().status, QStringLiteral("stopped"));
+        QTest::qWait(1500); // past the restart delay
+        QCOMPARE(log.attempts, QVector<int>({0}));
+    }
+};
+
+QTEST_GUILESS_MAIN(SupervisorLogicTest)
+#include "test_supervisor_logic.moc"

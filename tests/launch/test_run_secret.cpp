@@ -10,6 +10,7 @@
 #include "../train/listening_sockets.h"
 
 #include "launch/config/run_config.h"
+#include "launch/run/run_secret.h"
 #include "launch/run/supervisor.h"
 #include "protocol/run_auth.h"
 
@@ -207,6 +208,10 @@ private slots:
         QVERIFY2(messages.filter(kSecretFileFlag).size() == 1, qPrintable(messages.join('\n')));
         QVERIFY2(messages.filter(kAnySecret).isEmpty(), qPrintable(messages.join('\n')));
 
+        // Issue 41: a loopback store is not "reachable from the network".
+        QVERIFY2(messages.filter("reachable from the network").isEmpty(), qPrintable(messages.join('\n')));
+        QVERIFY2(messages.filter("loopback").size() == 1, qPrintable(messages.join('\n')));
+
         launch::Supervisor s1;
         c.nodeRank = 1;
         QVERIFY(!s1.start(c, &problems));
@@ -252,6 +257,30 @@ private slots:
                  qPrintable(r.err));
 #endif
         QVERIFY(!QFile::exists(dir.filePath("n1/metrics.jsonl"))); // refused before anything started
+    }
+
+    // How far the store reaches decides the wording (issue 41: a two-node run on tcp://127.0.0.1 was told its
+    // store is "reachable from the network"). Node 1 announces without writing a secret file.
+    void announcementSaysHowFarTheStoreReaches() {
+        QTemporaryDir dir;
+        const QVector<QPair<QString, bool>> stores = {{QStringLiteral("tcp://127.0.0.1:29500"), true},
+                                                      {QStringLiteral("tcp://localhost:29500"), true},
+                                                      {QStringLiteral("tcp://[::1]:29500"), true},
+                                                      {QStringLiteral("tcp://10.1.2.3:29500"), false},
+                                                      {QStringLiteral("tcp://node0.cluster:29500"), false}};
+        for (const auto& [store, loopback] : stores) {
+            launch::RunConfig c;
+            c.nnodes = 2;
+            c.nodeRank = 1;
+            c.store = store;
+            launch::RunSecret secret;
+            QStringList messages;
+            secret.announce(c, dir.path(), QStringLiteral("00"), [&](const QString& m) { messages << m; });
+            const QString all = messages.join('\n');
+            QVERIFY2(messages.size() == 1 && all.contains("unauthenticated"), qPrintable(store + ": " + all));
+            QVERIFY2(all.contains("reachable from the network") == !loopback, qPrintable(store + ": " + all));
+            QVERIFY2(all.contains("loopback") == loopback, qPrintable(store + ": " + all));
+        }
     }
 };
 

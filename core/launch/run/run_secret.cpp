@@ -1,6 +1,7 @@
 // The run secret: which one a run uses, and how node 0 hands it to the other nodes.
 #include "launch/run/run_secret.h"
 
+#include "net/net_socket.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 
@@ -42,11 +43,22 @@ void RunSecret::announce(const RunConfig& config, const QString& outDir, const Q
     const QString where = config.storeIsTcp()
                               ? QStringLiteral("%1:%2").arg(config.storeHost()).arg(config.storePort())
                               : config.storeFilePath();
-    message(
-        tr("warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); "
-           "anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only "
-           "from the other nodes (README, Security model).")
-            .arg(store, where));
+    // A loopback store (every "node" on this machine: a demo, a test) is not on the network; saying so would
+    // send the user to a firewall that has nothing to do with this run.
+    const QString host = config.storeIsTcp() ? config.storeHost() : QString();
+    const bool loopback = host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0 ||
+                          net::isLoopbackAddress(host.toStdString());
+    if (loopback)
+        message(
+            tr("note: multi-node run: the store %1 is unauthenticated, and on loopback (%2): only processes "
+               "on this machine reach it, so every node of this run must run here too.")
+                .arg(store, where));
+    else
+        message(
+            tr("warning: multi-node run: the store %1 is unauthenticated and reachable from the network "
+               "(%2); anyone who reaches it can read what the ranks write there. Allow its port and Gloo's "
+               "ports only from the other nodes (README, Security model).")
+                .arg(store, where));
     if (config.nodeRank != 0 || config.isScript()) return;
     QStringList cmd{QStringLiteral("ddpdesk-cli"), QStringLiteral("run"), QStringLiteral("--workload"),
                     config.workload};

@@ -20,8 +20,9 @@ class RunSecret {
 public:
     // The run's secret (hex), or empty with the problems when it has none it can use.
     static QString choose(const RunConfig& config, QVector<ConfigProblem>* problems);
-    // Multi-node: says once that the store is open to the network, and (node 0) how the other nodes join,
-    // with the secret saved for them in outDir. config: as the user wrote the paths.
+    // Multi-node: says once how far the store can be reached (the network, or loopback only), and (node 0)
+    // how the other nodes join, with the secret saved for them in outDir. config: as the user wrote the
+    // paths.
     void announce(const RunConfig& config, const QString& outDir, const QString& secret,
                   const std::function<void(const QString&)>& message);
     void release() { m_file.release(); } // the run is over: the secret file goes

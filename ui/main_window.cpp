@@ -51,7 +51,8 @@ launch::Supervisor* MainWindow::supervisor() const {
 }
 
 launch::RunConfig MainWindow::demoConfig() const {
-    return RunControl::demoConfig(m_gpus->deviceCount(), m_setup->runsFolder());
+    // Every GPU the Setup page lists (NVML's, lost ones left out): what the user sees is what trains.
+    return RunControl::demoConfig(m_setup->gpuIndices(), m_setup->runsFolder());
 }
 
 void MainWindow::setPreflightEnabled(bool on) {

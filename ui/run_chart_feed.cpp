@@ -33,6 +33,7 @@ void RunChartFeed::retranslate() {
     m_charts[Memory]->setTitle(m_monitorIsGpu ? RunPanel::tr("GPU memory")
                                               : RunPanel::tr("Memory per worker"));
     m_charts[Memory]->setAxisTitles(RunPanel::tr("seconds"), RunPanel::tr("MiB"));
+    showMemoryNote();
 }
 
 void RunChartFeed::reset(const launch::RunModel* model) {
@@ -53,44 +54,105 @@ void RunChartFeed::reset(const launch::RunModel* model) {
 }
 
 void RunChartFeed::clearMonitor() {
+    clearSeries();
+    m_runGpus.clear();
+}
+
+void RunChartFeed::clearSeries() {
     m_utilSeries.clear();
     m_memSeries.clear();
     m_monitorColor.clear();
+    m_unattributedRanks.clear();
+    showMemoryNote();
 }
+
+namespace {
+
+// The run's processes in the latest sample, each named by its rank: that is what the user picked, PIDs change
+// on every run.
+QVector<launch::MonitorReading> rankProcesses(const launch::RunModel& model) {
+    QVector<launch::MonitorReading> procs = model.lastProcReadings();
+    for (launch::MonitorReading& r : procs)
+        for (const auto& rs : model.ranks())
+            if (rs.pid && rs.pid == r.pid && (rs.remote ? rs.node : 0) == r.node)
+                r.key = RunPanel::tr("rank %1").arg(rs.rank);
+    return procs;
+}
+
+// GPU `index` of `node` as the GPU charts name it: "GPU 0", or "1/GPU 0" in a multi-node run.
+QString gpuName(int node, int index, bool multiNode) {
+    launch::MonitorReading g;
+    g.node = node;
+    g.key = QStringLiteral("GPU %1").arg(index);
+    return launch::readingName(g, multiNode);
+}
+
+// A reading absent from the sample (-1) draws no point: a gap, never a 0 the run did not have.
+void addPoint(QHash<QString, QVector<QPointF>>& series, const QString& key, double t, double value) {
+    if (value >= 0) series[key].push_back(QPointF(t, value));
+}
+
+} // namespace
 
 bool RunChartFeed::addMonitorSample(const launch::RunModel& model) {
     const double t = model.elapsedS();
-    QVector<launch::MonitorReading> readings = model.lastGpuReadings();
-    const bool gpu = !readings.isEmpty();
+    const QVector<launch::MonitorReading> procs = rankProcesses(model);
     // Node 0 of a multi-node run shows every node's GPUs: "1/GPU 0".
     const bool multiNode = model.nodes().size() > 1;
-    if (gpu) {
-        for (launch::MonitorReading& r : readings)
-            r.key = launch::readingName(r, multiNode);
-    } else {
-        readings = model.lastProcReadings();
-        for (launch::MonitorReading& r : readings) {
-            // Name processes by rank: that is what the user picked, PIDs change on every run.
-            for (const auto& rs : model.ranks())
-                if (rs.pid && rs.pid == r.pid && (rs.remote ? rs.node : 0) == r.node)
-                    r.key = RunPanel::tr("rank %1").arg(rs.rank);
-        }
-    }
+    // The run's GPUs are those its ranks hold a CUDA context on. An idle GPU beside CPU workers, or another
+    // job's GPU, is the machine's, not the run's: charting it would say the run does nothing.
+    for (const launch::MonitorReading& p : procs)
+        for (int index : p.gpus)
+            m_runGpus.insert(gpuName(p.node, index, multiNode));
+    // A GPU run's ranks start as plain processes until CUDA is up, so a run may switch once to its GPUs.
+    const bool gpu = !m_runGpus.isEmpty();
     const bool switched = gpu != m_monitorIsGpu;
     if (switched) {
         m_monitorIsGpu = gpu;
-        clearMonitor();
+        clearSeries();
     }
-    for (const launch::MonitorReading& r : readings) {
-        if (r.util >= 0) m_utilSeries[r.key].push_back(QPointF(t, r.util));
-        if (r.memMiB >= 0) m_memSeries[r.key].push_back(QPointF(t, r.memMiB));
+    m_unattributedRanks.clear();
+    if (gpu) {
+        for (const launch::MonitorReading& g : model.lastGpuReadings()) {
+            const QString name = launch::readingName(g, multiNode);
+            if (!m_runGpus.contains(name)) continue;
+            addPoint(m_utilSeries, name, t, g.util);
+            addPoint(m_memSeries, name, t, g.memMiB);
+        }
+        // Each rank's own share beside its GPU's total: what a rank holds, and which one grows.
+        for (const launch::MonitorReading& p : procs) {
+            if (p.gpus.isEmpty()) continue;
+            if (p.gpuMemMiB >= 0)
+                addPoint(m_memSeries, p.key, t, p.gpuMemMiB);
+            else
+                m_unattributedRanks << p.key;
+        }
+    } else {
+        for (const launch::MonitorReading& p : procs) {
+            addPoint(m_utilSeries, p.key, t, p.util);
+            addPoint(m_memSeries, p.key, t, p.memMiB);
+        }
     }
+    showMemoryNote();
     // Bounded like the model's series: thin 2:1 instead of growing for 100k-step runs.
     for (auto* map : {&m_utilSeries, &m_memSeries})
         for (auto& s : *map)
             if (s.size() > 4 * kMaxChartPoints) s = downsampleMinMax(s, 2 * kMaxChartPoints);
     m_dirty[Utilization] = m_dirty[Memory] = true;
     return switched;
+}
+
+void RunChartFeed::showMemoryNote() {
+    if (m_unattributedRanks.isEmpty()) {
+        m_charts[Memory]->setNote(QString());
+        return;
+    }
+    // A line over the plot: a few ranks by name, more by count (a Windows node's ranks all say n/a).
+    const QString who = m_unattributedRanks.size() <= 3
+                            ? m_unattributedRanks.join(QStringLiteral(", "))
+                            : RunPanel::tr("%1 ranks").arg(m_unattributedRanks.size());
+    m_charts[Memory]->setNote(
+        RunPanel::tr("%1: n/a, Windows (WDDM) attributes no memory to a process").arg(who));
 }
 
 void RunChartFeed::markAllDirty() {

@@ -58,14 +58,21 @@ void RunControl::shutdown() {
 }
 
 launch::RunConfig RunControl::demoConfig(int gpuCount, const QString& runsFolder) {
+    QVector<int> gpus;
+    for (int i = 0; i < gpuCount; ++i)
+        gpus << i;
+    return demoConfig(gpus, runsFolder);
+}
+
+launch::RunConfig RunControl::demoConfig(const QVector<int>& gpus, const QString& runsFolder) {
     launch::RunConfig c;
     c.workload = QStringLiteral("fashion-mnist");
-    if (gpuCount > 0) {
+    if (!gpus.isEmpty()) {
         QStringList ids;
-        for (int i = 0; i < gpuCount; ++i)
+        for (int i : gpus)
             ids << QString::number(i);
         c.devices = ids.join(QLatin1Char(','));
-        c.nproc = gpuCount;
+        c.nproc = int(gpus.size());
     } else {
         c.devices = QStringLiteral("cpu");
         c.nproc = 2;
@@ -130,11 +137,16 @@ void RunControl::follow(launch::Supervisor* run) {
         m_supervisor->deleteLater();
     m_supervisor = run;
     m_run.attach(run);
+    // The status bar speaks of the run on screen: what it said of the previous one ("The run failed or was
+    // stopped.") must not stay up while this one trains.
+    emit messageCleared();
     connect(run, &launch::Supervisor::started, this, [this] { setRunning(true); });
     connect(run, &launch::Supervisor::finished, this, [this, run](bool ok) {
         if (run == m_supervisor) setRunning(false);
         refillWarmWorkers();
-        emit message(ok ? tr("The run finished.") : tr("The run failed or was stopped."), true);
+        // Only of the run on the Run page: one that was replaced meanwhile ends without a word there.
+        if (run == m_supervisor)
+            emit message(ok ? tr("The run finished.") : tr("The run failed or was stopped."), true);
         emit runFinished(ok);
     });
     connect(run, &launch::Supervisor::stallDetected, this, [this, run](const QString&) {

@@ -31,6 +31,7 @@ public:
 
     // The Fashion-MNIST demo: 2 epochs ($DDPDESK_DEMO_EPOCHS) on every GPU, or on 2 CPU workers without one.
     static launch::RunConfig demoConfig(int gpuCount, const QString& runsFolder);
+    static launch::RunConfig demoConfig(const QVector<int>& gpus, const QString& runsFolder); // these GPUs
 
     launch::Supervisor* supervisor() const { return m_supervisor; }
     bool isRunning() const { return m_supervisor && m_supervisor->isRunning(); }

@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/config/command_format.h"
+#include "protocol/store_spec.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -232,8 +233,9 @@ launch::RunConfig SetupPanel::config() const {
     if (m_ui.runSecret->isEnabled()) c.runSecret = m_ui.runSecret->text().trimmed();
     c.nodeLink = m_ui.nodeLink->isChecked();
     if (m_ui.tcpStore->isChecked())
-        c.store =
-            QStringLiteral("tcp://%1:%2").arg(m_ui.tcpHost->text().trimmed()).arg(m_ui.tcpPort->value());
+        // protocol's one builder: an IPv6 host gets its brackets (tcp://[::1]:29500).
+        c.store = QString::fromStdString(
+            protocol::tcpStoreSpec(m_ui.tcpHost->text().trimmed().toStdString(), m_ui.tcpPort->value()));
     else if (!m_ui.storePath->text().trimmed().isEmpty())
         c.store = QStringLiteral("file:") + m_ui.storePath->text().trimmed();
     protocol::WorkerSettings& t = c.training;
@@ -270,6 +272,7 @@ void SetupPanel::setConfig(const launch::RunConfig& c) {
     m_ui.workDir->setText(c.workDir == QFileInfo(c.scriptFile.trimmed()).absolutePath() ? QString()
                                                                                         : c.workDir);
     m_ui.dataDir->setText(c.dataDir);
+    m_wantedGpus = m_ui.gpuList->count() == 0 && c.usesGpus() ? c.gpuList() : QVector<int>();
     if (c.usesGpus() && m_ui.gpuList->count() > 0) {
         m_ui.useGpu->setChecked(true);
         const QVector<int> ids = c.gpuList();
@@ -334,9 +337,13 @@ void SetupPanel::setGpus(const QVector<GpuChoice>& gpus) {
         auto* item = new QListWidgetItem(text, m_ui.gpuList);
         item->setData(Qt::UserRole, g.index);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(ticks.value(g.index, Qt::Checked));
+        const bool wanted = m_wantedGpus.isEmpty() || m_wantedGpus.contains(g.index);
+        item->setCheckState(ticks.value(g.index, wanted ? Qt::Checked : Qt::Unchecked));
     }
-    if (first && !gpus.isEmpty()) m_ui.useGpu->setChecked(true);
+    if (first && !gpus.isEmpty()) {
+        m_ui.useGpu->setChecked(true);
+        m_wantedGpus.clear();
+    }
     m_ui.gpuNote->setText(gpus.isEmpty() ? tr("No NVIDIA GPU detected: the run uses CPU workers.")
                                          : QString());
     // An empty GPU checklist is only noise; the note says why there is none.
@@ -344,6 +351,13 @@ void SetupPanel::setGpus(const QVector<GpuChoice>& gpus) {
     m_ui.devicesForm->setRowVisible(m_ui.gpuNote, gpus.isEmpty());
     updateEnabled();
     m_validateTimer->start();
+}
+
+QVector<int> SetupPanel::gpuIndices() const {
+    QVector<int> out;
+    for (int i = 0; i < m_ui.gpuList->count(); ++i)
+        out << m_ui.gpuList->item(i)->data(Qt::UserRole).toInt();
+    return out;
 }
 
 void SetupPanel::setTcpPort(int port) {

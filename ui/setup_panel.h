@@ -33,8 +33,11 @@ public:
     void setConfig(const launch::RunConfig& config);
     QString runsFolder() const;
     void setRunsFolder(const QString& folder);
-    void setGpus(const QVector<GpuChoice>& gpus); // refreshes names/utilization, keeps the user's ticks
-    void setTcpPort(int port);                    // the doctor's "pick a free port" fix lands here
+    // Refreshes names/utilization, keeps the user's ticks. The first list with a GPU selects GPUs (every one,
+    // or those of a GPU configuration set before the list came): a GPU machine trains on its GPUs.
+    void setGpus(const QVector<GpuChoice>& gpus);
+    QVector<int> gpuIndices() const; // the GPUs listed, ticked or not (what Run demo trains on)
+    void setTcpPort(int port);       // the doctor's "pick a free port" fix lands here
 
     QVector<launch::ConfigProblem> problems() const { return m_problems; }
     QString problemText() const; // what the reason label shows
@@ -71,6 +74,8 @@ private:
     QVector<launch::ConfigProblem> m_problems;
     QHash<QString, QWidget*> m_fieldWidgets; // RunConfig field name -> widget to highlight
     bool m_running = false;
+    // The GPUs of a configuration set before NVML's list came (a restored profile): ticked when it comes.
+    QVector<int> m_wantedGpus;
 };
 
 } // namespace ddpdesk::ui

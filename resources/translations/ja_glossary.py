@@ -24,6 +24,8 @@ JA = {
     "The %1 translation is missing; staying in English.": "%1 の翻訳がないため、英語のままにします。",
     "Stop the run?": "実行を停止しますか?", "A run is in progress. Stop every worker and exit?": "実行中です。すべてのワーカーを停止して終了しますか?",
     "Runs folder": "実行結果フォルダー", "Checking the store...": "ストアを確認中...", "Cannot start: %1": "開始できません: %1",
+    '%1 ranks': '%1 ランク',
+    '%1: n/a, Windows (WDDM) attributes no memory to a process': '%1: n/a。Windows (WDDM) はプロセスごとのメモリを示しません',
     "The run finished.": "実行が完了しました。", "The run failed or was stopped.": "実行は失敗したか、停止されました。",
     "A rank stopped making progress; see the Doctor page.": "進まなくなったランクがあります。診断ページを見てください。",
     "Running": "実行中", "Idle": "待機中", "Stopping every worker...": "すべてのワーカーを停止中...",
@@ -441,6 +443,8 @@ JA = {
         '%2 ノードの実行のノード %1 には、ノード 0 の実行シークレットが必要です: %3 を指定してください (ノード 0 のランチャーが他のノード用のコマンドを表示します)',
     "warning: multi-node run: the store %1 is unauthenticated and reachable from the network (%2); anyone who reaches it can read what the ranks write there. Allow its port and Gloo's ports only from the other nodes (README, Security model).":
         '警告: 複数ノードの実行: ストア %1 は認証がなく、ネットワークから到達できます (%2)。到達できる人は誰でも、ランクがそこに書き込む内容を読めます。そのポートと Gloo のポートは他のノードからの接続だけに許可してください (README の Security model を参照)。',
+    'note: multi-node run: the store %1 is unauthenticated, and on loopback (%2): only processes on this machine reach it, so every node of this run must run here too.':
+        '注意: 複数ノードの実行: ストア %1 は認証がなく、ループバック上にあります (%2)。到達できるのはこのマシン上のプロセスだけなので、この実行のすべてのノードもこのマシンで動かす必要があります。',
     'other nodes join with (N = 1..%1; or put the secret in a file only you can read and give %2 FILE):\n  %3':
         '他のノードは次のコマンドで参加します (N = 1..%1。または、シークレットを自分だけが読めるファイルに書いて %2 FILE を指定):\n  %3',
     "the script's store is hosted by DDP Desk on 127.0.0.1:%1 (loopback only)":

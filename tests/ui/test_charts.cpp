@@ -8,6 +8,7 @@
 #include "run_log_buffer.h"
 
 #include <QChartView>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -149,6 +150,64 @@ private slots:
                     (axis->max() - axis->min()) / axis->tickInterval() < 50,
                     qPrintable(
                         QStringLiteral("%1 ticks").arg((axis->max() - axis->min()) / axis->tickInterval())));
+        }
+        delete chart->widget();
+    }
+
+    // Issue 40: a monitor chart with one sample per series (two series 0.6 ms apart) had an x axis from
+    // 0.0466 to 0.0472 s, and a lone value a y axis of 995.95..997.05 MiB.
+    void oneSampleHasASensibleAxis() {
+        auto chart = createLineChart(nullptr);
+        chart->widget()->resize(600, 400);
+        const int a = chart->addSeries(QStringLiteral("GPU 0"), seriesColor(0));
+        const int b = chart->addSeries(QStringLiteral("rank 0"), seriesColor(1));
+        chart->setPoints(a, {{0.0466, 996.0}});
+        chart->setPoints(b, {{0.0472, 996.0}});
+        const QRectF r = chart->visibleRange();
+        QVERIFY2(r.left() <= 0.0466 && r.right() >= 0.0472,
+                 qPrintable(QStringLiteral("%1..%2").arg(r.left()).arg(r.right())));
+        QVERIFY2(r.width() >= 1.0, qPrintable(QStringLiteral("%1..%2").arg(r.left()).arg(r.right())));
+        QVERIFY2(r.top() <= 996.0 && r.bottom() >= 996.0,
+                 qPrintable(QStringLiteral("%1..%2").arg(r.top()).arg(r.bottom())));
+        QVERIFY2(r.height() >= 100.0, qPrintable(QStringLiteral("%1..%2").arg(r.top()).arg(r.bottom())));
+        delete chart->widget();
+    }
+
+    // Issue 40: the Throughput chart of a two-node run showed "..." for every y label once its range had
+    // grown from the first samples' to thousands of samples/s.
+    void axisLabelsStayReadable() {
+        auto chart = createLineChart(nullptr);
+        chart->setTitle(QStringLiteral("Throughput"));
+        chart->setAxisTitles(QStringLiteral("seconds"), QStringLiteral("samples/s"));
+        chart->widget()->resize(300, 200); // one of the Run page's four charts on a laptop screen
+        chart->widget()->show();
+        QVector<int> ids;
+        for (int i = 0; i < 4; ++i)
+            ids << chart->addSeries(QStringLiteral("rank %1").arg(i), seriesColor(i));
+        QVector<QVector<QPointF>> pts(4);
+        auto labels = [&] {
+            QStringList out;
+            auto* view = qobject_cast<QChartView*>(chart->widget());
+            for (QGraphicsItem* item : view->scene()->items())
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+                    out << text->toPlainText();
+            return out;
+        };
+        for (int tick = 1; tick <= 40; ++tick) {
+            for (int i = 0; i < 4; ++i) {
+                const double y = tick < 3 ? 0.5 * tick : 2000.0 * tick + 137.25 * i;
+                pts[i] << QPointF(tick * 0.5, y);
+                chart->setPoints(ids[i], pts[i]);
+            }
+            chart->drawPending();
+            QTest::qWait(20);
+            QCoreApplication::processEvents();
+            for (const QString& l : labels()) // the axis labels: numbers, or what is left of them
+                QVERIFY2(
+                    l.isEmpty() || l.front().isLetter() ||
+                        (!l.contains(QLatin1String("...")) && !l.contains(QChar(0x2026))),
+                    qPrintable(
+                        QStringLiteral("tick %1: %2").arg(tick).arg(labels().join(QLatin1String(" | ")))));
         }
         delete chart->widget();
     }

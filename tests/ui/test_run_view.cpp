@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -187,6 +188,31 @@ private slots:
                      qPrintable(launch::rankStateName(r.state)));
         QVERIFY(!stop->isEnabled());
         QVERIFY(!run->failureVisible()); // a user's Stop is not a failure
+    }
+
+    // Issue 40: the status bar still said "The run failed or was stopped." while the next run trained.
+    void statusBarSpeaksOfTheRunOnScreen() {
+        MainWindow w;
+        w.setPreflightEnabled(false);
+        w.setWarmWorkersEnabled(false);
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun(config(1000000)));
+        QTRY_VERIFY_WITH_TIMEOUT(w.supervisor() && w.supervisor()->model()->rankCount() == 2 &&
+                                     w.supervisor()->model()->rank(0).step > 0,
+                                 60000);
+        w.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("The run failed or was stopped."));
+        QVERIFY(w.startRun(config(1000000))); // at once, well within the message's few seconds
+        QVERIFY2(!w.statusBar()->currentMessage().contains(QLatin1String("failed")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.supervisor()->model()->rankCount() == 2 && w.supervisor()->model()->rank(0).step > 0, 60000);
+        QVERIFY2(!w.statusBar()->currentMessage().contains(QLatin1String("failed")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        w.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 15000);
     }
 
     void longRunStaysBounded() {

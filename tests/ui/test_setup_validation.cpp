@@ -1,6 +1,7 @@
 // The Setup page validates while editing: Start is disabled and the reason names the field; a valid form
 // enables Start; profiles round-trip; "Copy as command" produces the scheduler's text.
 
+#include "main_window.h"
 #include "run_control.h"
 #include "setup_panel.h"
 #include "ui_test_util.h"
@@ -77,6 +78,39 @@ private slots:
 
     // The page checks the configuration as it is edited; checking makes no run folder (each check would
     // otherwise leave an empty run-<time>/store/ behind in the runs folder).
+    // Issue 40: Setup selects the GPUs when there are any, so Run demo trains on every one of them. NVML
+    // finds none on a test machine: the list the GPU poller hands over is given by hand.
+    void setupSelectsTheGpus() {
+        const QVector<GpuChoice> gpus = {{0, QStringLiteral("NVIDIA H200"), 3, 615, 143771},
+                                         {1, QStringLiteral("NVIDIA H200"), 0, 600, 143771}};
+        {
+            MainWindow w;
+            w.setupPanel()->setConfig(valid()); // CPU workers, as a profile restored from the last session
+            w.setupPanel()->setGpus(gpus);      // then the GPUs arrive
+            const launch::RunConfig c = w.setupPanel()->config();
+            QCOMPARE(c.devices, QStringLiteral("0,1"));
+            QCOMPARE(c.nproc, 2);
+            const launch::RunConfig demo = w.demoConfig(); // every GPU the Setup page lists
+            QCOMPARE(demo.devices, QStringLiteral("0,1"));
+            QCOMPARE(demo.nproc, 2);
+        }
+        // A GPU choice restored before the list arrived is kept: GPU 1 only, also across refreshes.
+        SetupPanel p;
+        launch::RunConfig one = valid();
+        one.devices = QStringLiteral("1");
+        one.nproc = 1;
+        p.setConfig(one);
+        p.setGpus(gpus);
+        QCOMPARE(p.config().devices, QStringLiteral("1"));
+        QCOMPARE(p.config().nproc, 1);
+        p.setGpus(gpus);
+        QCOMPARE(p.config().devices, QStringLiteral("1"));
+        // Without a GPU the demo keeps its 2 CPU workers.
+        SetupPanel none;
+        none.setGpus({});
+        QCOMPARE(none.config().devices, QStringLiteral("cpu"));
+    }
+
     void checkingMakesNoFolder() {
         SetupPanel p;
         const QString runs = m_dir.filePath(QStringLiteral("untouched-runs"));

@@ -31,6 +31,9 @@ public:
     virtual void setPoints(int id, const QVector<QPointF>& points) = 0;
     virtual void drawPending() = 0;
     virtual void setYRange(double min, double max) = 0; // fixed range (utilization %); min > max: automatic
+    // A line over the plot area for what the chart cannot show ("n/a: why"); empty hides it.
+    virtual void setNote(const QString& text) = 0;
+    virtual QString note() const = 0;
     // What the axes show now (x: left/right, y: top = min, bottom = max), after pending points are drawn.
     virtual QRectF visibleRange() = 0;
     virtual void removeAllSeries() = 0;

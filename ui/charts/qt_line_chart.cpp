@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QEvent>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
@@ -64,6 +65,18 @@ public:
         m_view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
         new BeforePaint(m_view->viewport(), [this, alive = m_alive] {
             if (*alive && !m_view->updatesEnabled()) drawPending();
+        });
+        m_note = new QGraphicsSimpleTextItem(m_chart);
+        m_note->setBrush(QColor(0x60, 0x60, 0x60));
+        m_note->setZValue(10);
+        m_note->hide();
+        // The tick step follows the axes' length on screen (labels must not crowd each other into "..."), and
+        // the note sits in the plot area: both move when the chart is laid out again.
+        QObject::connect(m_chart, &QChart::plotAreaChanged, m_view, [this, alive = m_alive] {
+            if (!*alive) return;
+            placeNote();
+            if (m_hasRange) setRangeAndTicks(m_x, m_x->min(), m_x->max(), maxTicks(Qt::Horizontal));
+            if (m_hasRange || m_fixedY) setRangeAndTicks(m_y, m_y->min(), m_y->max(), maxTicks(Qt::Vertical));
         });
     }
 
@@ -128,10 +141,19 @@ public:
     void setYRange(double min, double max) override {
         m_fixedY = min <= max;
         if (m_fixedY)
-            setRangeAndTicks(m_y, min, max);
+            setRangeAndTicks(m_y, min, max, maxTicks(Qt::Vertical));
         else
             scheduleFlush();
     }
+
+    void setNote(const QString& text) override {
+        if (m_note->text() == text && m_note->isVisible() == !text.isEmpty()) return;
+        m_note->setText(text);
+        m_note->setVisible(!text.isEmpty());
+        placeNote();
+    }
+
+    QString note() const override { return m_note->isVisible() ? m_note->text() : QString(); }
 
     void removeAllSeries() override {
         m_chart->removeAllSeries();
@@ -162,34 +184,56 @@ public:
     ~QtLineChart() override { *m_alive = false; }
 
 private:
-    // Ticks on round values (0, 5, 10 s; 0.2, 0.4 loss) without stretching the range past the data.
-    // Sets the range and its ticks together. Qt Charts creates one item per tick as soon as either changes,
-    // so the order matters: a 0..130 s range under the 0.00002 s interval of a previous tiny range would mean
-    // millions of tick items (the UI thread hung for minutes). The step grows before the range does and
-    // shrinks after it.
-    static void setRangeAndTicks(QValueAxis* axis, double lo, double hi) {
-        const double raw = (hi - lo) / 5.0;
+    // Pixels between two labels: a y label is a line of text high, an x label a number wide. Denser ticks
+    // make Qt Charts cut every label to "..." (the Throughput chart of a two-node run showed nothing else).
+    static constexpr double kMinTickSpacingY = 32, kMinTickSpacingX = 64;
+
+    // How many tick intervals fit the axis as the chart is laid out now (5 before it has a size).
+    int maxTicks(Qt::Orientation o) const {
+        const QRectF area = m_chart->plotArea();
+        const double length = o == Qt::Vertical ? area.height() : area.width();
+        if (!(length > 0)) return 5;
+        return std::clamp(int(length / (o == Qt::Vertical ? kMinTickSpacingY : kMinTickSpacingX)), 1, 10);
+    }
+
+    void placeNote() {
+        if (!m_note->isVisible()) return;
+        const QRectF area = m_chart->plotArea();
+        const QRectF text = m_note->boundingRect();
+        m_note->setPos(area.center().x() - text.width() / 2, area.center().y() - text.height() / 2);
+    }
+
+    // Ticks on round values (0, 5, 10 s; 0.2, 0.4 loss) without stretching the range past the data, and never
+    // more than maxTicks intervals. Sets the range and its ticks together. Qt Charts creates one item per
+    // tick as soon as either changes, so the order matters: a 0..130 s range under the 0.00002 s interval of
+    // a previous tiny range would mean millions of tick items (the UI thread hung for minutes). The step
+    // grows before the range does and shrinks after it.
+    static void setRangeAndTicks(QValueAxis* axis, double lo, double hi, int maxTicks) {
+        const double raw = (hi - lo) / std::max(1, maxTicks);
         if (!(raw > 0) || !std::isfinite(raw)) {
             axis->setRange(lo, hi);
             return;
         }
         const double mag = std::pow(10.0, std::floor(std::log10(raw)));
         const double f = raw / mag;
-        const double step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+        // Rounded up: a step under `raw` would put more ticks on the axis than fit.
+        const double step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
         // As many decimals as the step needs: "%.3g" printed 280.5 MiB as "280", twice on one axis.
         const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
         const QString format = std::max(std::abs(lo), std::abs(hi)) < 1e6 && decimals <= 6
                                    ? QStringLiteral("%.%1f").arg(decimals)
                                    : QStringLiteral("%.3g");
+        // The format first: the range change below lays the axis out for labels of the new width (set after
+        // it, "2000.2" kept the room of "0.25" and read "200...").
+        if (axis->labelFormat() != format) axis->setLabelFormat(format);
         // Each setter re-lays out the axis and its labels: touch only what changed (mostly nothing, as the
         // step changes only with the range's order of magnitude).
         const bool growing = step >= axis->tickInterval();
-        if (!growing) axis->setRange(lo, hi);
+        if (!growing && (axis->min() != lo || axis->max() != hi)) axis->setRange(lo, hi);
         if (axis->tickInterval() != step) axis->setTickInterval(step);
         if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
         if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
-        if (growing) axis->setRange(lo, hi);
-        if (axis->labelFormat() != format) axis->setLabelFormat(format);
+        if (growing && (axis->min() != lo || axis->max() != hi)) axis->setRange(lo, hi);
     }
 
     // Bounds are cached per series when its points are set, so a flush of N series costs O(points) once,
@@ -238,12 +282,22 @@ private:
         bool xChanged = false, yChanged = false;
         double x0 = m_x->min(), x1 = m_x->max(), y0 = m_y->min(), y1 = m_y->max();
         if (all.x0 <= all.x1) {
-            // Two samples microseconds apart (one per rank) would give an axis labelled 132.18832..132.18840.
-            const double minSpan = std::max(1e-9, 1e-3 * std::max(std::abs(all.x0), std::abs(all.x1)));
-            const double ix1 = all.x1 > all.x0 + minSpan ? all.x1 : all.x0 + std::max(1.0, minSpan);
-            xChanged = targetRange(all.x0, ix1, x0, x1);
+            // Every x axis here is seconds or a worker count. Under one unit of data (one sample per series,
+            // or two samples microseconds apart) the axis spans one whole unit from the unit below: 0..1 s,
+            // not 0.0466..0.0472 s or 132.18832..132.18840.
+            double ix0 = all.x0, ix1 = all.x1;
+            if (ix1 - ix0 < kMinXSpan) {
+                ix0 = std::floor(all.x0 / kMinXSpan) * kMinXSpan;
+                ix1 = std::max(all.x1, ix0 + kMinXSpan);
+            }
+            xChanged = targetRange(ix0, ix1, x0, x1);
             if (!m_fixedY) {
-                double iy0 = all.y0, iy1 = all.y1 > all.y0 ? all.y1 : all.y0 + 1;
+                // A flat series (one sample: 996 MiB) is drawn against zero, not zoomed into 995.95..997.05.
+                double iy0 = all.y0, iy1 = all.y1;
+                if (iy1 <= iy0) {
+                    iy0 = std::min(0.0, all.y0 * 1.2);
+                    iy1 = all.y0 > 0 ? all.y0 * 1.2 : all.y0 < 0 ? 0.0 : 1.0;
+                }
                 const double pad = (iy1 - iy0) * 0.05;
                 iy0 = iy0 >= 0 && iy0 - pad < 0 ? 0 : iy0 - pad;
                 yChanged = targetRange(iy0, iy1 + pad, y0, y1);
@@ -255,8 +309,8 @@ private:
                     m_series[i]->clear();
                     m_dirty[i] = true;
                 }
-            if (xChanged) setRangeAndTicks(m_x, x0, x1);
-            if (yChanged) setRangeAndTicks(m_y, y0, y1);
+            if (xChanged) setRangeAndTicks(m_x, x0, x1, maxTicks(Qt::Horizontal));
+            if (yChanged) setRangeAndTicks(m_y, y0, y1, maxTicks(Qt::Vertical));
             m_hasRange = true;
             // The axes re-lay out in this turn; the points follow in the next ones, behind disabled updates
             // so the emptied series are never painted.
@@ -328,8 +382,11 @@ private:
         return true;
     }
 
+    static constexpr double kMinXSpan = 1.0; // seconds, or workers
+
     QChart* m_chart;
     QChartView* m_view;
+    QGraphicsSimpleTextItem* m_note; // "n/a: why" over the plot area, hidden when empty
     QValueAxis* m_x;
     QValueAxis* m_y;
     QVector<QLineSeries*> m_series;

@@ -116,6 +116,15 @@ QVector<MonitorReading> procReadings(const nlohmann::json& procEvent) {
         r.memMiB = number(*p, {protocol::field::RssBytes, "resident_bytes", "memory_bytes"}, kMiB);
         if (r.memMiB < 0) r.memMiB = number(*p, {"rss_mib", "rss_mb"});
         r.threads = int(std::clamp(number(*p, {protocol::field::Threads}), -1.0, double(INT_MAX)));
+        const auto onGpus = p->find(protocol::field::Gpus);
+        if (onGpus != p->end() && onGpus->is_array())
+            for (const nlohmann::json& g : *onGpus) {
+                const auto index = g.is_object() ? g.find(protocol::field::Index) : g.end();
+                if (!g.is_object() || index == g.end()) continue;
+                r.gpus << wholeInt(*index);
+                const double mib = number(g, {protocol::field::UsedMemBytes}, kMiB);
+                if (mib >= 0) r.gpuMemMiB = std::max(0.0, r.gpuMemMiB) + mib;
+            }
         out << r;
     }
     return out;

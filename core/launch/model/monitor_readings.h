@@ -21,6 +21,10 @@ struct MonitorReading {
     // GPUs only: what tells a slow GPU from a busy one.
     double temperatureC = -1, smClockMHz = -1;
     QVector<qint64> pids; // the compute processes on it, where the driver lists them
+    // Processes only: the GPUs it holds memory on (a CUDA context), and its own memory on them in all; -1
+    // where the driver lists it there but attributes no memory to it (Windows WDDM).
+    QVector<int> gpus;
+    double gpuMemMiB = -1;
 };
 
 QVector<MonitorReading> gpuReadings(const nlohmann::json& gpuEvent);

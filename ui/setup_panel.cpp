@@ -187,6 +187,10 @@ void SetupPanel::updateEnabled() {
     m_ui.scriptArgs->setEnabled(script);
     m_ui.workDir->setEnabled(script);
     m_ui.workDirBrowse->setEnabled(script);
+    for (QWidget* workerOnly :
+         std::initializer_list<QWidget*>{m_ui.batch, m_ui.accumulate, m_ui.precision, m_ui.compression,
+                                         m_ui.lr, m_ui.checkpointEvery, m_ui.resume})
+        workerOnly->setEnabled(!script);
     m_ui.useGpu->setEnabled(m_ui.gpuList->count() > 0);
     const bool gpu = m_ui.useGpu->isChecked() && m_ui.useGpu->isEnabled();
     m_ui.nproc->setEnabled(!gpu);
@@ -243,14 +247,18 @@ launch::RunConfig SetupPanel::config() const {
         t.epochs = m_ui.length->value();
     else
         t.steps = m_ui.length->value();
-    // 0 in these boxes reads "the workload's default": nothing is passed on.
-    if (m_ui.batch->value() > 0) t.batchSize = m_ui.batch->value();
-    t.accumulate = m_ui.accumulate->value();
-    t.precision = m_ui.precision->currentData().toString().toStdString();
-    t.gradCompression = m_ui.compression->currentData().toString().toStdString();
-    if (m_ui.lr->value() > 0) t.lr = m_ui.lr->value();
-    t.checkpointEvery = m_ui.checkpointEvery->value();
-    t.resume = m_ui.resume->isChecked();
+    // 0 in these boxes reads "the workload's default": nothing is passed on. A script trains as it is
+    // written: the worker's settings would change nothing there (RunConfig::validate refuses them), so they
+    // stay unset.
+    if (!c.isScript()) {
+        if (m_ui.batch->value() > 0) t.batchSize = m_ui.batch->value();
+        t.accumulate = m_ui.accumulate->value();
+        t.precision = m_ui.precision->currentData().toString().toStdString();
+        t.gradCompression = m_ui.compression->currentData().toString().toStdString();
+        if (m_ui.lr->value() > 0) t.lr = m_ui.lr->value();
+        t.checkpointEvery = m_ui.checkpointEvery->value();
+        t.resume = m_ui.resume->isChecked();
+    }
     c.tensorboard = m_ui.tensorboard->isChecked();
     c.maxRestarts = m_ui.maxRestarts->value();
     const QString runs = runsFolder();

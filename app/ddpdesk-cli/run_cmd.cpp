@@ -270,24 +270,7 @@ void addRunCommands(CLI::App& app, CliContext& ctx) {
             ctx.exitCode = 2;
             return;
         }
-        // A script trains as it is written: the worker's training flags would be accepted and change nothing.
-        // Refused by name (--threads stays: it sets the ranks' OMP_NUM_THREADS).
-        if (!flags->script.empty()) {
-            QVector<launch::ConfigProblem> ignored;
-            protocol::WorkerSettings unused;
-            protocol::visitSettings(unused, [&](const protocol::SettingInfo& info, auto&) {
-                const std::string flag = info.flag;
-                if (flag != "--threads" && run->count(flag) > 0)
-                    ignored.push_back(
-                        {QString::fromStdString(flag.substr(2)),
-                         QStringLiteral("does nothing for a --script run: the script trains as it is written "
-                                        "(change it in the script, or pass it to the script after --)")});
-            });
-            if (!ignored.isEmpty()) {
-                ctx.exitCode = refuse(ignored);
-                return;
-            }
-        }
+        // The worker's training flags given with --script are refused by RunConfig::validate().
         // With GPUs and no --nproc: one worker per listed GPU.
         if (run->count("--nproc") == 0 && flags->devices != "cpu")
             flags->config.nproc = toConfig(*flags).deviceList().size();

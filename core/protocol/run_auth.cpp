@@ -77,10 +77,11 @@ bool decodeRunSecret(const std::string& text, std::string* secret, std::string* 
     std::string bytes;
     if (hex.size() != 2 * kRunSecretBytes || !fromHex(hex, &bytes)) {
         if (error)
-            *error = "a run secret is " + std::to_string(2 * kRunSecretBytes) +
-                     " hexadecimal characters (as printed by node 0's launcher); got " +
-                     std::to_string(hex.size()) + " characters" +
-                     (hex.size() == 2 * kRunSecretBytes ? " with non-hex ones" : "");
+            *error =
+                "a run secret is " + std::to_string(2 * kRunSecretBytes) +
+                " hexadecimal characters (as in the OUT/run-secret file node 0's launcher writes); got " +
+                std::to_string(hex.size()) + " characters" +
+                (hex.size() == 2 * kRunSecretBytes ? " with non-hex ones" : "");
         return false;
     }
     *secret = std::move(bytes);

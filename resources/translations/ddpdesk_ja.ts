@@ -174,6 +174,10 @@
 <context>
     <name>ddpdesk::launch::RunConfig</name>
     <message>
+        <source>does nothing for a --script run: the script trains as it is written (change it in the script, or pass it to the script after --)</source>
+        <translation>--script の実行では何も変えません: スクリプトは書かれたとおりに学習します (スクリプトの中で変えるか、-- の後にスクリプトへ渡してください)</translation>
+    </message>
+    <message>
         <source>working folder '%1' not found</source>
         <translation>作業フォルダー '%1' が見つかりません</translation>
     </message>

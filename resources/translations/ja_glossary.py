@@ -26,6 +26,8 @@ JA = {
     "Runs folder": "実行結果フォルダー", "Checking the store...": "ストアを確認中...", "Cannot start: %1": "開始できません: %1",
     '%1 ranks': '%1 ランク',
     '%1: n/a, Windows (WDDM) attributes no memory to a process': '%1: n/a。Windows (WDDM) はプロセスごとのメモリを示しません',
+    'does nothing for a --script run: the script trains as it is written (change it in the script, or pass it to the script after --)':
+        '--script の実行では何も変えません: スクリプトは書かれたとおりに学習します (スクリプトの中で変えるか、-- の後にスクリプトへ渡してください)',
     "The run finished.": "実行が完了しました。", "The run failed or was stopped.": "実行は失敗したか、停止されました。",
     "A rank stopped making progress; see the Doctor page.": "進まなくなったランクがあります。診断ページを見てください。",
     "Running": "実行中", "Idle": "待機中", "Stopping every worker...": "すべてのワーカーを停止中...",

@@ -197,6 +197,29 @@ private slots:
         QTest::newRow("capital") << "Loss: 2" << 2.0;
     }
 
+    // Issue 41: `run --script train.py --grad-compression fp16 --accumulate 2` exited 0 and changed nothing.
+    void workerFlagsAreRefusedForAScript() {
+        RunConfig c = valid();
+        const QString script = m_dir.filePath("train.py");
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("print('hi')\n");
+        f.close();
+        c.scriptFile = script;
+        c.python = QStringLiteral("python3");
+        c.training.threads = 2; // OMP_NUM_THREADS and the length reach a script: no problem
+        QVERIFY2(c.validate().isEmpty(), qPrintable(RunConfig::problemsText(c.validate())));
+        c.training.gradCompression = "fp16";
+        c.training.accumulate = 2;
+        const auto problems = c.validate();
+        QCOMPARE(problems.size(), 2);
+        for (const char* field : {"grad-compression", "accumulate"})
+            QVERIFY2(messageFor(problems, field).contains(QLatin1String("does nothing for a --script run")),
+                     qPrintable(RunConfig::problemsText(problems)));
+        c.scriptFile.clear(); // the same flags for the worker are fine
+        QVERIFY2(c.validate().isEmpty(), qPrintable(RunConfig::problemsText(c.validate())));
+    }
+
     void scriptLossParsing() {
         QFETCH(QString, line);
         QFETCH(double, loss);

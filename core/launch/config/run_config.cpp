@@ -298,6 +298,20 @@ QVector<ConfigProblem> RunConfig::validate() const {
                               "ddpdesk::launch::RunConfig",
                               "'%1' is not executable; give --python PATH to run it with an interpreter")
                               .arg(scriptFile));
+        // A script trains as it is written: the worker's training flags would be accepted and change nothing
+        // (the CLI, the GUI, profiles and sweeps all come through here). Only the run's length (the progress
+        // bar's total) and the threads (the ranks' OMP_NUM_THREADS) reach a script.
+        protocol::WorkerSettings inert = training;
+        inert.epochs.reset();
+        inert.steps.reset();
+        inert.threads.reset();
+        for (const std::string& arg : protocol::settingArgs(inert))
+            if (arg.rfind("--", 0) == 0)
+                add(arg.c_str() + 2,
+                    QCoreApplication::translate(
+                        "ddpdesk::launch::RunConfig",
+                        "does nothing for a --script run: the script trains as it is written "
+                        "(change it in the script, or pass it to the script after --)"));
     } else {
         if (workload == QLatin1String("torchscript") && !modelFile.isEmpty() &&
             !QFileInfo(modelFile).isFile())

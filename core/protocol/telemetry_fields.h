@@ -72,6 +72,8 @@ constexpr const char* StepsAveraged = "steps_averaged";
 constexpr const char* LossScale = "loss_scale";
 constexpr const char* SkippedSteps = "skipped_steps";
 constexpr const char* LossNonFinite = "loss_nonfinite"; // "nan", "inf" or "-inf"
+// The first step since the previous event whose loss was not finite (the event itself reports a later one).
+constexpr const char* LossNonFiniteStep = "loss_nonfinite_step";
 constexpr const char* Line = "line";
 
 // epoch: epoch, step, train_loss, test_accuracy (classification) or test_loss; null without a test set.

@@ -45,7 +45,11 @@ _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None,
           "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0,
           # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
           # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
-          "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0}
+          "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0,
+          # (step, loss) of each step since the last event, unread: only when an event finds its loss not finite
+          # are they read, to name the step where it began (one synchronisation then, none per step)
+          "recent": []}
+_RECENT_MAX = 4096
 _interval = float(os.environ.get("DDPDESK_INSTRUMENT_MS", "100")) / 1000.0
 _rank = int(os.environ.get("RANK", "0") or 0)
 _out = sys.stdout
@@ -86,6 +90,10 @@ def _emit(force=False):
              "samples": _state["samples"], "source": "instrument"}
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
+        first = _first_nonfinite_step()
+        if first is not None:
+            event["loss_nonfinite_step"] = first
+    _state["recent"] = []
     if _state["losses"]:  # several optimizers (a GAN): each one's loss, named by the model it trains
         event["losses"] = {name: _plain(loss) for name, loss in _state["losses"]}
     # DDP's statistics are read here, once per event: a read costs about 0.1 ms inside a training loop, which
@@ -105,6 +113,20 @@ def _emit(force=False):
         _out.flush()
     except Exception:  # a closed stdout must not break the user's training
         pass
+
+
+def _first_nonfinite_step():
+    """The first step since the last event whose loss was NaN or infinite, or None when that cannot be read."""
+    try:
+        import torch
+        recent = [(step, loss) for step, loss in _state["recent"] if isinstance(loss, torch.Tensor)]
+        if not recent:
+            return None
+        values = torch.stack([loss.detach().reshape(-1)[0].float() for _, loss in recent])
+        bad = (~torch.isfinite(values)).nonzero()
+        return int(recent[int(bad[0][0])][0]) if bad.numel() else None
+    except Exception:  # tensors on different devices, freed storage: the event's own step stands
+        return None
 
 
 def _plain(loss):
@@ -184,6 +206,8 @@ def _on_step(iterations=1):
         _state["t_step"] = now
         _state["t_wall"] = time.time()
         _state["step"] += iterations
+        if _state["loss"] is not None and len(_state["recent"]) < _RECENT_MAX:
+            _state["recent"].append((_state["step"], _state["loss"]))
         # Training samples: the DataLoader batches that went into training forwards, else those forwards' batches.
         _state["samples"] += _state["loader_train"] or _state["pending"]
         _state["pending"] = _state["loader_train"] = 0

@@ -452,8 +452,9 @@ private slots:
             // backward() ran on.
             QTest::newRow(qPrintable(p.label + "/printed")) << p.path << "nan_printed_trains_on"
                                                             << "loss: nan" << true;
+            // Issue 41: it began at step 4 (index 3), not at the step of the first event that carried it.
             QTest::newRow(qPrintable(p.label + "/silent")) << p.path << "nan_silent_trains_on"
-                                                           << "loss nan" << false;
+                                                           << "step 4: loss nan" << false;
         }
     }
 

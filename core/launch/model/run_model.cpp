@@ -318,16 +318,23 @@ void RunModel::noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& b) {
     const std::string value = it->get<std::string>();
     const auto line =
         b.find(protocol::field::Line); // the script's own output line, when the loss came from one
+    // The step where it began: an event reports the latest step, and a throttled one may come many steps
+    // later (the instrumentation names the first non-finite step since its previous event).
+    qint64 step = r.step;
+    const auto first = b.find(protocol::field::LossNonFiniteStep);
+    if (first != b.end() && first->is_number_integer() && first->get<qint64>() > 0 &&
+        first->get<qint64>() <= step)
+        step = first->get<qint64>();
     Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
-    d.matched = line != b.end() && line->is_string() ? line->get<std::string>()
-                                                     : "step " + std::to_string(r.step) + ": loss " + value +
-                                                           " (the scalar backward() ran on)";
+    d.matched = line != b.end() && line->is_string()
+                    ? line->get<std::string>()
+                    : "step " + std::to_string(step) + ": loss " + value + " (the scalar backward() ran on)";
     m_nonFiniteLoss = d;
     emit logLine(-1,
                  tr("Rank %1's loss became %2 at step %3: training diverged [NAN_LOSS].")
                      .arg(r.rank)
                      .arg(QString::fromStdString(value))
-                     .arg(r.step),
+                     .arg(step),
                  true);
 }
 

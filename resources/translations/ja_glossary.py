@@ -611,6 +611,18 @@ JA.update({
         'ランク %1 は %2 にいます',
     'Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a branch only some ranks take that skips a collective, a device that hangs).':
         '全員が %1 を待っています: そこで何をしているかを確認してください (遅いデータ読み込み、sleep やロック、一部のランクだけが通って集団通信を飛ばす分岐、応答しないデバイス)。',
+    '%1 in different collectives':
+        '%1 が異なる集団通信にいます',
+    'rank %1 in %2':
+        'ランク %1 は %2',
+    'the ranks wait in different collectives for %1 s: %2; their code paths diverged and none of them can finish':
+        'ランクは異なる集団通信で %1 秒待っています: %2。コードの経路が分かれたため、どのランクも終われません',
+    'Make every rank run the same collectives in the same order with the same shapes: look for a branch only some ranks take around the lines named (if rank == 0: ...), such as rank 0 alone calling the DDP model or a collective.':
+        'すべてのランクが同じ集団通信を同じ順序・同じ形状で実行するようにしてください: 示した行の周りで一部のランクだけが通る分岐 (if rank == 0: ...) を探してください。たとえばランク 0 だけが DDP モデルや集団通信を呼んでいる場合です。',
+    'every rank of this run (all on this machine) has waited in %1 for %2 s and none of them is behind: they may be in collectives that do not match (a branch only some ranks take), or the transport between them hangs':
+        'この実行のすべてのランク (すべてこのマシン上) が %1 で %2 秒待っており、遅れているランクはありません: 一致しない集団通信にいる (一部のランクだけが通る分岐) か、ランク間の通信が止まっています',
+    'Show stacks to see where each rank is: look for a rank-dependent branch around a collective or a DDP forward; TORCH_DISTRIBUTED_DEBUG=DETAIL names the first difference.':
+        'スタックを表示して各ランクの位置を確認してください: 集団通信や DDP の forward の周りにあるランクごとの分岐を探してください。TORCH_DISTRIBUTED_DEBUG=DETAIL で最初の違いが分かります。',
     'every rank here has waited in %1 for %2 s and none of them is behind: a rank elsewhere (on another node) has not entered it, or the network does not carry the data':
         'ここのすべてのランクが %1 で %2 秒待っており、遅れているランクはありません: 別の場所 (別のノード) のランクがまだ入っていないか、ネットワークがデータを運んでいません',
     "Check that every node's ranks are running (Diagnose reads the store), and that GLOO_SOCKET_IFNAME names a link all nodes share.":

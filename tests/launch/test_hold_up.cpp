@@ -61,6 +61,32 @@ private slots:
         QVERIFY(!launch::findHoldUp(ranks, now - 5)); // a big allreduce on a slow link takes a while
     }
 
+    // Issue 41: ranks inside the same numbered collective that is not the same one (rank 0 broadcasts where
+    // rank 1 sums) can never finish: said as soon as a late rank would be, with what each waits in.
+    void ranksInDifferentCollectivesAreAMismatch() {
+        const double now = 1000;
+        std::vector<RankCollectives> ranks{rank(0, 12, 11, now - 4), rank(1, 12, 11, now - 3)};
+        ranks[0].record.kind = "broadcast";
+        ranks[0].record.detail = "train.py:41";
+        ranks[0].record.bytes = 400;
+        const auto h = launch::findHoldUp(ranks, now);
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString(h->code), QStringLiteral("COLLECTIVE_MISMATCH"));
+        QCOMPARE(h->each.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(h->each[0].kind), QStringLiteral("broadcast"));
+        QCOMPARE(QString::fromStdString(h->each[0].detail), QStringLiteral("train.py:41"));
+        QCOMPARE(QString::fromStdString(h->each[1].kind), QStringLiteral("allreduce"));
+        QVERIFY(!launch::findHoldUp(ranks, now - 2)); // not before a late rank would be named
+        // The same op with another size is a mismatch too; the same op and size is a wait for someone else.
+        ranks[0].record.kind = "allreduce";
+        QCOMPARE(QString::fromStdString(launch::findHoldUp(ranks, now)->code),
+                 QStringLiteral("COLLECTIVE_MISMATCH"));
+        ranks[0].record.bytes = ranks[1].record.bytes;
+        QVERIFY(!launch::findHoldUp(ranks, now)); // under the 15 s of COLLECTIVE_WAIT_ALL
+        QCOMPARE(QString::fromStdString(launch::findHoldUp(ranks, now + 20)->code),
+                 QStringLiteral("COLLECTIVE_WAIT_ALL"));
+    }
+
     // A ring allreduce lets a rank finish and move on while another still receives: node 0's rank 0 waits in
     // the next bucket's allreduce (#32) while its rank 1 still waits in the epoch-loss allreduce (#31), both
     // for a frozen node 1. Rank 1 waits too: it is not the one behind (launch.two_nodes produced exactly

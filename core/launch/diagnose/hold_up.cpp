@@ -49,6 +49,20 @@ std::optional<HoldUp> findHoldUp(const std::vector<RankCollectives>& ranks, doub
     if (inside.size() != ranks.size()) return std::nullopt; // some finished it: it is moving
     h.waiting = inside;
     h.waitedS = now - lastIn;
+    // The ranks inside the same numbered collective disagree on what it is: no amount of waiting ends that,
+    // so it is said as soon as a rank late into a collective would be.
+    bool differ = false;
+    for (const RankCollectives& r : ranks)
+        if (r.record.entered == latest) {
+            h.each.push_back({r.rank, r.record.kind, r.record.detail, r.record.bytes});
+            differ = differ || r.record.kind != h.each.front().kind || r.record.bytes != h.each.front().bytes;
+        }
+    if (differ) {
+        if (h.waitedS < thresholds.behindS) return std::nullopt;
+        h.code = protocol::diagnosis::CollectiveMismatch;
+        return h;
+    }
+    h.each.clear();
     if (h.waitedS < thresholds.allWaitS) return std::nullopt;
     h.code = protocol::diagnosis::CollectiveWaitAll;
     return h;

@@ -2,8 +2,10 @@
 
 // Who is holding everyone up: the ranks' live collective records (protocol/collective_progress.h) compared.
 // Ranks waiting inside collective #N while others have not entered it yet: those others hold the run up
-// (RANK_BEHIND). Every rank inside the same collective and none behind: nobody here is late, so a peer
-// elsewhere or the network is (COLLECTIVE_WAIT_ALL). Plain C++: the launcher's watch and tests feed it.
+// (RANK_BEHIND). Every rank inside collective #N, but not the same one (another op, another size): their code
+// paths diverged and none can finish (COLLECTIVE_MISMATCH). Every rank inside the same collective and none
+// behind: nobody here is late, so a peer elsewhere or the network is (COLLECTIVE_WAIT_ALL). Plain C++: the
+// launcher's watch and tests feed it.
 
 #include "protocol/collective_progress.h"
 
@@ -18,8 +20,15 @@ struct RankCollectives {
     protocol::CollectiveRecord record;
 };
 
+// What one rank waits in (COLLECTIVE_MISMATCH names each).
+struct RankWait {
+    int rank = -1;
+    std::string kind, detail;
+    std::int64_t bytes = 0;
+};
+
 struct HoldUp {
-    std::string code;         // protocol::diagnosis::RankBehind or CollectiveWaitAll
+    std::string code;         // protocol::diagnosis::RankBehind, CollectiveWaitAll or CollectiveMismatch
     std::vector<int> behind;  // ranks that have not entered the collective (RANK_BEHIND)
     std::vector<int> waiting; // ranks inside it
     std::int64_t number = 0;  // the collective's number (entered count of the ranks inside)
@@ -27,6 +36,7 @@ struct HoldUp {
     std::int64_t bytes = 0;
     double waitedS =
         0; // since the first waiting rank entered (RANK_BEHIND), the last one (COLLECTIVE_WAIT_ALL)
+    std::vector<RankWait> each; // COLLECTIVE_MISMATCH: the ranks inside collective #number, each as it is
 };
 
 struct HoldUpThresholds {

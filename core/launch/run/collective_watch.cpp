@@ -28,6 +28,14 @@ QJsonArray jsonRanks(const std::vector<int>& ranks) {
     return a;
 }
 
+// Every rank of the world is one of this launcher's: nothing elsewhere can be what they wait for.
+bool everyRankIsHere(const RunModel& model) {
+    int here = 0;
+    for (const RankStatus& r : model.ranks())
+        if (!r.remote) ++here;
+    return here >= model.summary().worldSize;
+}
+
 } // namespace
 
 QString collectivesFile(const QString& dir, int rank) {
@@ -77,13 +85,15 @@ void CollectiveWatch::check() {
     const QString key = QStringLiteral("%1 #%2").arg(QString::fromStdString(h->code)).arg(h->number);
     if (key == m_reported) return;
     m_reported = key;
-    if (h->code != protocol::diagnosis::RankBehind) {
+    const bool mismatch = h->code == protocol::diagnosis::CollectiveMismatch;
+    if (h->code != protocol::diagnosis::RankBehind && !mismatch) {
         report(*h, {});
         return;
     }
-    // Where the late ranks are, before saying so: their stacks come within a second and a half.
+    // Where the late (or diverged) ranks are, before saying so: their stacks come within a second and a half.
     m_asking = true;
-    m_hooks.stacks(tr("%1 behind").arg(ranksText(h->behind)),
+    m_hooks.stacks(mismatch ? tr("%1 in different collectives").arg(ranksText(h->waiting))
+                            : tr("%1 behind").arg(ranksText(h->behind)),
                    [this, hold = *h](const QMap<int, QString>& stacks) {
                        m_asking = false;
                        report(hold, stacks);
@@ -112,6 +122,38 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
         fix = tr("Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a "
                  "branch only some ranks take that skips a collective, a device that hangs).")
                   .arg(ranksText(h.behind));
+    } else if (h.code == protocol::diagnosis::CollectiveMismatch) {
+        // Each rank's collective and, where its stack says, the line of the script that sent it there.
+        QStringList each, where;
+        for (const RankWait& w : h.each) {
+            HoldUp one = h;
+            one.kind = w.kind;
+            one.detail = w.detail;
+            one.bytes = w.bytes;
+            each << tr("rank %1 in %2").arg(w.rank).arg(QString::fromStdString(describeCollective(one)));
+            const QString at = whereInUserCode(stacks.value(w.rank));
+            if (!at.isEmpty()) where << tr("rank %1 is at %2").arg(w.rank).arg(at);
+        }
+        text = tr("the ranks wait in different collectives for %1 s: %2; their code paths diverged and none "
+                  "of them can finish")
+                   .arg(waited, each.join(QStringLiteral("; ")));
+        if (!where.isEmpty()) text += QStringLiteral("; ") + where.join(QStringLiteral("; "));
+        d.matched = where.join(QStringLiteral("; ")).toStdString();
+        d.rank = h.each.front().rank;
+        fix =
+            tr("Make every rank run the same collectives in the same order with the same shapes: look for a "
+               "branch only some ranks take around the lines named (if rank == 0: ...), such as rank 0 alone "
+               "calling the DDP model or a collective.");
+    } else if (everyRankIsHere(m_model)) {
+        // One machine holds every rank, so no peer elsewhere can be missing.
+        text =
+            tr("every rank of this run (all on this machine) has waited in %1 for %2 s and none of them is "
+               "behind: they may be in collectives that do not match (a branch only some ranks take), or "
+               "the transport between them hangs")
+                .arg(what, waited);
+        fix =
+            tr("Show stacks to see where each rank is: look for a rank-dependent branch around a collective "
+               "or a DDP forward; TORCH_DISTRIBUTED_DEBUG=DETAIL names the first difference.");
     } else {
         text =
             tr("every rank here has waited in %1 for %2 s and none of them is behind: a rank elsewhere (on "

@@ -234,6 +234,24 @@ private slots:
         QVERIFY(d);
         QCOMPARE(d->rank, 1);
 
+        // Issue 41: the peer whose connection closed had finished well (exit code 0) while rank 0 waited in a
+        // collective it alone entered: no rank died, the ranks ran different collectives.
+        d = diagnoseRun({{0, {"RuntimeError: Connection closed by peer [127.0.0.1]:4242"}, "exit code 1", 1},
+                         {1, {"epoch 3 done"}, "exit code 0", 0}},
+                        0);
+        QVERIFY(d);
+        QCOMPARE(d->code, std::string("COLLECTIVE_MISMATCH"));
+        QCOMPARE(d->rank, 0);
+        QVERIFY2(d->message.find("Rank 1 had already finished (exit code 0)") != std::string::npos &&
+                     d->message.find("died first") == std::string::npos,
+                 d->message.c_str());
+        // A peer that did not end well is still the one that went away.
+        d = diagnoseRun({{0, {"RuntimeError: Connection closed by peer [127.0.0.1]:4242"}, "exit code 1", 1},
+                         {1, {}, "killed by signal 9 (SIGKILL)", -1}},
+                        0);
+        QVERIFY(d);
+        QCOMPARE(d->code, std::string("CONNECTION_LOST"));
+
         // Nothing known: no diagnosis, rather than a wrong one.
         QVERIFY(!diagnoseRun({{0, {"ValueError: bad config"}, "exit code 1"}, {1, {}, ""}}, 0));
         QVERIFY(!diagnoseRun({}, -1));

@@ -423,7 +423,26 @@ std::optional<Diagnosis> diagnoseRun(const std::vector<RankOutput>& ranks, int f
                 consequenceRank->rank,
                 -1,
                 {}};
-    if (firstFailedRank >= 0 && firstFailedRank != consequenceRank->rank) {
+    // The rank whose connection went away had finished its work (exit code 0) while this one still waited:
+    // nobody died; this rank waited in a collective the other never entered.
+    const bool otherFailedFirst = firstFailedRank >= 0 && firstFailedRank != consequenceRank->rank;
+    if (d.code == protocol::diagnosis::ConnectionLost && !otherFailedFirst)
+        for (const RankOutput& r : ranks)
+            if (r.rank != consequenceRank->rank && r.exitCode == 0) {
+                const FailureKind* mismatch = findFailureKind(protocol::diagnosis::CollectiveMismatch);
+                if (!mismatch) break;
+                d.code = mismatch->code;
+                d.message = "Rank " + std::to_string(r.rank) +
+                            " had already finished (exit code 0) when rank " +
+                            std::to_string(consequenceRank->rank) +
+                            " lost its connection to it: no rank died; rank " +
+                            std::to_string(consequenceRank->rank) +
+                            " waited in a collective the other never entered, so the ranks ran different "
+                            "collectives (a metric, an evaluation or a DDP forward only some ranks do).";
+                d.fix = mismatch->fix;
+                return d;
+            }
+    if (otherFailedFirst) {
         d.firstFailedRank = firstFailedRank;
         for (const RankOutput& r : ranks)
             if (r.rank == firstFailedRank) d.firstFailedExit = r.exitText;

@@ -53,6 +53,7 @@ struct RankOutput {
     int rank = -1;
     std::vector<std::string> lines;
     std::string exitText; // "exit code 3", "killed by signal 9 (SIGKILL)"; may be empty
+    int exitCode = -1;    // 0: it finished well; -1: unknown, still running or ended by a signal
 };
 
 struct Diagnosis {

@@ -556,7 +556,7 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
         // the explanation to its peers' errors. A worker's error event counts as a line of its output.
         std::vector<RankOutput> outputs;
         for (const RankStatus& r : m_ranks) {
-            RankOutput o{r.rank, {}, r.exitText.toStdString()};
+            RankOutput o{r.rank, {}, r.exitText.toStdString(), r.exitCode};
             for (const QString& line : r.lastStderr)
                 o.lines.push_back(line.toStdString());
             if (!r.errorCode.isEmpty() || !r.errorMessage.isEmpty())

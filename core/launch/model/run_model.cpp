@@ -321,10 +321,8 @@ void RunModel::noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& b) {
     // The step where it began: an event reports the latest step, and a throttled one may come many steps
     // later (the instrumentation names the first non-finite step since its previous event).
     qint64 step = r.step;
-    const auto first = b.find(protocol::field::LossNonFiniteStep);
-    if (first != b.end() && first->is_number_integer() && first->get<qint64>() > 0 &&
-        first->get<qint64>() <= step)
-        step = first->get<qint64>();
+    const double first = num(b, protocol::field::LossNonFiniteStep, 0);
+    if (first >= 1 && first <= double(step)) step = qint64(first);
     Diagnosis d{kind->code, kind->message, kind->fix, {}, r.rank, -1, {}};
     d.matched = line != b.end() && line->is_string()
                     ? line->get<std::string>()

@@ -1,6 +1,6 @@
 #include "launch/config/run_config.h"
 
-#include "launch/run/run_store.h"
+#include "launch/config/output_paths.h"
 #include "os/private_file.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"

@@ -1,5 +1,7 @@
 #include "launch/run/run_folder.h"
 
+#include "launch/config/output_paths.h"
+
 #include "os/private_file.h"
 #include "protocol/output_mark.h"
 
@@ -19,12 +21,6 @@ QString tr(const char* text) {
 }
 
 } // namespace
-
-QStringList RunFolder::outputNames(const RunConfig& config) {
-    QStringList names{QStringLiteral("metrics.jsonl"), QStringLiteral("summary.json")};
-    if (!config.isScript()) names << QStringLiteral("checkpoint.pt") << QStringLiteral("model.pt");
-    return names;
-}
 
 bool RunFolder::mark(const QString& dir, const QStringList& names, QString* error) {
     std::vector<std::string> list;
@@ -92,7 +88,7 @@ bool RunFolder::make(const RunConfig& config, QString* error) {
     if (!makePath(config.outDir, error) || !isOwn(config.outDir, true, error)) return false;
     const QString storeFile = config.storeFilePath();
     if (!storeFile.isEmpty() && !makePath(QFileInfo(storeFile).absolutePath(), error)) return false;
-    return mark(config.outDir, outputNames(config), error);
+    return mark(config.outDir, runOutputNames(config), error);
 }
 
 void RunFolder::removeEmptyCreated() {

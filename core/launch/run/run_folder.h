@@ -21,9 +21,6 @@ public:
     // Removes the folders make() created that are empty now, deepest first; forgets them.
     void removeEmptyCreated();
 
-    // The launcher's own files in OUT for this kind of run: metrics.jsonl and summary.json, and a built-in
-    // workload's checkpoint.pt and model.pt (written by rank 0).
-    static QStringList outputNames(const RunConfig& config);
     // Whether `dir` is the user's own folder (os::folderOwner): DDP Desk reuses only such a folder for what
     // it writes and what the ranks run from it; false with a message naming the folder and why.
     static bool isOwn(const QString& dir, bool followLink, QString* error);

@@ -13,17 +13,6 @@
 
 namespace ddpdesk::launch {
 
-// What is already at the paths a run writes and would otherwise replace or remove - the default store folder
-// (OUT/store: absent or empty, not a link), the store file, OUT/metrics.jsonl, summary.json, checkpoint.pt
-// and model.pt (absent, or DDP Desk's own earlier output: protocol/output_mark.h) - as problems naming the
-// path. Part of RunConfig::validate(), so
-// the CLI and the GUI refuse alike.
-QVector<ConfigProblem> foreignPathProblems(const RunConfig& config);
-// The same for one output file DDP Desk (re)writes itself (metrics.jsonl, sweep.csv, ...): empty when the
-// path is free or a file the folder's mark lists, else the reason naming it (a file of the user's is never
-// replaced, a link or a folder never written through).
-QString foreignOutputProblem(const QString& path);
-
 class RunStore {
 public:
     RunStore() = default;

@@ -5,8 +5,8 @@
 
 #include <QCoreApplication>
 
+#include "launch/config/output_paths.h"
 #include "launch/run/run_folder.h"
-#include "launch/run/run_store.h"
 #include "launch/run/supervisor.h"
 
 #include <QDir>

@@ -107,4 +107,11 @@ t_tests=$(($(date +%s) - start))
     awk '{for (i = 1; i <= NF; i++) if ($i == "sec") { split($4, n, "."); t[n[1]] += $(i - 1) }}
          END {for (a in t) printf "  area %-23s %6.0f\n", a, t[a]}' | sort
 } >&2
+# A failed run ends with each failed check and where it is (QtTest's FAIL! and Loc: lines, CTest's verdict
+# lines): a long failing test's output is cut in the middle of the log CI keeps, and its failing line is
+# the one thing a reader needs.
+if [ "$rc" -ne 0 ]; then
+  echo "test: the failed checks"
+  grep -E '(^FAIL! |^ *Loc: |\*\*\*(Failed|Timeout|Exception))' build/ctest-report.txt | cut -c1-400 | tail -n 60
+fi >&2
 exit "$rc"

@@ -5,6 +5,7 @@
 #include "launch/model/run_model.h"
 #include "launch/run/supervisor.h"
 #include "main_window.h"
+#include "os/platform.h"
 #include "run_panel.h"
 #include "screenshot_tour.h"
 
@@ -21,11 +22,8 @@ constexpr int kTourStorePort = 29623; // the node link takes 29624
 const char* const kTourSecret = "7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a";
 
 QString cliPath() {
-#ifdef Q_OS_WIN
-    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("ddpdesk-cli.exe"));
-#else
-    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("ddpdesk-cli"));
-#endif
+    return QDir(QCoreApplication::applicationDirPath())
+        .filePath(QString::fromStdString(os::executableName("ddpdesk-cli")));
 }
 
 } // namespace

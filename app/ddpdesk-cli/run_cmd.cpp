@@ -6,6 +6,7 @@
 #include "launch/record/tensorboard_log.h"
 #include "launch/run/console_view.h"
 #include "launch/run/supervisor.h"
+#include "os/platform.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
 #include "protocol/worker_settings_cli.h"
@@ -132,10 +133,8 @@ void prepareQtApplication(int& argc, char** argv, bool gui) {
         // sweep.png is drawn with QPainter: fonts need a QGuiApplication, which needs a platform even
         // headless.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
-#ifndef Q_OS_WIN
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && !os::windowSystemAlwaysPresent()) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
-#endif
         }
         new QGuiApplication(argc, argv); // lives until exit, like the process
     } else {

@@ -1,10 +1,10 @@
 // ddpdesk: the desktop GUI. Everything lives in ddpdesk_ui; this only reads the command line.
 
 #include "common/version_text.h"
-#include "console.h"
 #include "icons.h"
 #include "language.h"
 #include "main_window.h"
+#include "os/console.h"
 #include "screenshot_tour.h"
 
 #include <QApplication>
@@ -16,7 +16,7 @@
 #include <cstring>
 
 int main(int argc, char** argv) {
-    ddpdesk::attachParentConsole();
+    ddpdesk::os::attachParentConsole();
     // --version must work without a display (installers and CI call it), so it is answered before
     // QApplication.
     for (int i = 1; i < argc; ++i) {

@@ -16,4 +16,6 @@ int terminalColumns() {
     return 80;
 }
 
+void attachParentConsole() {} // stdout is already the terminal (or wherever the caller sent it)
+
 } // namespace ddpdesk::os

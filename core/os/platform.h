@@ -25,3 +25,14 @@ std::string replaceFileDurably(const std::filesystem::path& tmp, const std::file
                                const char* data, std::size_t size, bool* tmpTaken);
 
 } // namespace ddpdesk::train
+
+namespace ddpdesk::os {
+
+// What a program's file and the default Python are called on this system, and whether a GUI always has a
+// window system to draw on: the few names and facts the launcher and the tools would otherwise spell with
+// #ifdef outside core/os.
+std::string executableName(const std::string& base); // "ddpdesk-worker" -> "ddpdesk-worker.exe" on Windows
+std::string defaultPythonCommand();                  // "python" (on PATH) on Windows, else /usr/bin/python3
+bool windowSystemAlwaysPresent();                    // Windows: yes; X11/Wayland: only when DISPLAY says so
+
+} // namespace ddpdesk::os

@@ -88,3 +88,19 @@ bool setEnvironmentVariable(const std::string& name, const std::string* value) {
 }
 
 } // namespace ddpdesk::train
+
+namespace ddpdesk::os {
+
+std::string executableName(const std::string& base) {
+    return base;
+}
+
+std::string defaultPythonCommand() {
+    return "/usr/bin/python3";
+}
+
+bool windowSystemAlwaysPresent() {
+    return false;
+}
+
+} // namespace ddpdesk::os

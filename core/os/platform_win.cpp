@@ -101,3 +101,19 @@ bool setEnvironmentVariable(const std::string& name, const std::string* value) {
 }
 
 } // namespace ddpdesk::train
+
+namespace ddpdesk::os {
+
+std::string executableName(const std::string& base) {
+    return base + ".exe";
+}
+
+std::string defaultPythonCommand() {
+    return "python";
+}
+
+bool windowSystemAlwaysPresent() {
+    return true;
+}
+
+} // namespace ddpdesk::os

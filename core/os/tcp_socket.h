@@ -2,9 +2,10 @@
 
 // The OS's TCP sockets, handle by handle: non-blocking, every wait bounded by the caller. The portable
 // logic above them (resolving with a bound, trying each address, sending and receiving until one deadline,
-// cancelling) is core/net's; these are only the calls each OS makes its own way, one definition each in
-// tcp_socket_posix.cpp (poll, errno) and tcp_socket_win.cpp (Winsock's select, WSA errors). Error codes are
-// the OS's own and only travel back here: socketErrorKind and socketErrorText read them.
+// cancelling) is core/net's; these are only the OS calls, defined once in tcp_socket.cpp where both systems
+// read alike (resolving, listening) and otherwise in tcp_socket_posix.cpp (poll, errno) and
+// tcp_socket_win.cpp (Winsock's select, WSA errors). Error codes are the OS's own and only travel back here:
+// socketErrorKind and socketErrorText read them.
 
 #include <chrono>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // POSIX half of tcp_socket.h: non-blocking sockets driven by poll() so every wait is bounded.
 
 #include "os/tcp_socket.h"
+#include "os/tcp_socket_shim.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -21,23 +22,6 @@ int fdOf(std::intptr_t handle) {
     return static_cast<int>(handle);
 }
 
-std::string numericAddress(const sockaddr* sa, socklen_t len) {
-    char host[NI_MAXHOST] = {0};
-    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) return "?";
-    return host;
-}
-
-// A numeric address as a socket address, without asking any resolver.
-addrinfo* numericAddrinfo(const std::string& numeric, int port) {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-    addrinfo* res = nullptr;
-    const std::string service = std::to_string(port);
-    return ::getaddrinfo(numeric.c_str(), service.c_str(), &hints, &res) == 0 ? res : nullptr;
-}
-
 int pollOne(int fd, short events, std::chrono::milliseconds timeout) {
     pollfd pfd{fd, events, 0};
     int rc;
@@ -48,6 +32,41 @@ int pollOne(int fd, short events, std::chrono::milliseconds timeout) {
 }
 
 } // namespace
+
+namespace detail {
+
+void ensureSockets() {}
+
+int lastSocketError() {
+    return errno;
+}
+
+std::string resolveErrorText(int rc) {
+    return gai_strerror(rc);
+}
+
+bool openStreamSocket(int family, std::intptr_t& handle) {
+    handle = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    return handle >= 0;
+}
+
+bool openListenSocket(int family, std::intptr_t& handle, int& error) {
+    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    handle = fd;
+    error = fd < 0 ? errno : 0;
+    if (fd < 0) return false;
+    // SO_REUSEADDR only, as c10d does, so a rerun is not blocked by TIME_WAIT.
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    return true;
+}
+
+void closeSocket(std::intptr_t handle) {
+    ::close(fdOf(handle));
+}
+
+} // namespace detail
 
 SocketErrorKind socketErrorKind(int error) {
     switch (error) {
@@ -123,34 +142,10 @@ std::unique_ptr<TcpSocket> TcpListenSocket::accept(std::chrono::milliseconds tim
     return std::make_unique<TcpSocket>(fd);
 }
 
-bool isNumericHost(const std::string& host) {
-    addrinfo* numeric = numericAddrinfo(host, 0);
-    if (numeric) ::freeaddrinfo(numeric);
-    return numeric != nullptr;
-}
-
-HostAddresses resolveBlocking(const std::string& host) {
-    HostAddresses r;
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* res = nullptr;
-    const int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &res);
-    if (rc != 0) {
-        r.error = gai_strerror(rc);
-        return r;
-    }
-    for (addrinfo* ai = res; ai; ai = ai->ai_next)
-        addUnique(r.addresses, numericAddress(ai->ai_addr, ai->ai_addrlen));
-    ::freeaddrinfo(res);
-    r.ok = !r.addresses.empty();
-    return r;
-}
-
 bool connectNumeric(const std::string& numeric, int port, SocketDeadline deadline, SocketConnect& out) {
-    addrinfo* ai = numericAddrinfo(numeric, port);
+    addrinfo* ai = detail::numericAddrinfo(numeric, port);
     if (!ai) return false;
-    out.address = numericAddress(ai->ai_addr, ai->ai_addrlen);
+    out.address = detail::numericAddress(ai);
     out.socketFailed = false;
     const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     int err = 0;
@@ -208,71 +203,6 @@ int bindWildcard(bool ipv6, int port) {
     const int err = rc == 0 ? 0 : errno;
     ::close(fd);
     return err;
-}
-
-SocketListen listenTcp(const std::string& numeric, int port) {
-    SocketListen r;
-    addrinfo* ai = numericAddrinfo(numeric, port);
-    if (!ai) {
-        r.error = "not a numeric address: " + numeric;
-        return r;
-    }
-    const int fd = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    int err = fd < 0 ? errno : 0;
-    if (fd >= 0) {
-        int one = 1;
-        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (ai->ai_family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-        if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 128) != 0) err = errno;
-    }
-    ::freeaddrinfo(ai);
-    sockaddr_storage bound{};
-    socklen_t len = sizeof bound;
-    if (err == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0) err = errno;
-    if (err != 0) {
-        if (fd >= 0) ::close(fd);
-        r.error = socketErrorText(err);
-        return r;
-    }
-    const int actual = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                                                   : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    r.listener = std::make_unique<TcpListenSocket>(fd, actual);
-    return r;
-}
-
-bool isLocalAddress(const std::string& numeric) {
-    addrinfo* ai = numericAddrinfo(numeric, 0);
-    if (!ai) return false;
-    bool local = false;
-    const int fd = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0) {
-        local = ::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0; // EADDRNOTAVAIL: not an address of this machine
-        ::close(fd);
-    }
-    ::freeaddrinfo(ai);
-    return local;
-}
-
-std::string localHostName() {
-    char name[256] = {0};
-    if (::gethostname(name, sizeof name - 1) != 0) return {};
-    return name;
-}
-
-int pickFreePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_ANY);
-    a.sin_port = 0;
-    int port = 0;
-    socklen_t len = sizeof a;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
 }
 
 } // namespace ddpdesk::os

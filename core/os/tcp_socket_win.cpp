@@ -1,6 +1,7 @@
 // Windows half of tcp_socket.h: Winsock non-blocking sockets driven by select() so every wait is bounded.
 
 #include "os/tcp_socket.h"
+#include "os/tcp_socket_shim.h"
 
 #include <winsock2.h>
 #include <ws2tcpip.h>
@@ -17,32 +18,6 @@ SOCKET socketOf(std::intptr_t handle) {
 
 std::intptr_t handleOf(SOCKET s) {
     return static_cast<std::intptr_t>(s);
-}
-
-void ensureWinsock() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        WSADATA data;
-        WSAStartup(MAKEWORD(2, 2), &data);
-    });
-}
-
-std::string numericAddress(const sockaddr* sa, int len) {
-    char host[NI_MAXHOST] = {0};
-    if (getnameinfo(sa, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) return "?";
-    return host;
-}
-
-// A numeric address as a socket address, without asking any resolver.
-addrinfo* numericAddrinfo(const std::string& numeric, int port) {
-    ensureWinsock();
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-    addrinfo* res = nullptr;
-    const std::string service = std::to_string(port);
-    return getaddrinfo(numeric.c_str(), service.c_str(), &hints, &res) == 0 ? res : nullptr;
 }
 
 // select() with a timeout; returns >0 ready, 0 timeout, <0 error
@@ -64,6 +39,50 @@ void setNonBlocking(SOCKET s) {
 }
 
 } // namespace
+
+namespace detail {
+
+void ensureSockets() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        WSADATA data;
+        WSAStartup(MAKEWORD(2, 2), &data);
+    });
+}
+
+int lastSocketError() {
+    return WSAGetLastError();
+}
+
+std::string resolveErrorText(int rc) {
+    return socketErrorText(rc); // Winsock's getaddrinfo returns WSA error codes
+}
+
+bool openStreamSocket(int family, std::intptr_t& handle) {
+    const SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
+    handle = handleOf(s);
+    return s != INVALID_SOCKET;
+}
+
+bool openListenSocket(int family, std::intptr_t& handle, int& error) {
+    const SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
+    handle = handleOf(s);
+    error = s == INVALID_SOCKET ? WSAGetLastError() : 0;
+    if (s == INVALID_SOCKET) return false;
+    // Without it another program could bind the same port with SO_REUSEADDR and take our clients.
+    BOOL one = TRUE;
+    setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&one), sizeof one);
+    if (family == AF_INET6)
+        setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&one), sizeof one);
+    setNonBlocking(s);
+    return true;
+}
+
+void closeSocket(std::intptr_t handle) {
+    closesocket(socketOf(handle));
+}
+
+} // namespace detail
 
 SocketErrorKind socketErrorKind(int error) {
     switch (error) {
@@ -142,35 +161,10 @@ std::unique_ptr<TcpSocket> TcpListenSocket::accept(std::chrono::milliseconds tim
     return std::make_unique<TcpSocket>(handleOf(s));
 }
 
-bool isNumericHost(const std::string& host) {
-    addrinfo* numeric = numericAddrinfo(host, 0);
-    if (numeric) freeaddrinfo(numeric);
-    return numeric != nullptr;
-}
-
-HostAddresses resolveBlocking(const std::string& host) {
-    ensureWinsock();
-    HostAddresses r;
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* res = nullptr;
-    const int rc = getaddrinfo(host.c_str(), nullptr, &hints, &res);
-    if (rc != 0) {
-        r.error = socketErrorText(rc);
-        return r;
-    }
-    for (addrinfo* ai = res; ai; ai = ai->ai_next)
-        addUnique(r.addresses, numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen)));
-    freeaddrinfo(res);
-    r.ok = !r.addresses.empty();
-    return r;
-}
-
 bool connectNumeric(const std::string& numeric, int port, SocketDeadline deadline, SocketConnect& out) {
-    addrinfo* ai = numericAddrinfo(numeric, port);
+    addrinfo* ai = detail::numericAddrinfo(numeric, port);
     if (!ai) return false;
-    out.address = numericAddress(ai->ai_addr, static_cast<int>(ai->ai_addrlen));
+    out.address = detail::numericAddress(ai);
     out.socketFailed = false;
     const SOCKET s = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
     int err = 0;
@@ -208,7 +202,7 @@ bool connectNumeric(const std::string& numeric, int port, SocketDeadline deadlin
 }
 
 int bindWildcard(bool ipv6, int port) {
-    ensureWinsock();
+    detail::ensureSockets();
     const int family = ipv6 ? AF_INET6 : AF_INET;
     const SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
     if (s == INVALID_SOCKET) {
@@ -237,78 +231,6 @@ int bindWildcard(bool ipv6, int port) {
     const int err = rc == 0 ? 0 : WSAGetLastError();
     closesocket(s);
     return err;
-}
-
-SocketListen listenTcp(const std::string& numeric, int port) {
-    ensureWinsock();
-    SocketListen r;
-    addrinfo* ai = numericAddrinfo(numeric, port);
-    if (!ai) {
-        r.error = "not a numeric address: " + numeric;
-        return r;
-    }
-    const SOCKET s = socket(ai->ai_family, SOCK_STREAM, IPPROTO_TCP);
-    int err = s == INVALID_SOCKET ? WSAGetLastError() : 0;
-    if (err == 0) {
-        // Without it another program could bind the same port with SO_REUSEADDR and take our clients.
-        BOOL one = TRUE;
-        setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&one), sizeof one);
-        if (ai->ai_family == AF_INET6)
-            setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&one), sizeof one);
-        setNonBlocking(s);
-        if (bind(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) != 0 || listen(s, 128) != 0)
-            err = WSAGetLastError();
-    }
-    freeaddrinfo(ai);
-    sockaddr_storage bound{};
-    int len = sizeof bound;
-    if (err == 0 && getsockname(s, reinterpret_cast<sockaddr*>(&bound), &len) != 0) err = WSAGetLastError();
-    if (err != 0) {
-        if (s != INVALID_SOCKET) closesocket(s);
-        r.error = socketErrorText(err);
-        return r;
-    }
-    const int actual = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                                                   : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    r.listener = std::make_unique<TcpListenSocket>(handleOf(s), actual);
-    return r;
-}
-
-bool isLocalAddress(const std::string& numeric) {
-    addrinfo* ai = numericAddrinfo(numeric, 0);
-    if (!ai) return false;
-    bool local = false;
-    const SOCKET s = socket(ai->ai_family, SOCK_STREAM, IPPROTO_TCP);
-    if (s != INVALID_SOCKET) {
-        // WSAEADDRNOTAVAIL: not an address of this machine
-        local = bind(s, ai->ai_addr, static_cast<int>(ai->ai_addrlen)) == 0;
-        closesocket(s);
-    }
-    freeaddrinfo(ai);
-    return local;
-}
-
-std::string localHostName() {
-    ensureWinsock();
-    char name[256] = {0};
-    if (gethostname(name, sizeof name - 1) != 0) return {};
-    return name;
-}
-
-int pickFreePort() {
-    ensureWinsock();
-    const SOCKET s = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
-    if (s == INVALID_SOCKET) return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_ANY);
-    int len = sizeof a;
-    int port = 0;
-    if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    closesocket(s);
-    return port;
 }
 
 } // namespace ddpdesk::os

@@ -2,7 +2,7 @@
 
 // Live collective progress, written once for both sides: each rank keeps a one-record file that says how many
 // collectives it has entered and completed and what the latest one is; the launcher reads every rank's
-// record about once a second and names the rank the others wait for (launch/run/collective_watch.h). A file
+// record about once a second and names the rank the others wait for (launch/watch/collective_watch.h). A file
 // rather than telemetry lines: a rank that blocks in a collective can write nothing more, so the record is
 // rewritten in place on entering and on leaving each collective, and a script's own stdout is never
 // interleaved with it. The record is one JSON object padded with spaces to kRecordBytes - 1 and a newline,

@@ -178,7 +178,7 @@ constexpr const char* Ranks = "ranks";
 constexpr const char* StallTimeoutS = "stall_timeout_s";
 constexpr const char* Doctor = "doctor";
 constexpr const char* DoctorError = "doctor_error";
-// diagnosis (the hold-up watch, launch/run/collective_watch.h): code (RANK_BEHIND, COLLECTIVE_WAIT_ALL),
+// diagnosis (the hold-up watch, launch/watch/collective_watch.h): code (RANK_BEHIND, COLLECTIVE_WAIT_ALL),
 // text, behind[], waiting[], collective{number, kind, detail, bytes}, waited_s.
 constexpr const char* Waiting = "waiting";
 constexpr const char* Collective = "collective";
@@ -187,7 +187,7 @@ constexpr const char* Kind = "kind";
 constexpr const char* Detail = "detail";
 constexpr const char* Bytes = "bytes";
 constexpr const char* WaitedS = "waited_s";
-// diagnosis STRAGGLER (launch/run/straggler_watch.h): code, text, behind[] (the slow rank), fastest_rank,
+// diagnosis STRAGGLER (launch/watch/straggler_watch.h): code, text, behind[] (the slow rank), fastest_rank,
 // ratio, own_ms, fastest_ms, slow_part ("compute", "data_loading"), part_ms, fastest_part_ms, slow_for_s, and
 // its process's cpu_percent, threads where the monitor sampled it; for a rank on a GPU, its index, its
 // gpu_util_percent, temperature_c and sm_clock_mhz, the fastest rank's GPU's fastest_sm_clock_mhz, and

@@ -4,9 +4,9 @@
 
 #include "launch/model/node_status.h"
 #include "launch/model/run_model.h"
-#include "launch/run/remote_ranks.h"
-#include "launch/run/store_census_watch.h"
-#include "launch/run/straggler_evidence.h"
+#include "launch/nodes/remote_ranks.h"
+#include "launch/nodes/store_census_watch.h"
+#include "launch/watch/straggler_evidence.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 // monitor events made by core/monitor itself (no GPU on the test machines: the GPU readings are made up).
 #include "launch/model/run_model.h"
 #include "launch/model/straggler.h"
-#include "launch/run/straggler_evidence.h"
+#include "launch/watch/straggler_evidence.h"
 #include "monitor/monitor_events.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "bench_nodes.h"
 
 #include "launch/link/node_link_client.h"
-#include "launch/run/remote_ranks.h"
+#include "launch/nodes/remote_ranks.h"
 #include "protocol/node_link.h"
 #include "protocol/run_auth.h"
 #include "protocol/telemetry.h"

@@ -7,7 +7,7 @@
 // node 0's launcher's.
 
 #include "launch/model/run_model.h"
-#include "launch/run/node_link_feed.h"
+#include "launch/nodes/node_link_feed.h"
 
 #include <QByteArray>
 #include <QProcess>

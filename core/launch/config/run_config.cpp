@@ -1,6 +1,7 @@
 #include "launch/config/run_config.h"
 
 #include "launch/config/output_paths.h"
+#include "os/platform.h"
 #include "os/private_file.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
@@ -233,13 +234,8 @@ int RunConfig::threadsPerWorker() const {
 
 QString RunConfig::interpreter() const {
     if (!python.isEmpty()) return python;
-    if (scriptFile.endsWith(QLatin1String(".py"), Qt::CaseInsensitive)) {
-#ifdef Q_OS_WIN
-        return QStringLiteral("python");
-#else
-        return QStringLiteral("/usr/bin/python3");
-#endif
-    }
+    if (scriptFile.endsWith(QLatin1String(".py"), Qt::CaseInsensitive))
+        return QString::fromStdString(os::defaultPythonCommand());
     return QString();
 }
 

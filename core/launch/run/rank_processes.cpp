@@ -2,12 +2,13 @@
 // reading its output line by line; stopping it (terminate, then kill).
 #include "launch/run/rank_processes.h"
 
-#include "launch/run/collective_watch.h"
+#include "launch/watch/collective_watch.h"
 #include "protocol/collective_progress.h"
 
 #include "launch/diagnose/stack_dump.h"
 #include "launch/run/script_instrument.h"
 #include "launch/run/warm_workers.h"
+#include "os/platform.h"
 #include "protocol/run_auth.h"
 
 #include <QCoreApplication>
@@ -20,14 +21,9 @@ namespace ddpdesk::launch {
 QString RankProcesses::findWorker(QString* error) {
     const QString fromEnv = qEnvironmentVariable("DDPDESK_WORKER");
     QString path = fromEnv;
-    if (path.isEmpty()) {
-#ifdef Q_OS_WIN
-        const QString name = QStringLiteral("ddpdesk-worker.exe");
-#else
-        const QString name = QStringLiteral("ddpdesk-worker");
-#endif
-        path = QDir(QCoreApplication::applicationDirPath()).filePath(name);
-    }
+    if (path.isEmpty())
+        path = QDir(QCoreApplication::applicationDirPath())
+                   .filePath(QString::fromStdString(os::executableName("ddpdesk-worker")));
     const QFileInfo fi(path);
     if (!fi.isFile() || !fi.isExecutable()) {
         if (error)

@@ -11,7 +11,7 @@
 
 #include "launch/diagnose/hold_up.h"
 #include "launch/model/run_model.h"
-#include "launch/run/background_doctor.h"
+#include "launch/watch/background_doctor.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

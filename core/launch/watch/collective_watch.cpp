@@ -1,4 +1,4 @@
-#include "launch/run/collective_watch.h"
+#include "launch/watch/collective_watch.h"
 
 #include "launch/diagnose/stack_dump.h"
 #include "protocol/finding_codes.h"

@@ -1,6 +1,6 @@
-#include "launch/run/straggler_watch.h"
+#include "launch/watch/straggler_watch.h"
 
-#include "launch/run/straggler_evidence.h"
+#include "launch/watch/straggler_evidence.h"
 #include "protocol/finding_codes.h"
 #include "protocol/telemetry.h"
 

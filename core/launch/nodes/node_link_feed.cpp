@@ -1,4 +1,4 @@
-#include "launch/run/node_link_feed.h"
+#include "launch/nodes/node_link_feed.h"
 
 #include "net/net_socket.h"
 #include "protocol/json_fields.h"

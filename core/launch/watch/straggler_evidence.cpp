@@ -1,4 +1,4 @@
-#include "launch/run/straggler_evidence.h"
+#include "launch/watch/straggler_evidence.h"
 
 #include "launch/model/run_model.h"
 #include "protocol/telemetry.h"

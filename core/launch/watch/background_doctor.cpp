@@ -1,4 +1,4 @@
-#include "launch/run/background_doctor.h"
+#include "launch/watch/background_doctor.h"
 
 #include "launch/model/json_bridge.h"
 

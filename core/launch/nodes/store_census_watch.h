@@ -5,7 +5,7 @@
 // doctor reads which ranks the store shows (off the event loop, bounded); the ones of a waiting node are
 // reported once (again when the set grows), so node 0 shows them as known from the store only.
 
-#include "launch/run/background_doctor.h"
+#include "launch/watch/background_doctor.h"
 
 #include <QMap>
 #include <QObject>

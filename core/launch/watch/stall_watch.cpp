@@ -1,6 +1,6 @@
 // Stall watch: when ranks stop making progress, say which ones are behind (by their step counters) and ask
 // the doctor about the store, instead of letting the run hang silently until the worker's own timeout.
-#include "launch/run/stall_watch.h"
+#include "launch/watch/stall_watch.h"
 
 #include "protocol/telemetry.h"
 

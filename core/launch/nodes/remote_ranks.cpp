@@ -1,4 +1,4 @@
-#include "launch/run/remote_ranks.h"
+#include "launch/nodes/remote_ranks.h"
 
 #include "protocol/json_fields.h"
 #include "protocol/telemetry.h"

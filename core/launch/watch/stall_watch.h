@@ -6,7 +6,7 @@
 
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
-#include "launch/run/background_doctor.h"
+#include "launch/watch/background_doctor.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "launch/run/node_reports.h"
+#include "launch/nodes/node_reports.h"
 
 #include "launch/model/run_model.h"
 

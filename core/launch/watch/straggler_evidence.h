@@ -1,6 +1,6 @@
 #pragma once
 
-// What stands beside a straggler warning (launch/run/straggler_watch.h), from the monitor's last readings:
+// What stands beside a straggler warning (launch/watch/straggler_watch.h), from the monitor's last readings:
 // its process's CPU share and threads; on a GPU, that GPU's utilization, temperature and SM clock (against
 // the fastest rank's GPU's clock: a hot or power-capped GPU clocks down) and the other processes on it.
 

@@ -1,4 +1,4 @@
-#include "launch/run/store_census_watch.h"
+#include "launch/nodes/store_census_watch.h"
 
 #include "launch/model/run_model.h"
 #include "protocol/finding_codes.h"

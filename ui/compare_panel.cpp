@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/run/supervisor.h"
+#include "launch/run/sweep_trust.h"
 #include "plot/sweep_plot.h"
 
 #include <QComboBox>
@@ -23,6 +24,16 @@
 #include <cmath>
 
 namespace ddpdesk::ui {
+
+namespace {
+
+// A size under the efficiency floor for which no cause was found, or none could be measured.
+bool noCause(const launch::SweepRow& r) {
+    return r.notes.contains(QLatin1String(launch::sweep_note::NoCauseFound)) ||
+           r.notes.contains(QLatin1String(launch::sweep_note::NoCauseMeasurable));
+}
+
+} // namespace
 
 ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     build();
@@ -227,20 +238,29 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
                                                  : QStringLiteral(" (GPU %1)").arg(r.size.devices)),
             r.size.setting.isEmpty() ? QStringLiteral("\u2013") : r.size.variant(),
             num(r.samplesPerS, 0),
-            r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) : r.status,
+            r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) +
+                       (r.notes.isEmpty() ? QString() : QStringLiteral(" \u26a0"))
+                 : r.status,
             r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
             r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
             std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
-            QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1),
+            std::isfinite(r.commWaitShare) ? QStringLiteral("%1 %").arg(r.commWaitShare * 100, 0, 'f', 1)
+                                           : QStringLiteral("n/a"),
             r.bytesPerStep > 0 ? QLocale().formattedDataSize(r.bytesPerStep) : QStringLiteral("\u2013"),
-            r.scaling.isEmpty() ? QStringLiteral("\u2013") : r.scaling.join(QStringLiteral(", "))};
+            !r.scaling.isEmpty() ? r.scaling.join(QStringLiteral(", "))
+            : noCause(r)         ? tr("none found")
+                                 : QStringLiteral("\u2013")};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(i, c, item);
         }
-        // The causes in words, with their fixes (diagnose/scaling.h), where the codes are.
-        m_table->item(i, cells.size() - 1)->setToolTip(r.scalingText.join(QStringLiteral("\n\n")));
+        // The causes in words, with their fixes (diagnose/scaling.h), where the codes are; a size's notes
+        // (run/sweep_trust.h) where its speedup is, and why no cause was found under the causes' column.
+        m_table->item(i, cells.size() - 1)
+            ->setToolTip(
+                (r.scalingText + (noCause(r) ? r.notesText : QStringList())).join(QStringLiteral("\n\n")));
+        if (!r.notesText.isEmpty()) m_table->item(i, 3)->setToolTip(r.notesText.join(QStringLiteral("\n\n")));
     }
     m_speedup->removeAllSeries();
     m_loss->removeAllSeries();

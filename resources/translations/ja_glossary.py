@@ -3,7 +3,7 @@
 # new source texts:  /usr/bin/python3 resources/translations/ja_glossary.py
 # Untranslated texts stay "unfinished" so Qt Linguist shows them; Japanese has a single numerus form.
 # Caution: lupdate cannot see texts core/launch translates through a context string (QCoreApplication::translate
-# in free functions: FailureDiagnosis, RunStore, RunConfig, RunFolder, SecretFile) and drops them as obsolete;
+# in free functions: FailureDiagnosis, RunStore, RunConfig, RunFolder, SecretFile, SweepTrust) and drops them as obsolete;
 # add such texts to their <context> in the .ts by hand (an empty translation) and run this script.
 import os
 import sys

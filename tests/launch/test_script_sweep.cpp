@@ -148,12 +148,12 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[0],
                  QStringLiteral("nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,"
-                                "test_accuracy,comm_wait_share,bytes_per_step,variant,scaling"));
+                                "test_accuracy,comm_wait_share,bytes_per_step,variant,scaling,notes"));
         QVERIFY(lines[1].startsWith("1,"));
         QVERIFY(lines[2].startsWith("2,"));
         for (int i = 1; i <= 2; ++i) {
             const QStringList cells = lines[i].split(',');
-            QCOMPARE(cells.size(), 11);
+            QCOMPARE(cells.size(), 12);
             QCOMPARE(cells[9], QString());               // nothing compared
             QVERIFY(cells[1].toDouble() > 0);            // samples/s
             QVERIFY(cells[2].toDouble() > 0);            // speedup
@@ -189,7 +189,7 @@ private slots:
             QVERIFY(csv.open(QIODevice::ReadOnly));
             const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
             QCOMPARE(lines.size(), 3);
-            QVERIFY(lines[0].endsWith(",bytes_per_step,variant,scaling"));
+            QVERIFY(lines[0].endsWith(",bytes_per_step,variant,scaling,notes"));
             const QString setting = c.spec.section('=', 0, 0);
             const QStringList first = lines[1].split(','), second = lines[2].split(',');
             QCOMPARE(first.value(9), setting + "=" + c.a);

@@ -8,6 +8,7 @@
 #include "launch/config/output_paths.h"
 #include "launch/run/run_folder.h"
 #include "launch/run/supervisor.h"
+#include "launch/run/sweep_trust.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -134,6 +135,7 @@ void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss) {
                     break;
                 }
     }
+    judgeSweepRows(rows);
 }
 
 namespace {
@@ -145,15 +147,15 @@ QString cell(double v, int prec = 4) {
 QString sweepCsv(const QVector<SweepRow>& rows) {
     QString out = QStringLiteral(
         "nproc,samples_per_s,speedup,efficiency,time_to_target_s,final_loss,test_accuracy,comm_wait_share,"
-        "bytes_per_step,variant,scaling\n");
+        "bytes_per_step,variant,scaling,notes\n");
     for (const SweepRow& r : rows) {
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
                    .arg(r.size.nproc)
                    .arg(cell(r.samplesPerS), cell(r.speedup), cell(r.efficiency),
                         r.timeToTargetS >= 0 ? cell(r.timeToTargetS) : QString(), cell(r.finalLoss),
                         cell(r.testAccuracy), cell(r.commWaitShare))
                    .arg(r.bytesPerStep)
-                   .arg(r.size.variant(), r.scaling.join(QLatin1Char(';')));
+                   .arg(r.size.variant(), r.scaling.join(QLatin1Char(';')), r.notes.join(QLatin1Char(';')));
     }
     return out;
 }
@@ -186,6 +188,12 @@ QString sweepTable(const QVector<SweepRow>& rows) {
                    .arg(r.bytesPerStep > 0 ? QLocale::c().formattedDataSize(r.bytesPerStep) : "-", 10)
                    .arg(r.size.setting.isEmpty() ? r.status : r.size.variant() + QLatin1Char(' ') + r.status);
     }
+    // What a size's figures can be trusted for (sweep_trust.h), under the table, each with its size.
+    for (const SweepRow& r : rows)
+        for (const QString& text : r.notesText)
+            out += QStringLiteral("size %1%2: %3\n")
+                       .arg(r.size.nproc)
+                       .arg(r.size.setting.isEmpty() ? QString() : QLatin1Char(' ') + r.size.variant(), text);
     return out;
 }
 
@@ -353,12 +361,19 @@ void SweepRunner::onRunFinished(bool ok) {
     row.finalLoss = s.finalLoss;
     row.testAccuracy = s.testAccuracy;
     row.wallS = s.wallS;
+    row.rateBasis = s.samplesPerSBasis;
+    row.rateWhy = s.samplesPerSWhy;
+    row.steps = s.steps;
     double comm = 0;
+    int stepped = 0; // a rank that never stepped measured no wait: it is left out, not counted as 0
     for (const RankStatus& r : model->ranks()) {
-        comm += r.commWaitShare;
+        if (r.step > 0) {
+            comm += r.commWaitShare;
+            ++stepped;
+        }
         row.bytesPerStep = qMax(row.bytesPerStep, r.bytesPerStep);
     }
-    row.commWaitShare = model->rankCount() ? comm / model->rankCount() : 0;
+    row.commWaitShare = stepped ? comm / stepped : qQNaN();
     for (const ScalingCause& c : s.scaling) {
         row.scaling << c.code;
         row.scalingText << QStringLiteral("%1: %2. %3").arg(c.code, c.text, c.fix);

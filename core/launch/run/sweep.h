@@ -40,10 +40,15 @@ struct SweepRow {
     double timeToTargetS = -1; // first wall time the mean loss reached the target; -1: never
     double finalLoss = qQNaN();
     double testAccuracy = qQNaN();
-    double commWaitShare = 0; // mean over ranks
-    qint64 bytesPerStep = 0;  // gradient bytes a rank exchanges per step (halves with --grad-compression)
-    QStringList scaling;      // why it would not get faster (diagnose/scaling.h codes)
-    QStringList scalingText;  // each one's text and fix
+    double commWaitShare = qQNaN(); // mean over the ranks that stepped; NaN: none reported one
+    qint64 bytesPerStep = 0;    // gradient bytes a rank exchanges per step (halves with --grad-compression)
+    QStringList scaling;        // why it would not get faster (diagnose/scaling.h codes)
+    QStringList scalingText;    // each one's text and fix
+    QString rateBasis, rateWhy; // what its samples/s covers (model/throughput.h), or why it is n/a
+    qint64 steps = -1;          // the most steps a rank made; -1: not known
+    // What its figures can be trusted for (run/sweep_trust.h): note codes, and the same in words.
+    QStringList notes;
+    QStringList notesText;
     double wallS = 0;
     QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
 };
@@ -57,13 +62,14 @@ QVector<SweepSize> compareSetting(const QVector<SweepSize>& sizes, const QString
 // base with size's worker count, devices and compared setting applied; its own folder under base.outDir.
 RunConfig sweepPointConfig(const RunConfig& base, const SweepSize& size);
 
-// Fills speedup/efficiency/timeToTarget. targetLoss <= 0 (or NaN): the largest final loss among successful
-// sizes, so every size that finished reaches it.
+// Fills speedup/efficiency/timeToTarget, then each size's notes (sweep_trust.h). targetLoss <= 0 (or NaN):
+// the largest final loss among successful sizes, so every size that finished reaches it.
 void computeSweepMetrics(QVector<SweepRow>& rows, double targetLoss = 0);
 QString sweepCsv(const QVector<SweepRow>& rows); // header: nproc,samples_per_s,speedup,efficiency,
                                                  // time_to_target_s,final_loss,test_accuracy,comm_wait_share,
-                                                 // bytes_per_step,variant
-QString sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal
+                                                 // bytes_per_step,variant,scaling,notes
+QString
+sweepTable(const QVector<SweepRow>& rows); // aligned text table for the terminal, then each size's notes
 
 class SweepRunner : public QObject {
     Q_OBJECT

@@ -152,8 +152,11 @@ void RunRankTable::update(const launch::RunModel& model) {
         set(ColLoss, std::isfinite(r.loss) ? QString::number(r.loss, 'g', 4) : QStringLiteral("\u2013"));
         set(ColRate,
             r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 0) : QStringLiteral("\u2013"));
-        set(ColComm, r.step > 0 ? QStringLiteral("%1 %").arg(r.commWaitShare * 100.0, 0, 'f', 1)
-                                : RunPanel::tr("n/a")); // never stepped: nothing was measured
+        // Never stepped, or stepped without reporting a wait (a script rank without DDP): nothing was
+        // measured.
+        set(ColComm, r.step > 0 && r.commReported
+                         ? QStringLiteral("%1 %").arg(r.commWaitShare * 100.0, 0, 'f', 1)
+                         : RunPanel::tr("n/a"));
         showStraggler(i, r.straggler);
         // The latest collective this rank entered; "waiting" while it is inside it (the hold-up watch's
         // reading).

@@ -96,6 +96,7 @@ constexpr const char* DataBound = "DATA_BOUND"; // steps spend their time outsid
 constexpr const char* CpuOversubscribed = "CPU_OVERSUBSCRIBED"; // threads x ranks > cores
 constexpr const char* GpuShared = "GPU_SHARED";                 // two ranks on one GPU
 constexpr const char* WrongInterface = "WRONG_INTERFACE"; // Gloo on loopback, a virtual or a slower adapter
+constexpr const char* EachRankAlone = "EACH_RANK_ALONE";  // a script whose ranks never ran a DDP model
 // Known failure texts (core/launch/diagnose/failure_diagnosis.cpp, in its table's order): root causes
 constexpr const char* NcclUnavailable = "NCCL_UNAVAILABLE";
 constexpr const char* LibuvUnavailable = "LIBUV_UNAVAILABLE";

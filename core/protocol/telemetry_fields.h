@@ -65,6 +65,10 @@ constexpr const char* Samples = "samples";
 constexpr const char* StepMs = "step_ms";
 constexpr const char* ComputeMs = "compute_ms";
 constexpr const char* CommWaitMs = "comm_wait_ms";
+// A script rank's step event while none of its forwards ran a DistributedDataParallel model (true; absent
+// once one did): the rank trains alone, and its samples (counted at a DDP forward) and comm wait are not
+// measured.
+constexpr const char* NoDdp = "no_ddp";
 constexpr const char* DataMs = "data_ms";
 constexpr const char* BytesAllreduced = "bytes_allreduced";
 constexpr const char* AllreduceCalls = "allreduce_calls";

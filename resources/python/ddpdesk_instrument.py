@@ -88,6 +88,8 @@ def _emit(force=False):
     event = {"v": 1, "event": "step", "rank": _rank, "t": _state.get("t_wall") or now, "step": _state["step"],
              "loss": value,
              "samples": _state["samples"], "source": "instrument"}
+    if not _state.get("ddp_seen"):  # no DDP forward yet: each rank trains alone (telemetry_fields.h NoDdp)
+        event["no_ddp"] = True
     if nonfinite:
         event["loss_nonfinite"] = nonfinite
         first = _first_nonfinite_step()
@@ -268,6 +270,7 @@ def _install():
     forward = DistributedDataParallel.forward
 
     def counted_forward(self, *args, **kwargs):
+        _state["ddp_seen"] = True
         if torch.is_grad_enabled() and self.training:  # under no_grad or in eval(): validation, not training
             _state["pending"] += _first_batch_size(args, kwargs)
             _state["loader_train"] += _state["loader_pending"]

@@ -373,6 +373,10 @@
         <source>each rank reported one step; a rate needs two</source>
         <translation>各ランクが報告したステップは 1 回だけです。速度の計算には 2 回必要です</translation>
     </message>
+    <message>
+        <source>no rank ran a forward of a model wrapped in DistributedDataParallel, where a script's samples are counted: each rank trains alone</source>
+        <translation>スクリプトのサンプル数を数える DistributedDataParallel でラップされたモデルの forward を実行したランクがありません: 各ランクは単独で学習しています</translation>
+    </message>
 </context>
 <context>
     <name>ddpdesk::launch::RunReplay</name>
@@ -556,6 +560,14 @@
     <message>
         <source>the host name '%1' resolves to %2</source>
         <translation>ホスト名 '%1' は %2 に解決されます</translation>
+    </message>
+    <message>
+        <source>each rank trains alone: no rank ran a forward of a model wrapped in DistributedDataParallel, so no gradients are exchanged and the %1 ranks train %1 separate models</source>
+        <translation>各ランクが単独で学習しています: DistributedDataParallel でラップされたモデルの forward を実行したランクがないため、勾配は交換されず、%1 個のランクが %1 個の別々のモデルを学習しています</translation>
+    </message>
+    <message>
+        <source>Wrap the model after init_process_group and before the optimizer is made: model = torch.nn.parallel.DistributedDataParallel(model) (with device_ids=[local_rank] on a GPU), and check that the script does not skip the wrap on this device (some examples wrap only on CUDA).</source>
+        <translation>init_process_group の後、オプティマイザーを作る前にモデルをラップしてください: model = torch.nn.parallel.DistributedDataParallel(model) (GPU では device_ids=[local_rank] を付けて)。また、このデバイスでスクリプトがラップを飛ばしていないか確認してください (CUDA のときだけラップする例があります)。</translation>
     </message>
 </context>
 <context>

@@ -199,6 +199,25 @@ private slots:
                  qPrintable(causes[0].text));
     }
 
+    // A script whose ranks never ran a DDP forward: each trains alone, and that is the one cause named (more
+    // threads than cores on top of it would only distract from it).
+    void ranksWithoutDdpEachTrainAlone() {
+        ScalingFacts f = healthy();
+        f.eachRankAlone = true;
+        f.threadsPerRank = 4;
+        f.ranks = {rank(0, -1), rank(1, -1)};
+        QCOMPARE(codes(f), QStringList{"EACH_RANK_ALONE"});
+        const auto causes = ddpdesk::launch::diagnoseScaling(f);
+        QVERIFY2(causes[0].text.contains("2 ranks train 2 separate models"), qPrintable(causes[0].text));
+        QVERIFY(causes[0].fix.contains("DistributedDataParallel(model)"));
+        f.worldSize = 1; // one rank is alone by design
+        f.localRanks = 1;
+        f.threadsPerRank = 1;
+        f.ranks = {rank(0, -1)};
+        f.devices = {QStringLiteral("cpu")};
+        QVERIFY(codes(f).isEmpty());
+    }
+
     void unmeasuredFiguresClaimNothing() {
         ScalingFacts f = healthy();
         f.ranks = {rank(0, -1), rank(1, -1)};

@@ -11,7 +11,9 @@
 //    generator on every fifth: one step per batch, as the script's loop counts;
 //  * a validation pass each epoch (the DDP model in eval() under no_grad): its samples are not training
 //  samples;
-//  * the worker's training flags given with --script (they would change nothing) are refused by name.
+//  * the worker's training flags given with --script (they would change nothing) are refused by name;
+//  * a script that never wraps its model in DDP (imagenet's main.py on a CPU) is told each rank trains alone,
+//    and its samples/s and comm wait say n/a with that reason instead of "one step" and 0.
 #include "launch_test_util.h"
 
 #include <QFile>
@@ -111,6 +113,33 @@ if __name__ == "__main__":
     main()
 )PY";
 
+// The shape of pytorch/examples imagenet/main.py on a machine without CUDA: the process group is made, the
+// model is never wrapped, and each rank steps its own optimizer.
+const QByteArray kAloneScript = R"PY(import time
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+torch.manual_seed(dist.get_rank())
+model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(24):
+    x, y = torch.randn(32, 64), torch.randint(0, 10, (32,))
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    time.sleep(0.05)
+dist.destroy_process_group()
+)PY";
+
+QStringList scalingCodes(const QJsonObject& summary) {
+    QStringList codes;
+    for (const QJsonValue& c : summary["scaling"].toArray())
+        codes << c.toObject()["code"].toString();
+    return codes;
+}
+
 } // namespace
 
 class ScriptNumbersTest : public QObject {
@@ -155,6 +184,8 @@ private slots:
         QCOMPARE(summary["steps"].toInt(), iterations);
         for (const QJsonValue& rank : summary["ranks"].toArray())
             QCOMPARE(rank.toObject()["steps"].toInt(), iterations);
+        QVERIFY2(!scalingCodes(summary).contains("EACH_RANK_ALONE"),
+                 qPrintable(scalingCodes(summary).join(' ')));
         if (how == QLatin1String("gan")) { // each model's loss, named by its class
             QFile metrics(out + "/metrics.jsonl");
             QVERIFY(metrics.open(QIODevice::ReadOnly));
@@ -169,6 +200,30 @@ private slots:
         }
         QVERIFY2(std::abs(reported / ownRate - 1.0) <= 0.10,
                  qPrintable(QStringLiteral("%1 against %2").arg(reported).arg(ownRate)));
+    }
+
+    // Before: samples/s n/a "each rank reported one step; a rate needs two" though each reported 24, a comm
+    // wait of 0, and no word that the ranks never exchanged a gradient.
+    void aScriptWithoutDdpIsToldEachRankTrainsAlone() {
+        QTemporaryDir tmp;
+        const QString script = tmp.filePath("alone.py"), out = tmp.filePath("run");
+        QVERIFY(writeFile(script, kAloneScript));
+        const auto r =
+            launchtest::runCli({"run", "--script", script, "--python", launchtest::envPath("DDPDESK_PYTHON"),
+                                "--nproc", "2", "--out", out},
+                               120000);
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
+        const QJsonObject summary = launchtest::readJsonFile(out + "/summary.json");
+        QCOMPARE(summary["steps"].toInt(), 24);
+        QCOMPARE(scalingCodes(summary), QStringList({"EACH_RANK_ALONE"}));
+        QVERIFY(summary["samples_per_s"].isNull());
+        QVERIFY2(summary["samples_per_s_why"].toString().contains("each rank trains alone"),
+                 qPrintable(summary["samples_per_s_why"].toString()));
+        for (const QJsonValue& rank : summary["ranks"].toArray())
+            QVERIFY2(rank.toObject()["comm_wait_share"].isNull(),
+                     qPrintable(QJsonDocument(rank.toObject()).toJson(QJsonDocument::Compact)));
+        QVERIFY2(r.out.contains("EACH_RANK_ALONE") || r.err.contains("EACH_RANK_ALONE"),
+                 qPrintable(r.out + r.err));
     }
 
     // The worker's training flags change nothing for a script: refused by name before anything starts (they

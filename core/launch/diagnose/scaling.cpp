@@ -229,10 +229,29 @@ void wrongInterface(const ScalingFacts& f, QVector<ScalingCause>& out) {
     out.push_back(c);
 }
 
+// More ranks only train more separate models: nothing else about the run's scaling means anything.
+void eachRankAlone(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    if (!f.eachRankAlone || f.worldSize < 2) return;
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::EachRankAlone);
+    c.text =
+        tr("each rank trains alone: no rank ran a forward of a model wrapped in DistributedDataParallel, so "
+           "no gradients are exchanged and the %1 ranks train %1 separate models")
+            .arg(f.worldSize);
+    c.fix =
+        tr("Wrap the model after init_process_group and before the optimizer is made: model = "
+           "torch.nn.parallel.DistributedDataParallel(model) (with device_ids=[local_rank] on a GPU), and "
+           "check that the script does not skip the wrap on this device (some examples wrap only on CUDA).");
+    c.evidence = {{"world_size", f.worldSize}};
+    out.push_back(c);
+}
+
 } // namespace
 
 QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
     QVector<ScalingCause> out;
+    eachRankAlone(facts, out);
+    if (!out.isEmpty()) return out;
     cpuOversubscribed(facts, out);
     gpuShared(facts, out);
     stragglerCause(facts, out);

@@ -3,10 +3,11 @@
 // Why a run does not get faster with more ranks, from what it measured: every rank waiting on the gradient
 // exchange (COMM_BOUND), steps spent outside forward and backward (DATA_BOUND), more threads than cores
 // (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER), Gloo's
-// traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE). Each
-// cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the facts at
-// the end of a run (run/scaling_facts.h) (summary.json `scaling`, the CLI's end report, sweep.csv), tests
-// feed made-up ones.
+// traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE), a
+// script whose ranks never wrap a model in DistributedDataParallel and so each train alone (EACH_RANK_ALONE).
+// Each cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the
+// facts at the end of a run (run/scaling_facts.h) (summary.json `scaling`, the CLI's end report, sweep.csv),
+// tests feed made-up ones.
 
 #include "os/net_interfaces.h"
 
@@ -38,6 +39,8 @@ struct ScalingFacts {
     // ("--iface", "GLOO_SOCKET_IFNAME", "the host name 'x' resolves to 10.0.0.5"), and what else is here.
     QString glooInterface, glooInterfaceFrom;
     std::vector<os::NetInterface> interfaces;
+    // A script run whose every stepping rank said no DistributedDataParallel model ran a forward.
+    bool eachRankAlone = false;
 };
 
 struct ScalingCause {

@@ -284,7 +284,10 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     const double bytes = num(b, protocol::field::BytesAllreduced, -1);
     if (bytes >= 0) r.bytesPerStep = qint64(bytes);
     const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
+    const auto noDdp = b.find(protocol::field::NoDdp);
+    r.noDdp = noDdp != b.end() && noDdp->is_boolean() && noDdp->get<bool>();
     if (stepMs > 0) {
+        r.commReported = r.commReported || b.contains(protocol::field::CommWaitMs);
         r.stepMs = stepMs;
         m_stepMs[index] += stepMs;
         m_commMs[index] += qMax(0.0, commMs);
@@ -489,6 +492,16 @@ SamplesRate RunModel::samplesRate() const {
     return m_throughput.global(sum, worldScale());
 }
 
+bool RunModel::everyRankAlone() const {
+    int stepped = 0;
+    for (const RankStatus& r : m_ranks) {
+        if (r.step <= 0) continue;
+        if (!r.noDdp) return false;
+        ++stepped;
+    }
+    return stepped > 0;
+}
+
 double RunModel::meanLoss() const {
     double sum = 0;
     int n = 0;
@@ -536,6 +549,10 @@ void RunModel::fillLiveFigures(RunSummary& s) const {
     s.samplesPerS = rate.perS;
     s.samplesPerSBasis = rate.basis;
     s.samplesPerSWhy = rate.why;
+    if (s.samplesPerS <= 0 && everyRankAlone())
+        s.samplesPerSWhy =
+            tr("no rank ran a forward of a model wrapped in DistributedDataParallel, where a script's "
+               "samples are counted: each rank trains alone");
     s.finalLoss = meanLoss();
 }
 

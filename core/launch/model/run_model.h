@@ -59,11 +59,13 @@ struct RankStatus {
     qint64 step = 0;
     qint64 samples = 0; // cumulative samples this rank processed
     double loss = qQNaN();
-    double samplesPerSec = 0; // after warm-up (from its second step event on); 0 until known
-    double commWaitShare = 0; // comm_wait_ms / step_ms, cumulative
-    double stepMs = -1;       // the latest step event's mean step time; -1: not reported
-    qint64 bytesPerStep = 0;  // bytes_allreduced of the last step event (built-in worker)
-    QString paramsSha256;     // from the `done` event (built-in worker): equal on every healthy rank
+    double samplesPerSec = 0;  // after warm-up (from its second step event on); 0 until known
+    double commWaitShare = 0;  // comm_wait_ms / step_ms, cumulative; measured only when commReported
+    bool commReported = false; // a step event carried comm_wait_ms (a script rank without DDP never does)
+    bool noDdp = false;        // its latest step event said no DDP model ran a forward: it trains alone
+    double stepMs = -1;        // the latest step event's mean step time; -1: not reported
+    qint64 bytesPerStep = 0;   // bytes_allreduced of the last step event (built-in worker)
+    QString paramsSha256;      // from the `done` event (built-in worker): equal on every healthy rank
     double testAccuracy = qQNaN();
     double lastProgressT = 0;  // unix seconds of the last step/epoch event (stall watch)
     qint64 collectives = -1;   // collectives entered (the hold-up watch's reading); -1: not reported
@@ -178,6 +180,9 @@ public:
     double globalSamplesPerS() const; // the ranks' rates after warm-up, summed for the world; 0 until known
     SamplesRate samplesRate() const;  // the same, else from the first step on, else why not
     double meanLoss() const;          // latest loss averaged over ranks that reported one
+    // Every rank that stepped said no DDP model ran a forward (a script that never wraps its model): each
+    // trains alone. False while no rank has stepped.
+    bool everyRankAlone() const;
     // The latest `gpu` / `proc` monitor event of each node, already read into per-device readings (empty
     // until one came); ordered by node.
     const QVector<MonitorReading>& lastGpuReadings() const { return m_gpuReadings; }

@@ -99,7 +99,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["steps"] = double(r.step);
         j["samples_per_s"] = r.samplesPerSec > 0 ? QJsonValue(r.samplesPerSec) : QJsonValue(QJsonValue::Null);
         // Unmeasured (n/a), not 0, for a rank that never stepped.
-        j["comm_wait_share"] = r.step > 0 ? QJsonValue(r.commWaitShare) : QJsonValue(QJsonValue::Null);
+        j["comm_wait_share"] =
+            r.step > 0 && r.commReported ? QJsonValue(r.commWaitShare) : QJsonValue(QJsonValue::Null);
         j["straggler"] = stragglerJson(r.straggler);
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);

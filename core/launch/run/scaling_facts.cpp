@@ -60,7 +60,7 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         ScalingRank s;
         s.rank = r.rank;
         s.stepMs = r.stepMs;
-        s.commWaitShare = r.stepMs > 0 ? r.commWaitShare : -1;
+        s.commWaitShare = r.stepMs > 0 && r.commReported ? r.commWaitShare : -1;
         s.dataMs = r.straggler.dataMs;
         s.vsFastest = r.straggler.known() ? r.straggler.vsFastest : -1;
         // A ratio of tiny step times (2 ms against 3 ms) is jitter: the meter's own verdict decides.
@@ -70,6 +70,7 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));
     }
     if (f.worldSize > f.localRanks) findGlooInterface(config, f);
+    f.eachRankAlone = config.isScript() && model.everyRankAlone();
     return f;
 }
 

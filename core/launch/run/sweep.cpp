@@ -365,9 +365,10 @@ void SweepRunner::onRunFinished(bool ok) {
     row.rateWhy = s.samplesPerSWhy;
     row.steps = s.steps;
     double comm = 0;
-    int stepped = 0; // a rank that never stepped measured no wait: it is left out, not counted as 0
+    int stepped =
+        0; // a rank that never stepped or reported no wait measured none: left out, not counted as 0
     for (const RankStatus& r : model->ranks()) {
-        if (r.step > 0) {
+        if (r.step > 0 && r.commReported) {
             comm += r.commWaitShare;
             ++stepped;
         }

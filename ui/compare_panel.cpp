@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -238,9 +239,7 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
                                                  : QStringLiteral(" (GPU %1)").arg(r.size.devices)),
             r.size.setting.isEmpty() ? QStringLiteral("\u2013") : r.size.variant(),
             num(r.samplesPerS, 0),
-            r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) +
-                       (r.notes.isEmpty() ? QString() : QStringLiteral(" \u26a0"))
-                 : r.status,
+            r.ok ? QStringLiteral("%1\u00d7").arg(r.speedup, 0, 'f', 2) : r.status,
             r.ok ? QStringLiteral("%1 %").arg(r.efficiency * 100, 0, 'f', 0) : QString(),
             r.timeToTargetS >= 0 ? tr("%1 s").arg(r.timeToTargetS, 0, 'f', 1) : QStringLiteral("\u2013"),
             std::isfinite(r.finalLoss) ? QString::number(r.finalLoss, 'g', 4) : QStringLiteral("\u2013"),
@@ -260,7 +259,12 @@ void ComparePanel::showRows(const QVector<launch::SweepRow>& rows) {
         m_table->item(i, cells.size() - 1)
             ->setToolTip(
                 (r.scalingText + (noCause(r) ? r.notesText : QStringList())).join(QStringLiteral("\n\n")));
-        if (!r.notesText.isEmpty()) m_table->item(i, 3)->setToolTip(r.notesText.join(QStringLiteral("\n\n")));
+        // A size whose figures cannot be trusted: a warning sign beside its speedup, the notes as its
+        // tooltip.
+        if (!r.notesText.isEmpty()) {
+            m_table->item(i, 3)->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            m_table->item(i, 3)->setToolTip(r.notesText.join(QStringLiteral("\n\n")));
+        }
     }
     m_speedup->removeAllSeries();
     m_loss->removeAllSeries();

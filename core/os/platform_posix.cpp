@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <poll.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -101,6 +102,12 @@ std::string defaultPythonCommand() {
 
 bool windowSystemAlwaysPresent() {
     return false;
+}
+
+bool standardOutputHasRoom() {
+    // A pipe polls writable while one of its buffers is free, which holds a line of up to a page.
+    pollfd p{STDOUT_FILENO, POLLOUT, 0};
+    return ::poll(&p, 1, 0) != 0 && (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
 }
 
 } // namespace ddpdesk::os

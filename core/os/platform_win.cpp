@@ -116,4 +116,8 @@ bool windowSystemAlwaysPresent() {
     return true;
 }
 
+bool standardOutputHasRoom() {
+    return true; // an anonymous pipe does not tell its free space
+}
+
 } // namespace ddpdesk::os

@@ -63,6 +63,17 @@ def _is_rank():
     return os.getpid() == _owner
 
 
+def _has_room():
+    """Whether a line written to stdout now goes through without waiting: a launcher that stops reading (its GUI
+    hangs, its machine swaps) fills the pipe, and the training loop must not wait for it. Not measurable on
+    Windows (select takes sockets only): there, as when stdout is no pipe, a write is taken to fit."""
+    try:
+        import select
+        return bool(select.select([], [_out.fileno()], [], 0)[1])
+    except Exception:
+        return True
+
+
 def _emit(force=False):
     if not _is_rank():
         return
@@ -71,6 +82,8 @@ def _emit(force=False):
         return
     steps = _state["step"] - _state["emitted"]
     if steps <= 0:
+        return
+    if not force and not _has_room():  # the next event covers these steps too: nothing is lost but detail
         return
     loss = _state["loss"]
     value, nonfinite = None, None

@@ -502,8 +502,8 @@
         <translation>ランク %1 自身の処理に最速のランクの %2 倍かかっています: 毎ステップがこのランクを待っています</translation>
     </message>
     <message>
-        <source>See the STRAGGLER warning of the run for what is slow on rank %1 (compute or data loading).</source>
-        <translation>ランク %1 で何が遅いか (計算かデータ読み込みか) は、実行中の STRAGGLER 警告を見てください。</translation>
+        <source>Find what rank %1 does that the others do not: its compute or its data loading (the run&apos;s STRAGGLER warning names which, once it has lasted), or the same work on a slower device or a busier machine.</source>
+        <translation>ランク %1 がほかのランクと違って何をしているかを探してください: 計算かデータ読み込みか (遅れが続けば、実行中の STRAGGLER 警告がどちらかを示します)、あるいは同じ処理をより遅いデバイスや混んだマシンで行っていないか。</translation>
     </message>
     <message>
         <source>speed not reported</source>

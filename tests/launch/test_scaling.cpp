@@ -4,8 +4,12 @@
 // (COMM_BOUND), which a large batch of the same model is not; a ddpdesk-worker rank sharing its core with
 // CPU hogs (STRAGGLER, compute). A script rank loading data slowly (STRAGGLER, data loading, not COMM_BOUND)
 // is launch.script_sweep's aSlowRankIsNamedAStraggler.
+#include "launch/config/run_config.h"
 #include "launch/diagnose/scaling.h"
+#include "launch/model/run_model.h"
+#include "launch/run/scaling_facts.h"
 #include "launch_test_util.h"
+#include "protocol/telemetry.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -216,6 +220,45 @@ private slots:
         f.ranks = {rank(0, -1)};
         f.devices = {QStringLiteral("cpu")};
         QVERIFY(codes(f).isEmpty());
+    }
+
+    // The end of a run judges a straggler on its steady steps: two ranks alike for 60 steps, then rank 0's
+    // last step holds an evaluation it alone runs. Before, STRAGGLER named rank 0 at 2.1x; now no cause.
+    // The same run with rank 1 slow on every step still names rank 1.
+    void aLastStepThatHeldOneRanksEvaluationIsNoStraggler() {
+        for (const bool everyStepSlow : {false, true}) {
+            ddpdesk::launch::RunModel model;
+            model.reset({0, 1}, 2, "autoencoder", 0);
+            const double t0 = ddpdesk::protocol::nowSeconds();
+            for (int s = 1; s <= 61; ++s)
+                for (int r = 0; r < 2; ++r) {
+                    double own = everyStepSlow && r == 1 ? 60 : 20;
+                    if (!everyStepSlow && s == 61 && r == 0) own = 400;
+                    const double stepMs = everyStepSlow ? 61 : (s == 61 ? 401 : 21);
+                    auto e = ddpdesk::protocol::makeEvent("step", r);
+                    e["t"] = t0 + s * 0.1;
+                    e["step"] = s;
+                    e["loss"] = 1.0;
+                    e["samples"] = s * 32;
+                    e["step_ms"] = stepMs;
+                    e["comm_wait_ms"] = stepMs - own;
+                    model.applyLine(r, QByteArray::fromStdString(ddpdesk::protocol::encodeLine(e)));
+                }
+            ddpdesk::launch::RunConfig config;
+            config.nproc = 2;
+            const QStringList found = codes(ddpdesk::launch::scalingFacts(config, model));
+            if (everyStepSlow) {
+                QVERIFY2(found.contains("STRAGGLER"), qPrintable(found.join(' ')));
+                const auto causes =
+                    ddpdesk::launch::diagnoseScaling(ddpdesk::launch::scalingFacts(config, model));
+                for (const auto& c : causes)
+                    if (c.code == QLatin1String("STRAGGLER")) QCOMPARE(c.evidence["rank"].toInt(), 1);
+            } else {
+                QVERIFY2(model.rank(0).straggler.vsFastest >= 1.3,
+                         "the case no longer makes the smoothed figure jump");
+                QVERIFY2(!found.contains("STRAGGLER"), qPrintable(found.join(' ')));
+            }
+        }
     }
 
     void unmeasuredFiguresClaimNothing() {

@@ -97,6 +97,25 @@ private slots:
         QVERIFY(qAbs(m.score(1).vsOwnBest - 1.0) < 0.01);
     }
 
+    // nanoGPT's shape: the ranks step alike, then rank 0 alone evaluates before its last step. The smoothed
+    // figure (what the live warning follows) jumps; the steady one (the median of its recent steps, what the
+    // end of the run judges by) does not.
+    void oneLongStepMovesTheSmoothedFigureNotTheSteadyOne() {
+        StragglerMeter m;
+        m.reset(2, 30);
+        lockstep(m, 0, 5, 20, 20);
+        m.onStep(0, 5.0, 401, 1, -1); // 400 ms of its own: an evaluation on rank 0 alone
+        m.onStep(1, 5.0, 401, 381, -1);
+        QVERIFY2(m.score(0).vsFastest >= 1.3, qPrintable(QString::number(m.score(0).vsFastest)));
+        QVERIFY(m.score(0).slowSinceT > 0);
+        QVERIFY2(qAbs(m.score(0).steadyMs - 20) < 0.5, qPrintable(QString::number(m.score(0).steadyMs)));
+        QVERIFY(qAbs(m.score(1).steadyMs - 20) < 0.5);
+        // A rank slow on every step is slow on its steady figure too.
+        m.reset(2, 30);
+        lockstep(m, 0, 5, 20, 60);
+        QVERIFY(qAbs(m.score(1).steadyMs / m.score(0).steadyMs - 3.0) < 0.05);
+    }
+
     void aWarningComesAfterTheSustainedTimeAndOnce() {
         StragglerMeter m;
         m.reset(2, 3);

@@ -9,6 +9,7 @@
 #include "thread_process_group.h"
 
 #include "train/base/errors.h"
+#include "train/base/telemetry_emitter.h"
 #include "train/data/datasets.h"
 #include "train/engine/models.h"
 #include "train/engine/trainer.h"
@@ -16,6 +17,11 @@
 #include <torch/torch.h>
 
 #include <thread>
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 using namespace ddpdesk;
 using ddpdesk::testsupport::TempDir;
@@ -154,6 +160,53 @@ TEST_CASE(aRankThatNeverComesTimesOutNamingIt) {
     TEST_REQUIRE_EQ(runs[0].code, std::string(train::error_code::CollectiveTimeout));
     TEST_CHECK_EQ(runs[0].exitCode, int(train::exit_code::Timeout));
     TEST_CHECK_MSG(runs[0].error.find("rank(s) 1") != std::string::npos, runs[0].error);
+}
+
+// A launcher that stops reading (a hung GUI, a SIGSTOPped launcher: launch.two_nodes once saw node 0's own
+// rank make 0.31 of its steps while its launcher was stopped) fills the rank's stdout pipe. A step event then
+// is not written (emitIfRoom returns false at once: a blocking write would hang this case until ctest's
+// deadline), and once the pipe is read again it is. The trainer keeps such a step in the next event's
+// averages.
+TEST_CASE(aFullStdoutPipeNeverHoldsAStepEvent) {
+#ifdef _WIN32
+    TEST_SKIP("an anonymous pipe on Windows tells no free space: every event is written there");
+#else
+    int fds[2];
+    TEST_REQUIRE(::pipe(fds) == 0);
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO);
+    TEST_REQUIRE(saved >= 0 && ::dup2(fds[1], STDOUT_FILENO) == STDOUT_FILENO);
+    auto& tm = train::TelemetryEmitter::instance();
+    nlohmann::json e = tm.event("step");
+    e["step"] = 1;
+    e["note"] = std::string(300, 'x'); // a step event's size
+    int written = 0;
+    bool refused = false;
+    for (int i = 0; i < 100000 && !refused; ++i) { // 64 KiB of pipe: a few hundred events
+        if (tm.emitIfRoom(e))
+            ++written;
+        else
+            refused = true;
+    }
+    // Drain what the pipe holds (non-blocking), then there is room again.
+    ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    char buffer[65536];
+    std::size_t drained = 0;
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+        drained += std::size_t(n);
+    const bool roomAgain = tm.emitIfRoom(e);
+    std::fflush(stdout);
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+    ::close(fds[1]);
+    while (::read(fds[0], buffer, sizeof buffer) > 0) {
+    }
+    ::close(fds[0]);
+    TEST_CHECK_MSG(refused, "every event was written: the pipe never filled");
+    TEST_CHECK_MSG(written > 10, std::to_string(written));
+    TEST_CHECK_MSG(drained > 0, "nothing reached the pipe");
+    TEST_CHECK(roomAgain);
+#endif
 }
 
 DDPDESK_TEST_MAIN()

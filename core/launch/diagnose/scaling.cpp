@@ -148,7 +148,9 @@ void stragglerCause(const ScalingFacts& f, QVector<ScalingCause>& out) {
     c.text = tr("rank %1's own work takes %2x the fastest rank's: every step waits for it")
                  .arg(s->rank)
                  .arg(s->vsFastest, 0, 'f', 1);
-    c.fix = tr("See the STRAGGLER warning of the run for what is slow on rank %1 (compute or data loading).")
+    c.fix = tr("Find what rank %1 does that the others do not: its compute or its data loading (the run's "
+               "STRAGGLER warning names which, once it has lasted), or the same work on a slower device or a "
+               "busier machine.")
                 .arg(s->rank);
     c.evidence = {{"rank", s->rank}, {"vs_fastest", s->vsFastest}};
     out.push_back(c);

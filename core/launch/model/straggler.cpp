@@ -1,13 +1,14 @@
 #include "launch/model/straggler.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace ddpdesk::launch {
 
 namespace {
 
 constexpr double kSmoothing = 0.3; // weight of the newest event: a rank's figure follows within a few events
-constexpr double kMinExcessMs = 2; // below this, a ratio of tiny step times is jitter, not a slow rank
+constexpr double kMinExcessMs = StragglerMeter::kMinExcessMs;
 // A slow rank has caught up only when clearly closer than kSlowRatio: on a busy machine the fastest rank's
 // figure jitters too, and a ratio flapping around 1.3 would otherwise restart the sustained time each dip.
 constexpr double kCaughtUpRatio = 1.15;
@@ -37,7 +38,13 @@ void StragglerMeter::onStep(int index, double t, double stepMs, double commMs, d
     if (stepMs <= 0 || commMs < 0) return;
     if (++r.events <= kWarmupEvents) return;
     if (r.ownMs >= 0) m_own.erase(m_own.find(r.ownMs));
-    r.ownMs = smoothed(r.ownMs, std::max(0.0, stepMs - commMs));
+    const double own = std::max(0.0, stepMs - commMs);
+    r.ownMs = smoothed(r.ownMs, own);
+    r.recent.push_back(own);
+    if (r.recent.size() > size_t(kSteadyEvents)) r.recent.pop_front();
+    std::vector<double> sorted(r.recent.begin(), r.recent.end());
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    r.score.steadyMs = sorted[sorted.size() / 2];
     m_own.insert(r.ownMs);
     if (dataMs >= 0) r.dataMs = smoothed(r.dataMs, std::min(dataMs, stepMs));
     if (r.events > kWarmupEvents + 2) // its best from a smoothed figure, not the first event's

@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <set>
 
@@ -26,6 +27,10 @@ struct StragglerScore {
     double dataMs = -1; // of which outside forward and backward; -1: not reported
     double slowSinceT =
         0; // unix seconds since it has been kSlowRatio or more slower than the fastest; 0: not
+    // The median of its own work per step over its last kSteadyEvents step events past the warm-up: what
+    // the end of a run judges a straggler by, so one long step (an evaluation or a checkpoint on this rank
+    // alone) moves the smoothed figure above but not this one. -1: not measured.
+    double steadyMs = -1;
     bool known() const { return !std::isnan(vsFastest); }
 };
 
@@ -42,6 +47,9 @@ public:
     static constexpr double kSlowRatio = kStragglerRatio; // the diagnosis' threshold (diagnose/scaling.h)
     static constexpr int kWarmupEvents =
         2; // the first step events (buckets built, first allreduce) are left out
+    static constexpr int kSteadyEvents = 64; // the events StragglerScore::steadyMs is the median of
+    static constexpr double kMinExcessMs =
+        2; // below this, a ratio of tiny step times is jitter, not a slow rank
 
     void reset(int ranks, double sustainS);
     void restart(int index); // a restarted rank: its history starts over
@@ -58,6 +66,7 @@ private:
         double ownMs = -1, dataMs = -1, bestMs = -1;
         StragglerScore score;
         bool warned = false;
+        std::deque<double> recent; // its last kSteadyEvents own times, for steadyMs
     };
     void rescore(Rank& r, double t);
 

@@ -55,6 +55,14 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
     const int omp = qEnvironmentVariableIntValue("OMP_NUM_THREADS", &userThreads);
     if (config.isScript() && !config.training.threads && userThreads && omp > 0) f.threadsPerRank = omp;
     const QStringList devices = config.deviceList();
+    // A straggler is judged on its steady steps (the median of its recent own work per step), not on the
+    // smoothed figure the live warning follows: a last step that held one rank's evaluation or checkpoint
+    // moves that figure, while every step before it was as fast as the others'.
+    double fastestSteady = -1;
+    for (int i = 0; i < local; ++i) {
+        const double steady = model.rank(i).straggler.steadyMs;
+        if (steady > 0 && (fastestSteady < 0 || steady < fastestSteady)) fastestSteady = steady;
+    }
     for (int i = 0; i < local; ++i) {
         const RankStatus& r = model.rank(i);
         ScalingRank s;
@@ -62,9 +70,10 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         s.stepMs = r.stepMs;
         s.commWaitShare = r.stepMs > 0 && r.commReported ? r.commWaitShare : -1;
         s.dataMs = r.straggler.dataMs;
-        s.vsFastest = r.straggler.known() ? r.straggler.vsFastest : -1;
-        // A ratio of tiny step times (2 ms against 3 ms) is jitter: the meter's own verdict decides.
-        s.slow = r.straggler.known() && r.straggler.slowSinceT > 0;
+        const double steady = r.straggler.steadyMs;
+        s.vsFastest = r.straggler.known() && steady > 0 && fastestSteady > 0 ? steady / fastestSteady : -1;
+        // A ratio of tiny step times (2 ms against 3 ms) is jitter: it takes kMinExcessMs more as well.
+        s.slow = s.vsFastest >= kStragglerRatio && steady - fastestSteady >= StragglerMeter::kMinExcessMs;
         s.bytesPerStep = r.bytesPerStep > 0 ? double(r.bytesPerStep) : -1;
         f.ranks.push_back(s);
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));

@@ -1,5 +1,6 @@
 #include "train/base/telemetry_emitter.h"
 
+#include "os/platform.h"
 #include "protocol/telemetry.h"
 
 #include <cstdio>
@@ -28,6 +29,12 @@ void TelemetryEmitter::emit(const nlohmann::json& event) {
     // intact.
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fflush(stdout);
+}
+
+bool TelemetryEmitter::emitIfRoom(const nlohmann::json& event) {
+    if (!os::standardOutputHasRoom()) return false;
+    emit(event);
+    return true;
 }
 
 void TelemetryEmitter::emitError(const TrainError& error) {

@@ -22,6 +22,10 @@ public:
 
     nlohmann::json event(std::string_view type) const; // envelope filled in
     void emit(const nlohmann::json& event);
+    // emit() only if stdout takes the line without waiting (os::standardOutputHasRoom): for events a later
+    // one supersedes (steps), so a launcher that stops reading never holds the training loop. False: not
+    // written.
+    bool emitIfRoom(const nlohmann::json& event);
     void emitError(const TrainError& error);
     void log(const std::string& line); // stderr, prefixed with the rank
 

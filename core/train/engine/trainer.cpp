@@ -402,7 +402,13 @@ struct Trainer::State {
             e[protocol::field::LossScale] = scaler.currentScale();
             e[protocol::field::SkippedSteps] = scaler.skippedSteps();
         }
-        tm.emit(e);
+        // A launcher that stopped reading (a hung GUI) must not hold the steps: a step event it has no room
+        // for is not written, and the next one averages over these steps too. The last one is written
+        // whatever.
+        if (force)
+            tm.emit(e);
+        else if (!tm.emitIfRoom(e))
+            return;
         accStepMs = accCommMs = 0;
         accSteps = 0;
     }

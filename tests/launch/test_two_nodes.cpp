@@ -193,10 +193,11 @@ private slots:
     // Node 0's launcher stopped (SIGSTOP) for 10 s, as a GUI that hangs or a machine that swaps: node 1's
     // launcher keeps queueing (its link thread alone waits) and its rank's steps are not held: its median
     // step time while node 0's launcher is stopped is printed against the slower of the 10 s before and after
-    // (within 5 % on a quiet machine) and asserted within 1.5x. Node 0's own rank stalls once the pipe its
-    // stopped launcher does not read is full, and the job with it; node 0 catches up on what node 1's
-    // launcher queued when it continues. The same run measures what node 1's launcher, forwarding every
-    // event, costs: its CPU time per step against the step time.
+    // (within 5 % on a quiet machine) and asserted within 1.5x, with at least half the steps of those
+    // windows: node 0's own rank keeps training too (its step events that find its pipe full are not
+    // written), and node 0 catches up on what node 1's launcher queued when it continues. The same run
+    // measures what node 1's launcher, forwarding every event, costs: its CPU time per step against the step
+    // time.
     void aStoppedNodeZeroLauncherDoesNotSlowNodeOne() {
         QTemporaryDir dir;
         m_telemetryMs = QStringLiteral("100"); // the default
@@ -252,15 +253,17 @@ private slots:
         // printed (within 5 % on a quiet machine); the bound asserted leaves room for a loaded machine's
         // noise (a full CI suite once measured past an earlier 1.05 bound).
         const double ratio = w[1].medianMs() / std::max(w[0].medianMs(), w[2].medianMs());
-        // Steps in the stopped window are counted and printed, not asserted: node 0's own rank blocks once
-        // its stopped launcher's pipe is full (its step events outgrow 64 KiB in a few seconds), and the job
-        // with it, whatever node 1 does (0.31 of the steps once here).
+        // The job keeps its pace while node 0's launcher is stopped: node 0's own rank no longer waits for
+        // the pipe its launcher does not read (a step event without room is not written;
+        // train.trainer_threads). When it did, the job made 0.29-0.31 of its steps in that window; now 1.16
+        // once here. Half is the bar: far from both.
         const double stepShare = double(w[1].steps) / double(std::min(w[0].steps, w[2].steps));
         qInfo("node 1's step: median %.2f / %.2f / %.2f ms (mean %.2f / %.2f / %.2f) before, while node 0's "
               "launcher was stopped, after (%.3fx; %.2f of the steps)",
               w[0].medianMs(), w[1].medianMs(), w[2].medianMs(), w[0].stepMs, w[1].stepMs, w[2].stepMs, ratio,
               stepShare);
         QVERIFY2(ratio <= 1.5, qPrintable(QString::number(ratio)));
+        QVERIFY2(stepShare >= 0.5, qPrintable(QString::number(stepShare)));
         // What forwarding costs: node 1's launcher's CPU time per step with the link, less the same job's
         // without one (--no-node-link), against the rank's step time. A launcher's CPU time is what it
         // can take from a rank on a machine whose cores all train.

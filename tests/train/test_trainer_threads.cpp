@@ -165,7 +165,8 @@ TEST_CASE(aRankThatNeverComesTimesOutNamingIt) {
 // A launcher that stops reading (a hung GUI, a SIGSTOPped launcher: launch.two_nodes once saw node 0's own
 // rank make 0.31 of its steps while its launcher was stopped) fills the rank's stdout pipe. A step event then
 // is not written (emitIfRoom returns false at once: a blocking write would hang this case until ctest's
-// deadline), and once the pipe is read again it is. The trainer keeps such a step in the next event's
+// deadline), an epoch event is queued (emitQueued returns at once), and once the pipe is read again the
+// queued event is written first, then steps again. The trainer keeps a step not written in the next event's
 // averages.
 TEST_CASE(aFullStdoutPipeNeverHoldsAStepEvent) {
 #ifdef _WIN32
@@ -188,14 +189,22 @@ TEST_CASE(aFullStdoutPipeNeverHoldsAStepEvent) {
         else
             refused = true;
     }
-    // Drain what the pipe holds (non-blocking), then there is room again.
+    nlohmann::json epoch = tm.event("epoch");
+    epoch["epoch"] = 7;
+    tm.emitQueued(epoch); // no room: kept
+    const bool stepBehindTheQueue = tm.emitIfRoom(e);
+    // Drain what the pipe holds (non-blocking), then there is room again: the epoch event goes first.
     ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     char buffer[65536];
     std::size_t drained = 0;
     for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
         drained += std::size_t(n);
+    e["step"] = 2;
     const bool roomAgain = tm.emitIfRoom(e);
     std::fflush(stdout);
+    std::string after;
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+        after.append(buffer, std::size_t(n));
     ::dup2(saved, STDOUT_FILENO);
     ::close(saved);
     ::close(fds[1]);
@@ -205,7 +214,10 @@ TEST_CASE(aFullStdoutPipeNeverHoldsAStepEvent) {
     TEST_CHECK_MSG(refused, "every event was written: the pipe never filled");
     TEST_CHECK_MSG(written > 10, std::to_string(written));
     TEST_CHECK_MSG(drained > 0, "nothing reached the pipe");
+    TEST_CHECK(!stepBehindTheQueue);
     TEST_CHECK(roomAgain);
+    const std::size_t epochAt = after.find("\"epoch\":7"), stepAt = after.find("\"step\":2");
+    TEST_CHECK_MSG(epochAt != std::string::npos && stepAt != std::string::npos && epochAt < stepAt, after);
 #endif
 }
 

@@ -21,20 +21,51 @@ nlohmann::json TelemetryEmitter::event(std::string_view type) const {
     return protocol::makeEvent(type, m_rank);
 }
 
-void TelemetryEmitter::emit(const nlohmann::json& event) {
-    std::string line = protocol::encodeLine(event);
-    line.push_back('\n');
-    std::lock_guard<std::mutex> lock(m_mutex);
+void TelemetryEmitter::writeLine(const std::string& line) {
     // One fwrite per line: under mpirun several ranks share one stdout pipe, and whole-line writes keep lines
     // intact.
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fflush(stdout);
 }
 
+bool TelemetryEmitter::drainQueue(bool wait) {
+    while (!m_queue.empty() && (wait || os::standardOutputHasRoom())) {
+        writeLine(m_queue.front());
+        m_queueBytes -= m_queue.front().size();
+        m_queue.pop_front();
+    }
+    return m_queue.empty();
+}
+
+void TelemetryEmitter::emit(const nlohmann::json& event) {
+    std::string line = protocol::encodeLine(event);
+    line.push_back('\n');
+    std::lock_guard<std::mutex> lock(m_mutex);
+    drainQueue(true);
+    writeLine(line);
+}
+
 bool TelemetryEmitter::emitIfRoom(const nlohmann::json& event) {
-    if (!os::standardOutputHasRoom()) return false;
-    emit(event);
+    std::string line = protocol::encodeLine(event);
+    line.push_back('\n');
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (!drainQueue(false) || !os::standardOutputHasRoom()) return false;
+    writeLine(line);
     return true;
+}
+
+void TelemetryEmitter::emitQueued(const nlohmann::json& event) {
+    std::string line = protocol::encodeLine(event);
+    line.push_back('\n');
+    std::lock_guard<std::mutex> lock(m_mutex);
+    // Past the queue's budget everything queued is written out, waiting for the reader, and so is this one.
+    const bool full = m_queueBytes + line.size() > kQueueBytes;
+    if (drainQueue(full) && (full || os::standardOutputHasRoom())) {
+        writeLine(line);
+        return;
+    }
+    m_queueBytes += line.size();
+    m_queue.push_back(std::move(line));
 }
 
 void TelemetryEmitter::emitError(const TrainError& error) {

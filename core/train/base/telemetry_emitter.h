@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstddef>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -21,11 +23,18 @@ public:
     int rank() const { return m_rank; }
 
     nlohmann::json event(std::string_view type) const; // envelope filled in
+    // Waits for its reader: what must arrive before the rank goes on or ends (hello, errors, the last step,
+    // done). Events queued before it go first.
     void emit(const nlohmann::json& event);
-    // emit() only if stdout takes the line without waiting (os::standardOutputHasRoom): for events a later
-    // one supersedes (steps), so a launcher that stops reading never holds the training loop. False: not
-    // written.
+    // A launcher that stops reading (its GUI hangs, it is stopped) fills the rank's stdout pipe; these two
+    // never hold the training loop for it (os::standardOutputHasRoom tells whether a line goes through now).
+    // emitIfRoom: for events a later one supersedes (steps): written only when the pipe has room and nothing
+    // is queued; false: not written. emitQueued: for events that must not be lost (epoch, checkpoint):
+    // written now when there is room, else kept in order and written first when there is (up to kQueueBytes;
+    // past that it waits, so memory stays bounded).
     bool emitIfRoom(const nlohmann::json& event);
+    void emitQueued(const nlohmann::json& event);
+    static constexpr std::size_t kQueueBytes = 1 << 20;
     void emitError(const TrainError& error);
     void log(const std::string& line); // stderr, prefixed with the rank
 
@@ -34,7 +43,12 @@ public:
 
 private:
     TelemetryEmitter() = default;
+    void writeLine(const std::string& line); // one fwrite and a flush, under m_mutex
+    bool drainQueue(bool wait);              // under m_mutex; true when the queue is empty after it
+
     mutable std::mutex m_mutex;
+    std::deque<std::string> m_queue; // lines emitQueued could not write yet, in order
+    std::size_t m_queueBytes = 0;
     int m_rank = -1;
     std::chrono::steady_clock::time_point m_lastStep{};
     bool m_anyStep = false;

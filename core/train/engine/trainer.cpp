@@ -272,7 +272,7 @@ struct Trainer::State {
         ev[protocol::field::Step] = pos.globalStep;
         ev[protocol::field::Epoch] = pos.epoch + 1;
         if (final) ev[protocol::field::Model] = (cfg.outDir / "model.pt").string();
-        tm.emit(ev);
+        tm.emitQueued(ev);
     }
 
     at::Tensor allreduceStats(std::vector<double> values, const std::string& what) {
@@ -403,9 +403,9 @@ struct Trainer::State {
             e[protocol::field::SkippedSteps] = scaler.skippedSteps();
         }
         // A launcher that stopped reading (a hung GUI) must not hold the steps: a step event it has no room
-        // for is not written, and the next one averages over these steps too. The last one is written
+        // for is not written, and the next one averages over these steps too. The run's last one is written
         // whatever.
-        if (force)
+        if (pos.globalStep == total)
             tm.emit(e);
         else if (!tm.emitIfRoom(e))
             return;
@@ -502,7 +502,7 @@ void Trainer::run() {
             s.lastAccuracy =
                 accuracy.is_number() ? std::optional<double>(accuracy.get<double>()) : std::nullopt;
         e[protocol::field::Step] = s.pos.globalStep;
-        tm.emit(e);
+        tm.emitQueued(e);
         s.pos.epoch = epoch + 1;
         s.pos.stepInEpoch = 0;
         if (s.cfg.epochs && s.pos.epoch >= *s.cfg.epochs) break;

@@ -7,25 +7,16 @@
 #include <algorithm>
 
 #ifdef _WIN32
-#include <winsock2.h>
-#include <ws2tcpip.h>
+#include "os/socket_headers_win.h"
 #else
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "os/socket_headers_posix.h"
 #endif
 
 namespace ddpdesk::os {
 
 namespace {
 
-#ifdef _WIN32
-using NativeSocket = SOCKET;
-#else
-using NativeSocket = int;
-#endif
+using detail::NativeSocket;
 
 NativeSocket nativeOf(std::intptr_t handle) {
     return static_cast<NativeSocket>(handle);

@@ -451,68 +451,6 @@ QString RunModel::startupText(const RankStartup& s) {
     return parts.join(QStringLiteral(", "));
 }
 
-double RunModel::now() const {
-    return m_clockT > 0 ? m_clockT : protocol::nowSeconds();
-}
-
-double RunModel::elapsedS() const {
-    return (m_endT > 0 ? m_endT : now()) - m_startT;
-}
-
-double RunModel::progress() const {
-    if (m_expectedSteps <= 0 || m_ranks.isEmpty()) return -1;
-    const qint64 minStep = m_stepCounts.begin()->first;
-    return qBound(0.0, double(minStep) / double(m_expectedSteps), 1.0);
-}
-
-double RunModel::etaS() const {
-    const double p = progress();
-    if (p <= 0 || m_firstStep < 0 || m_finished) return p >= 1 ? 0 : -1;
-    const double startP = double(m_firstStep) / double(m_expectedSteps);
-    const double spent = now() - m_firstStepT;
-    if (p <= startP || spent <= 0) return -1;
-    return spent * (1.0 - p) / (p - startP);
-}
-
-double RunModel::globalSamplesPerS() const {
-    double sum = 0;
-    for (const RankStatus& r : m_ranks)
-        sum += r.samplesPerSec;
-    return sum * worldScale();
-}
-
-double RunModel::worldScale() const {
-    return m_summary.worldSize > 0 && !m_ranks.isEmpty() ? double(m_summary.worldSize) / m_ranks.size() : 1;
-}
-
-SamplesRate RunModel::samplesRate() const {
-    double sum = 0;
-    for (const RankStatus& r : m_ranks)
-        sum += r.samplesPerSec;
-    return m_throughput.global(sum, worldScale());
-}
-
-bool RunModel::everyRankAlone() const {
-    int stepped = 0;
-    for (const RankStatus& r : m_ranks) {
-        if (r.step <= 0) continue;
-        if (!r.noDdp) return false;
-        ++stepped;
-    }
-    return stepped > 0;
-}
-
-double RunModel::meanLoss() const {
-    double sum = 0;
-    int n = 0;
-    for (const RankStatus& r : m_ranks)
-        if (std::isfinite(r.loss)) {
-            sum += r.loss;
-            ++n;
-        }
-    return n ? sum / n : qQNaN();
-}
-
 QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
     // Stale: alive but no step/epoch event for stallS. In DDP everyone waits for the slowest rank, so all
     // ranks go stale together; the ones to name are those whose step counter is behind the others'.
@@ -535,25 +473,6 @@ QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
     // Nobody is behind by steps: report when every active rank is stuck (e.g. in rendezvous, or a peer on
     // another node never came), never for one rank that is merely between events while others move.
     return (active > 0 && stale.size() == active) ? stale : QVector<int>();
-}
-
-void RunModel::updateSummaryLive() {
-    if (!m_finished) fillLiveFigures(m_summary);
-}
-
-// Computed when asked for (summary(), finish()), not on every event: each is a pass over all ranks.
-void RunModel::fillLiveFigures(RunSummary& s) const {
-    s.steps = m_stepCounts.empty() ? 0 : qMax(qint64(0), m_stepCounts.rbegin()->first);
-    s.wallS = elapsedS();
-    const SamplesRate rate = samplesRate();
-    s.samplesPerS = rate.perS;
-    s.samplesPerSBasis = rate.basis;
-    s.samplesPerSWhy = rate.why;
-    if (s.samplesPerS <= 0 && everyRankAlone())
-        s.samplesPerSWhy =
-            tr("no rank ran a forward of a model wrapped in DistributedDataParallel, where a script's "
-               "samples are counted: each rank trains alone");
-    s.finalLoss = meanLoss();
 }
 
 void RunModel::finish(const QString& status, int failedRank, const QString& reason) {

@@ -1,4 +1,5 @@
-// Gradient accumulation (--accumulate K), on real ranks: N ranks x K micro-batches of b must end with the
+// Gradient accumulation (--accumulate K), on the worker's own program with its ranks as threads
+// (thread_ranks.h; no process, store or Gloo): N ranks x K micro-batches of b must end with the
 // same parameters as N ranks x one batch of K*b (relative 1e-5: CNN over 20 steps, autoencoder over 40, over
 // shared memory and Gloo, overlapped or not); the exchange happens once per optimizer step, so bytes per step
 // stay the same while allreduce calls per sample drop K-fold; a checkpoint remembers K; --global-batch counts
@@ -15,7 +16,8 @@ namespace {
 
 // Two ranks with this file's seed, every step reported; into `keep` when given (resume cases).
 TwoRanks trainTwo(const std::string& workload, const Args& extra, const TempDir* keep = nullptr) {
-    return trainTwoRanks(workload, Args{"--seed", "5", "--telemetry-ms", "0"} + extra, keep);
+    return trainTwoRanks(workload, Args{"--seed", "5", "--telemetry-ms", "0"} + extra, keep,
+                         RanksAs::Threads);
 }
 
 std::int64_t sumOf(const RankResult& r, const char* key) {
@@ -33,22 +35,25 @@ TEST_CASE(microBatchesEqualOneBigBatch) {
         std::string workload;
         int steps;
         Args common;
+        const char* transport; // what the run plan says gradients travel through: the ranks are threads
     };
     // Float32 sums in another order drift apart as training goes on, and the CNN's max-pool and ReLU turn the
     // drift into jumps: over 40 steps even plain DDP (2 ranks x 32 against 1 rank x 64) differs by 3.6e-5 on
     // this data. 20 CNN steps stay well inside 1e-5 (1e-7 here); the autoencoder keeps 40.
     // 2 ranks x 32 samples x steps, inside one epoch: no short batch.
     const Row rows[] = {
-        {"cnn, shared memory, overlapped", "fashion-mnist", 20, {"--limit-samples", "1280"}},
+        {"cnn, shared memory, overlapped", "fashion-mnist", 20, {"--limit-samples", "1280"}, "shared_memory"},
         {"cnn, gloo, after backward",
          "fashion-mnist",
          20,
-         {"--limit-samples", "1280", "--grad-transport", "gloo", "--no-overlap"}},
+         {"--limit-samples", "1280", "--grad-transport", "gloo", "--no-overlap"},
+         "threads"},
         // MSE: a mean over samples, so micro-batches add up to the big batch (RMSE would not, as in PyTorch).
         {"autoencoder (mse), gloo, 40 steps",
          "autoencoder",
          40,
-         {"--limit-samples", "2560", "--loss", "mse", "--grad-transport", "gloo"}},
+         {"--limit-samples", "2560", "--loss", "mse", "--grad-transport", "gloo"},
+         "threads"},
     };
     for (const Row& row : rows)
         testRow(row.name, [&] {
@@ -58,6 +63,11 @@ TEST_CASE(microBatchesEqualOneBigBatch) {
             TEST_REQUIRE(micro.ok);
             TwoRanks big = trainTwo(row.workload, row.common + steps + Args{"--batch-size", "32"});
             TEST_REQUIRE(big.ok);
+            for (const TwoRanks* run : {&micro, &big}) {
+                const protocol::Event* plan = run->ranks[0].last("rendezvous");
+                TEST_REQUIRE(plan != nullptr);
+                TEST_CHECK_EQ(plan->body.value("grad_transport", std::string()), std::string(row.transport));
+            }
             const double diff = maxRelativeDifference(micro.params, big.params);
             std::cout << row.name << ": relative difference " << diff << std::endl;
             TEST_REQUIRE_MSG(diff < 1e-5, "relative difference " + std::to_string(diff));
@@ -126,7 +136,7 @@ TEST_CASE(globalBatchCountsMicroBatches) {
 }
 
 TEST_CASE(zeroMicroBatchesIsRefused) {
-    const RankResult r = runWorker({"--workload", "fashion-mnist", "--accumulate", "0"});
+    const RankResult r = runWorkerAsThread({"--workload", "fashion-mnist", "--accumulate", "0"});
     TEST_REQUIRE_EQ(r.exitCode, 2);
     TEST_REQUIRE_EQ(r.errorCode(), std::string("BAD_INPUT"));
     TEST_REQUIRE_MSG(contains(r.errorMessage(), "--accumulate must be at least 1 (got 0)"), r.describe());

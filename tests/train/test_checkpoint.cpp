@@ -1,7 +1,8 @@
 // Checkpoints: --resume continues exactly (k steps, stop, resume to 2k == 2k straight, bit for bit, and the
 // loss curve continues), --checkpoint-every writes atomically (no temporary files left), a damaged checkpoint
 // is reported as CHECKPOINT_CORRUPT by every rank and left untouched, and a checkpoint from other settings is
-// refused.
+// refused. The ranks are threads running the worker's own program (thread_ranks.h); the model a real worker
+// writes is checked against PyTorch's reference CNN by a real worker process.
 
 #include "worker_harness_std.h"
 
@@ -20,19 +21,10 @@ const Args kJob = {"--workload",      "fashion-mnist",
                    "--seed",          "3",
                    "--telemetry-ms",  "0"};
 
-// A fresh store file per run, outside the output folder: these tests are about checkpoints, and whether a
-// finished job's FileStore is gone is c10d's business (PyTorch 2.6 was seen, under load, to leave it behind
-// now and then, which once broke the "only checkpoint.pt and model.pt are left" check).
-std::string freshStore() {
-    static TempDir stores;
-    static int runs = 0;
-    return "file:" + stores.filePath("store-" + std::to_string(++runs));
-}
-
+// Two ranks as threads: no store, so the "only checkpoint.pt and model.pt are left" check sees what the
+// trainer wrote and nothing of c10d's.
 std::vector<RankResult> runTwo(const TempDir& out, const Args& extra) {
-    WorkerSet set;
-    set.startRanks(2, kJob + extra + Args{"--out", out.str(), "--store", freshStore()});
-    return set.waitAll(240000);
+    return runRanksAsThreads(2, kJob + extra + Args{"--out", out.str()});
 }
 
 std::map<int, double> lossByStep(const RankResult& r) {
@@ -123,11 +115,9 @@ TEST_CASE(otherSettingsAreRefused) {
     TempDir out;
     auto first = runTwo(out, {"--steps", "2"});
     TEST_REQUIRE_MSG(first[0].exitCode == 0, first[0].describe());
-    WorkerSet set;
-    set.startRanks(2, Args{"--workload", "fashion-mnist", "--limit-samples", "320", "--batch-size", "8",
-                           "--seed", "3", "--steps", "4", "--resume", "--out", out.str(), "--store",
-                           freshStore()});
-    auto r = set.waitAll(120000);
+    auto r =
+        runRanksAsThreads(2, Args{"--workload", "fashion-mnist", "--limit-samples", "320", "--batch-size",
+                                  "8", "--seed", "3", "--steps", "4", "--resume", "--out", out.str()});
     TEST_REQUIRE_MSG(r[0].exitCode == 2, r[0].describe());
     TEST_REQUIRE_EQ(r[0].errorCode(), std::string("CHECKPOINT_MISMATCH"));
 }
@@ -155,7 +145,7 @@ TEST_CASE(finalModelLoadsIntoPythonReference) {
 
 TEST_CASE(resumeWithoutCheckpointStartsFresh) {
     TempDir out;
-    RankResult r = runWorker(kJob + Args{"--steps", "2", "--resume", "--out", out.str()});
+    RankResult r = runWorkerAsThread(kJob + Args{"--steps", "2", "--resume", "--out", out.str()});
     TEST_REQUIRE_MSG(r.exitCode == 0, r.describe());
     TEST_REQUIRE(!r.ofType("step").empty());
     TEST_REQUIRE_EQ(r.ofType("step").front().body["step"].get<int>(), 1);

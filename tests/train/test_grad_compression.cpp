@@ -1,8 +1,9 @@
-// Compressed gradients (--grad-compression fp16|bf16), on real ranks over shared memory and over Gloo: half
-// the bytes per step, values really rounded (the parameters differ from an uncompressed run, slightly), and
-// every rank still ends with the same parameters bit for bit (the workers' params_sha256). Which 16-bit types
-// Gloo sums depends on the LibTorch build: 1.13 sums float16, not bfloat16; PyTorch's own 2.x builds and
-// Debian's 2.6 sum both; Debian's 2.14 (Gloo without PyTorch's dtypes) neither. What Gloo cannot sum is
+// Compressed gradients (--grad-compression fp16|bf16), over shared memory (the worker's own program with its
+// ranks as threads, thread_ranks.h) and over Gloo (real worker processes: which types it sums is Gloo's):
+// half the bytes per step, values really rounded (the parameters differ from an uncompressed run, slightly),
+// and every rank still ends with the same parameters bit for bit (the workers' params_sha256). Which 16-bit
+// types Gloo sums depends on the LibTorch build: 1.13 sums float16, not bfloat16; PyTorch's own 2.x builds
+// and Debian's 2.6 sum both; Debian's 2.14 (Gloo without PyTorch's dtypes) neither. What Gloo cannot sum is
 // refused by name (the test's Python, the same LibTorch as the worker in every leg, says what to expect), and
 // works over shared memory. A checkpoint remembers the compression. The 1-epoch accuracy comparison is in
 // train.fashion_accuracy (slow).
@@ -17,11 +18,16 @@ using ddpdesk::testsupport::testRow;
 namespace {
 
 // Two CNN ranks on 384 samples, every step reported; into `keep` when given (the resume case).
-TwoRanks trainTwo(const Args& extra, const TempDir* keep = nullptr) {
+TwoRanks trainTwo(const Args& extra, const TempDir* keep = nullptr, RanksAs as = RanksAs::Threads) {
     return trainTwoRanks(
         "fashion-mnist",
         Args{"--seed", "9", "--telemetry-ms", "0", "--limit-samples", "384", "--batch-size", "32"} + extra,
-        keep);
+        keep, as);
+}
+
+// Gloo's own type list decides what travels over it: those ranks are real workers.
+RanksAs ranksFor(const std::string& transport) {
+    return transport == "gloo" ? RanksAs::Processes : RanksAs::Threads;
 }
 
 // The 16-bit wire types ("fp16", "bf16") a ProcessGroupGloo of the test's PyTorch sums, asked of Python with
@@ -70,7 +76,8 @@ TEST_CASE(halfTheBytesSameParametersOnEveryRank) {
     if (torch < 200) // what 1.13 has always done: the oracle itself is checked where it is known
         TEST_CHECK(glooSums == std::vector<std::string>{"fp16"});
     for (const std::string transport : {"shm", "gloo"}) {
-        const TwoRanks plain = trainTwo({"--steps", "6", "--grad-transport", transport});
+        const TwoRanks plain =
+            trainTwo({"--steps", "6", "--grad-transport", transport}, nullptr, ranksFor(transport));
         TEST_REQUIRE_MSG(plain.ok, plain.ranks[0].describe());
         const std::int64_t plainBytes =
             plain.ranks[0].last("step")->body["bytes_allreduced"].get<std::int64_t>();
@@ -80,7 +87,8 @@ TEST_CASE(halfTheBytesSameParametersOnEveryRank) {
         for (const std::string wire : {"fp16", "bf16"})
             testRow(transport + " " + wire, [&] {
                 const TwoRanks run =
-                    trainTwo({"--steps", "6", "--grad-transport", transport, "--grad-compression", wire});
+                    trainTwo({"--steps", "6", "--grad-transport", transport, "--grad-compression", wire},
+                             nullptr, ranksFor(transport));
                 const bool sums = std::find(glooSums.begin(), glooSums.end(), wire) != glooSums.end();
                 if (transport == "gloo" && !sums) {
                     TEST_REQUIRE(!run.ok);
@@ -131,7 +139,7 @@ TEST_CASE(checkpointRemembersCompression) {
 }
 
 TEST_CASE(unknownCompressionIsRefused) {
-    const RankResult r = runWorker({"--workload", "fashion-mnist", "--grad-compression", "int8"});
+    const RankResult r = runWorkerAsThread({"--workload", "fashion-mnist", "--grad-compression", "int8"});
     TEST_REQUIRE_EQ(r.exitCode, 2);
     TEST_REQUIRE_EQ(r.errorCode(), std::string("BAD_INPUT"));
     TEST_REQUIRE_MSG(

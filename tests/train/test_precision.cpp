@@ -1,9 +1,10 @@
 // Mixed precision (--precision fp32|bf16|fp16). In process: the version-guarded autocast switch really makes
 // a matmul bf16 and restores the previous state, and the fp16 loss scaler skips a step whose gradients
-// overflowed, halves its scale and grows it back after clean steps. On real ranks: bf16 autocast trains the
-// CNN and the autoencoder with every rank bit-identical, close to but not equal to fp32 (so autocast was on);
-// fp16 without CUDA and unknown values are refused naming the flag; a checkpoint remembers the precision.
-// The torch2 leg runs this file against LibTorch 2.6, whose autocast API differs. 1-epoch accuracy is in
+// overflowed, halves its scale and grows it back after clean steps. On the worker's own program with its
+// ranks as threads (thread_ranks.h; autocast is per thread, as per process): bf16 autocast trains the CNN and
+// the autoencoder with every rank bit-identical, close to but not equal to fp32 (so autocast was on); fp16
+// without CUDA and unknown values are refused naming the flag; a checkpoint remembers the precision. The
+// torch2 leg runs this file against LibTorch 2.6, whose autocast API differs. 1-epoch accuracy is in
 // train.fashion_accuracy (slow).
 
 #include "worker_harness_std.h"
@@ -24,7 +25,7 @@ TwoRanks trainTwo(const std::string& workload, const Args& extra, const TempDir*
     return trainTwoRanks(
         workload,
         Args{"--seed", "5", "--telemetry-ms", "0", "--limit-samples", "384", "--batch-size", "32"} + extra,
-        keep);
+        keep, RanksAs::Threads);
 }
 
 } // namespace
@@ -123,14 +124,14 @@ TEST_CASE(bf16AutocastTrainsWithRanksIdentical) {
 }
 
 TEST_CASE(fp16WithoutCudaAndUnknownValuesAreRefused) {
-    const RankResult fp16 =
-        runWorker({"--workload", "autoencoder", "--steps", "1", "--precision", "fp16", "--device", "cpu"});
+    const RankResult fp16 = runWorkerAsThread(
+        {"--workload", "autoencoder", "--steps", "1", "--precision", "fp16", "--device", "cpu"});
     TEST_REQUIRE_EQ(fp16.exitCode, 2);
     TEST_REQUIRE_EQ(fp16.errorCode(), std::string("BAD_INPUT"));
     TEST_REQUIRE_MSG(contains(fp16.errorMessage(), "--precision fp16 needs a CUDA device"), fp16.describe());
     TEST_REQUIRE_MSG(contains(fp16.errorMessage(), "--precision bf16"), fp16.describe());
 
-    const RankResult bad = runWorker({"--workload", "autoencoder", "--precision", "fp8"});
+    const RankResult bad = runWorkerAsThread({"--workload", "autoencoder", "--precision", "fp8"});
     TEST_REQUIRE_EQ(bad.exitCode, 2);
     TEST_REQUIRE_MSG(contains(bad.errorMessage(), "--precision 'fp8' is not valid; use fp32, bf16 or fp16"),
                      bad.describe());

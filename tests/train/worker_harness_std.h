@@ -11,6 +11,7 @@
 #include "model_compare.h"
 #include "subprocess.h"
 #include "temp_dir.h"
+#include "thread_ranks.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -253,18 +254,50 @@ struct TwoRanks {
     bool ok = false;
 };
 
-// Into `keep` when given (resume cases), else into a folder of its own.
+// A rank thread's output read as a worker process's (thread_ranks.h).
+inline RankResult fromThread(ThreadRankOutput&& t) {
+    RankResult r;
+    r.exitCode = t.exitCode;
+    r.finished = true;
+    r.stdoutText = std::move(t.events);
+    r.stderrText = std::move(t.log);
+    for (const std::string& line : splitLines(r.stdoutText))
+        if (auto e = protocol::parseLine(line)) r.events.push_back(*e);
+    return r;
+}
+
+// Ranks 0..world-1 as threads of this process (thread_ranks.h), with --rank/--world-size appended to
+// `common`.
+inline std::vector<RankResult> runRanksAsThreads(int world, const Args& common) {
+    std::vector<RankResult> results;
+    for (ThreadRankOutput& t : runRankThreads(world, common))
+        results.push_back(fromThread(std::move(t)));
+    return results;
+}
+
+// One rank alone, as a thread: what the worker refuses before training needs no process.
+inline RankResult runWorkerAsThread(const Args& args) {
+    return runRanksAsThreads(1, args).front();
+}
+
+enum class RanksAs { Processes, Threads };
+
+// Into `keep` when given (resume cases), else into a folder of its own. Processes: real workers on a
+// FileStore; Threads: the same flags with the ranks as threads of this process (no store).
 inline TwoRanks trainTwoRanks(const std::string& workload, const Args& args,
-                              const testsupport::TempDir* keep = nullptr) {
+                              const testsupport::TempDir* keep = nullptr, RanksAs as = RanksAs::Processes) {
     testsupport::TempDir own;
     const testsupport::TempDir& out = keep ? *keep : own;
-    testsupport::TempDir stores;
-    WorkerSet set;
-    set.startRanks(
-        2, Args{"--workload", workload, "--out", out.str(), "--store", "file:" + stores.filePath("store")} +
-               args);
+    const Args common = Args{"--workload", workload, "--out", out.str()} + args;
     TwoRanks run;
-    run.ranks = set.waitAll(240000);
+    if (as == RanksAs::Threads) {
+        run.ranks = runRanksAsThreads(2, common);
+    } else {
+        testsupport::TempDir stores;
+        WorkerSet set;
+        set.startRanks(2, common + Args{"--store", "file:" + stores.filePath("store")});
+        run.ranks = set.waitAll(240000);
+    }
     run.ok = run.ranks.size() == 2;
     for (const RankResult& r : run.ranks)
         if (r.exitCode != 0) {

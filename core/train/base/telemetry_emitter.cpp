@@ -7,9 +7,28 @@
 
 namespace ddpdesk::train {
 
+namespace {
+thread_local TelemetryEmitter* t_threadEmitter = nullptr; // set by a ThreadSink on its thread
+} // namespace
+
 TelemetryEmitter& TelemetryEmitter::instance() {
+    if (t_threadEmitter) return *t_threadEmitter;
     static TelemetryEmitter emitter;
     return emitter;
+}
+
+TelemetryEmitter::ThreadSink::ThreadSink(Sink sink)
+    : m_emitter(new TelemetryEmitter(std::move(sink))), m_previous(t_threadEmitter) {
+    t_threadEmitter = m_emitter;
+}
+
+TelemetryEmitter::ThreadSink::~ThreadSink() {
+    t_threadEmitter = m_previous;
+    delete m_emitter;
+}
+
+bool TelemetryEmitter::hasRoom() const {
+    return m_sink || os::standardOutputHasRoom();
 }
 
 void TelemetryEmitter::setRank(int rank) {
@@ -22,6 +41,7 @@ nlohmann::json TelemetryEmitter::event(std::string_view type) const {
 }
 
 void TelemetryEmitter::writeLine(const std::string& line) {
+    if (m_sink) return m_sink(line, false);
     // One fwrite per line: under mpirun several ranks share one stdout pipe, and whole-line writes keep lines
     // intact.
     std::fwrite(line.data(), 1, line.size(), stdout);
@@ -29,7 +49,7 @@ void TelemetryEmitter::writeLine(const std::string& line) {
 }
 
 bool TelemetryEmitter::drainQueue(bool wait) {
-    while (!m_queue.empty() && (wait || os::standardOutputHasRoom())) {
+    while (!m_queue.empty() && (wait || hasRoom())) {
         writeLine(m_queue.front());
         m_queueBytes -= m_queue.front().size();
         m_queue.pop_front();
@@ -49,7 +69,7 @@ bool TelemetryEmitter::emitIfRoom(const nlohmann::json& event) {
     std::string line = protocol::encodeLine(event);
     line.push_back('\n');
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (!drainQueue(false) || !os::standardOutputHasRoom()) return false;
+    if (!drainQueue(false) || !hasRoom()) return false;
     writeLine(line);
     return true;
 }
@@ -60,7 +80,7 @@ void TelemetryEmitter::emitQueued(const nlohmann::json& event) {
     std::lock_guard<std::mutex> lock(m_mutex);
     // Past the queue's budget everything queued is written out, waiting for the reader, and so is this one.
     const bool full = m_queueBytes + line.size() > kQueueBytes;
-    if (drainQueue(full) && (full || os::standardOutputHasRoom())) {
+    if (drainQueue(full) && (full || hasRoom())) {
         writeLine(line);
         return;
     }
@@ -81,6 +101,7 @@ void TelemetryEmitter::emitError(const TrainError& error) {
 void TelemetryEmitter::log(const std::string& line) {
     std::string text = "[ddpdesk-worker rank " + std::to_string(m_rank) + "] " + line + "\n";
     std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_sink) return m_sink(text, true);
     std::fwrite(text.data(), 1, text.size(), stderr);
     std::fflush(stderr);
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -41,8 +42,27 @@ public:
     // Step-event throttle: true when at least `intervalMs` passed since the last accepted step event.
     bool stepDue(int intervalMs);
 
+    // Where a line goes instead of stdout (an event, `log` false) or stderr (a log line, `log` true).
+    using Sink = std::function<void(const std::string& line, bool log)>;
+    // The engine tests' seam: ranks as threads of one process (tests/train/thread_ranks.h) each need their
+    // own events. While a ThreadSink lives, instance() on the thread that made it is an emitter of its own
+    // whose lines go to `sink`, which never runs out of room; other threads keep the process's emitter.
+    class ThreadSink {
+    public:
+        explicit ThreadSink(Sink sink);
+        ~ThreadSink();
+        ThreadSink(const ThreadSink&) = delete;
+        ThreadSink& operator=(const ThreadSink&) = delete;
+
+    private:
+        TelemetryEmitter* m_emitter;
+        TelemetryEmitter* m_previous;
+    };
+
 private:
     TelemetryEmitter() = default;
+    explicit TelemetryEmitter(Sink sink) : m_sink(std::move(sink)) {}
+    bool hasRoom() const;                    // the sink always has; stdout when os::standardOutputHasRoom
     void writeLine(const std::string& line); // one fwrite and a flush, under m_mutex
     bool drainQueue(bool wait);              // under m_mutex; true when the queue is empty after it
 
@@ -52,6 +72,7 @@ private:
     int m_rank = -1;
     std::chrono::steady_clock::time_point m_lastStep{};
     bool m_anyStep = false;
+    Sink m_sink; // empty: stdout and stderr
 };
 
 } // namespace ddpdesk::train

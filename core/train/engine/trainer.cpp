@@ -452,7 +452,7 @@ void Trainer::run() {
         plan[protocol::field::Phase] = "done";
         plan[protocol::field::Buckets] = s.reducer->bucketSizesBytes();
         plan[protocol::field::Overlap] = s.cfg.overlap;
-        plan[protocol::field::GradTransport] = "gloo";
+        plan[protocol::field::GradTransport] = s.group->backendName(); // "gloo", or a test's group
         plan[protocol::field::Precision] = s.cfg.settings.precision;
         plan[protocol::field::PrepareMs] = s.cfg.prepared.count();
         plan[protocol::field::PeerWaitMs] = s.cfg.waitedForPeers.count();

@@ -30,6 +30,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 namespace ddpdesk::train {
@@ -212,15 +213,17 @@ TrainerConfig makeConfig(const WorkerOptions& o, const Identity& id, const Datas
     return c;
 }
 
-int train(const WorkerOptions& o) {
+// `given`: the rank's group when its caller made it (ranks as threads, runRankInGroup); null: the worker's
+// own way, a rendezvous through the store.
+int train(const WorkerOptions& o, Collectives* given) {
     auto& tm = TelemetryEmitter::instance();
     Identity id = resolveIdentity(o);
     tm.setRank(id.rank);
-    startWaitReporter(id.rank, id.pid);
-    const std::optional<protocol::StoreSpec> store = resolveStore(o);
+    if (!given) startWaitReporter(id.rank, id.pid); // the process's: one per worker
+    const std::optional<protocol::StoreSpec> store = given ? std::nullopt : resolveStore(o);
     int threads = o.settings.threads.value_or(std::max(1, logicalCores() / id.localWorldSize));
     emitHello(o, id, threads, store);
-    if (!store && id.worldSize > 1)
+    if (!store && !given && id.worldSize > 1)
         throw badInput(
             "world size " + std::to_string(id.worldSize) +
             " needs a rendezvous store: --store file:PATH or tcp://HOST:PORT (or MASTER_ADDR/MASTER_PORT)");
@@ -242,8 +245,15 @@ int train(const WorkerOptions& o) {
     Dataset data = loadData(o, share);
     if (o.settings.limitSamples) limitSamples(data, *o.settings.limitSamples);
     TrainerConfig config = makeConfig(o, id, data, device, outDir);
-    torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
-    std::unique_ptr<TrainModel> model = makeModel(o.workload, o.modelPath);
+    std::unique_ptr<TrainModel> model;
+    {
+        // torch's default generator belongs to the process: ranks that share one (threads, runRankInGroup)
+        // draw their initial parameters one at a time, so each rank's are those of its seed.
+        static std::mutex seeding;
+        std::lock_guard<std::mutex> lock(seeding);
+        torch::manual_seed(std::uint64_t(o.settings.seed.value_or(0)));
+        model = makeModel(o.workload, o.modelPath);
+    }
     probeModel(*model, data, config.loss, o.workload);
     tm.log(
         data.description + "; " + model->describe() + "; batch " + std::to_string(config.batchSize) +
@@ -263,7 +273,7 @@ int train(const WorkerOptions& o) {
         config.makeSubgroup = [rc = *rc, kv = rdv.store](const std::string& prefix, int rank, int size) {
             return createSubgroup(rc, kv, prefix, rank, size);
         };
-    Trainer trainer(config, std::move(data), std::move(model), rdv.group.get());
+    Trainer trainer(config, std::move(data), std::move(model), given ? given : rdv.group.get());
     trainer.run();
     return exit_code::Ok;
 }
@@ -295,24 +305,44 @@ int runWarm(const char* program) {
     return runWorker(static_cast<int>(argv.size()), argv.data());
 }
 
+// A failure as the launcher reads it: the `error` event; returns its exit code.
+int reportFailure(const std::exception& e) {
+    auto& tm = TelemetryEmitter::instance();
+    if (const auto* failure = dynamic_cast<const TrainError*>(&e)) {
+        tm.emitError(*failure);
+        return failure->exitCode();
+    }
+    std::string what = e.what();
+    tm.emitError(
+        TrainError(error_code::TrainingFailed, what.substr(0, what.find('\n')), exit_code::TrainingFailure));
+    return exit_code::TrainingFailure;
+}
+
 } // namespace
 
 int runWorker(int argc, const char* const* argv) {
-    auto& tm = TelemetryEmitter::instance();
     try {
         if (argc == 2 && std::strcmp(argv[1], protocol::kWaitForConfigFlag) == 0) return runWarm(argv[0]);
         ParsedCommandLine cl = parseCommandLine(argc, argv);
         if (cl.exitNow) return cl.exitCode;
         if (cl.options.inspectStore) return inspectStore(cl.options);
-        return train(cl.options);
-    } catch (const TrainError& e) {
-        tm.emitError(e);
-        finish(e.exitCode());
+        return train(cl.options, nullptr);
     } catch (const std::exception& e) {
-        std::string what = e.what();
-        tm.emitError(TrainError(error_code::TrainingFailed, what.substr(0, what.find('\n')),
-                                exit_code::TrainingFailure));
-        finish(exit_code::TrainingFailure);
+        finish(reportFailure(e));
+    }
+}
+
+int runRankInGroup(const std::vector<std::string>& args, Collectives& group) {
+    try {
+        std::vector<const char*> argv{"ddpdesk-worker"};
+        for (const std::string& a : args)
+            argv.push_back(a.c_str());
+        ParsedCommandLine cl = parseCommandLine(static_cast<int>(argv.size()), argv.data());
+        if (cl.exitNow) return cl.exitCode;
+        if (cl.options.inspectStore) throw badInput("--inspect-store needs a store, not a group");
+        return train(cl.options, &group);
+    } catch (const std::exception& e) {
+        return reportFailure(e);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/model/run_model.h"
+#include "protocol/telemetry.h"
 #include "run_panel.h"
 
 #include <QHeaderView>
@@ -118,6 +119,17 @@ void RunRankTable::showStraggler(int row, const launch::StragglerScore& s) {
                                  "comm wait times"));
 }
 
+// The tooltip of the collective column: the rank's last 8 collectives, newest last.
+QString RunRankTable::collectiveHistoryText(const launch::RankStatus& r) {
+    if (r.history.empty()) return {};
+    QStringList lines{RunPanel::tr("Last collectives of rank %1 (newest last):").arg(r.rank)};
+    const double now = protocol::nowSeconds();
+    const std::size_t from = r.history.size() > 8 ? r.history.size() - 8 : 0;
+    for (std::size_t k = from; k < r.history.size(); ++k)
+        lines << QString::fromStdString(protocol::describeCollectiveEntry(r.history[k], now));
+    return lines.join(QLatin1Char('\n'));
+}
+
 void RunRankTable::update(const launch::RunModel& model) {
     const int n = model.rankCount();
     if (m_table->rowCount() != n) setRowCount(n);
@@ -163,6 +175,10 @@ void RunRankTable::update(const launch::RunModel& model) {
         set(ColCollective, r.collectives < 0 ? QStringLiteral("\u2013")
                            : r.inCollective  ? RunPanel::tr("#%1 (waiting)").arg(r.collectives)
                                              : QStringLiteral("#%1").arg(r.collectives));
+        // Its last collectives (what, how big, from which line of the script or which bucket, how long).
+        const QString history = collectiveHistoryText(r);
+        if (m_table->item(i, ColCollective)->toolTip() != history)
+            m_table->item(i, ColCollective)->setToolTip(history);
         set(ColNode,
             r.host.isEmpty() ? QString::number(r.node) : QStringLiteral("%1 (%2)").arg(r.node).arg(r.host));
         set(ColPid, r.pid ? QString::number(r.pid) : QString());

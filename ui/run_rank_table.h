@@ -1,7 +1,8 @@
 #pragma once
 
 // The Run page's per-rank status table (state, step, loss, samples/s, comm-wait share, own work against the
-// fastest rank's, the collective it is in, PID, exit). Refreshed
+// fastest rank's, the collective it is in with its last
+// collectives as a tooltip, PID, exit). Refreshed
 // from a RunModel a few times a second; only cells whose text or state changed are touched, so a refresh of
 // an unchanged row costs no repaint.
 
@@ -14,6 +15,7 @@ class QWidget;
 namespace ddpdesk::launch {
 class RunModel;
 struct StragglerScore;
+struct RankStatus;
 enum class RankState;
 } // namespace ddpdesk::launch
 
@@ -47,6 +49,7 @@ public:
 
 private:
     void showStraggler(int row, const launch::StragglerScore& s);
+    static QString collectiveHistoryText(const launch::RankStatus& r);
 
     QTableWidget* m_table;
     void showNodeGroup(int row, int node, bool multiNode);

@@ -1,13 +1,16 @@
 // `ddpdesk-cli stacks RUN_DIR`: "where does it hang?" for a script run that is still going, started by this
 // CLI or the GUI. Every live rank that DDP Desk's instrumentation module announced dumps the Python stacks of
-// all its threads (core/launch/diagnose/stack_dump.h); they are printed per rank. Exit 0 when at least one
-// rank answered, 1 when no rank could be asked (the run ended, or it is not an instrumented script run), 2
-// for a folder that is not a run.
+// all its threads (core/launch/diagnose/stack_dump.h); they are printed per rank, each followed by the rank's
+// last collectives as it recorded them (protocol/collective_history.h: op, payload, call site, state). Exit 0
+// when at least one rank answered, 1 when no rank could be asked (the run ended, or it is not an instrumented
+// script run), 2 for a folder that is not a run.
 
 #include "commands.h"
 
 #include "launch/diagnose/stack_dump.h"
 #include "launch/run/script_instrument.h"
+#include "launch/watch/collective_watch.h"
+#include "protocol/telemetry.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -51,6 +54,20 @@ int runStacks(const std::string& runDir) {
         }
         ++answered;
         std::cout << text.toStdString() << "\n";
+    }
+    // What each rank's collectives were, oldest of the last 8 first: the stack says where a rank is, these
+    // say what it did before (a rank one collective ahead, another collective at the same number).
+    for (const launch::StackTarget& t : targets) {
+        std::vector<protocol::CollectiveEntry> history = launch::readCollectiveHistory(folder, t.rank);
+        std::cout << "== rank " << t.rank << ": last collectives";
+        if (history.empty()) {
+            std::cout << ": none recorded yet\n";
+            continue;
+        }
+        std::cout << " (" << history.back().seq << " so far)\n";
+        const double now = protocol::nowSeconds();
+        for (auto it = history.size() > 8 ? history.end() - 8 : history.begin(); it != history.end(); ++it)
+            std::cout << "  " << protocol::describeCollectiveEntry(*it, now) << "\n";
     }
     launch::doneAsking(targets);
     return answered > 0 ? 0 : 1;

@@ -183,7 +183,9 @@ constexpr const char* StallTimeoutS = "stall_timeout_s";
 constexpr const char* Doctor = "doctor";
 constexpr const char* DoctorError = "doctor_error";
 // diagnosis (the hold-up watch, launch/watch/collective_watch.h): code (RANK_BEHIND, COLLECTIVE_WAIT_ALL),
-// text, behind[], waiting[], collective{number, kind, detail, bytes}, waited_s.
+// text, behind[], waiting[], collective{number, kind, detail, bytes}, waited_s, last_collectives{rank:
+// [the rank's last 8 collectives, protocol/collective_history.h]}. summary.json ranks[].collectives: the
+// last 64.
 constexpr const char* Waiting = "waiting";
 constexpr const char* Collective = "collective";
 constexpr const char* Number = "number";
@@ -191,6 +193,8 @@ constexpr const char* Kind = "kind";
 constexpr const char* Detail = "detail";
 constexpr const char* Bytes = "bytes";
 constexpr const char* WaitedS = "waited_s";
+constexpr const char* LastCollectives = "last_collectives";
+constexpr const char* Collectives = "collectives";
 // diagnosis STRAGGLER (launch/watch/straggler_watch.h): code, text, behind[] (the slow rank), fastest_rank,
 // ratio, own_ms, fastest_ms, slow_part ("compute", "data_loading"), part_ms, fastest_part_ms, slow_for_s, and
 // its process's cpu_percent, threads where the monitor sampled it; for a rank on a GPU, its index, its

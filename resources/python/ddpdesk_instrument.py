@@ -254,7 +254,8 @@ def _install():
     def counted_backward(self, *args, **kwargs):
         ddp = _collectives.take_sync()  # a DDP forward that syncs: this backward allreduces its gradients
         if ddp is not None:
-            _collectives.enter("allreduce", _collectives.gradient_bytes(ddp), "DDP gradients")
+            _collectives.enter("allreduce", _collectives.gradient_bytes(ddp), "DDP gradients",
+                               _collectives.gradient_facts(ddp))
             try:
                 return _backward(self, *args, **kwargs)
             finally:
@@ -341,6 +342,10 @@ class _Collectives:
     the script calls itself (one that is made of others, like all_gather_object, counts once)."""
 
     RECORD_BYTES = 512
+    # The last collectives after the record (core/protocol/collective_history.h): a ring of fixed-size entries,
+    # collective n in slot (n - 1) % HISTORY, written when it starts and again when it ends.
+    HISTORY = 64
+    ENTRY_BYTES = 384
     WRAPPED = ("all_reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce_scatter",
                "reduce_scatter_tensor", "reduce", "gather", "scatter", "all_to_all", "all_to_all_single", "barrier",
                "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list")
@@ -352,11 +357,23 @@ class _Collectives:
         self.kind, self.bytes, self.detail, self.t = "", 0, "", 0.0
         self.pending = None  # the DDP model whose forward will allreduce in the next backward
         self.sizes = weakref.WeakKeyDictionary()
+        self.entry = None  # the latest collective's history entry
+        self.map = None  # the record file, mapped
 
     def start(self, path):
         if not path:
             return
-        self.file = open(path, "wb", buffering=0)
+        self.file = open(path, "w+b", buffering=0)
+        # Mapped: rewriting the record and an entry is a copy into memory the launcher reads through the file, no
+        # system call per collective (a write each cost ~10 us, several per step). Without a mapping (a
+        # filesystem that has none), each is a seek and a write.
+        try:
+            import mmap
+
+            self.file.truncate(self.RECORD_BYTES + self.HISTORY * self.ENTRY_BYTES)
+            self.map = mmap.mmap(self.file.fileno(), self.RECORD_BYTES + self.HISTORY * self.ENTRY_BYTES)
+        except Exception:
+            self.map = None
         self._write()
         import torch.distributed as dist
         from torch.distributed import distributed_c10d as c10d
@@ -375,7 +392,8 @@ class _Collectives:
 
         @functools.wraps(original)
         def counted(*args, **kwargs):
-            self.enter(name, _payload_bytes(args[0] if args else None))
+            first = args[0] if args else None
+            self.enter(name, _payload_bytes(first), "", _tensor_facts(first), _group_name(kwargs.get("group")))
             try:
                 return original(*args, **kwargs)
             finally:
@@ -390,13 +408,19 @@ class _Collectives:
         ddp, self.pending = self.pending, None
         return ddp
 
+    def gradient_facts(self, ddp):
+        for p in ddp.parameters():
+            if p.requires_grad:
+                return str(p.dtype).replace("torch.", ""), ""  # DDP's buckets: no one shape
+        return "", ""
+
     def gradient_bytes(self, ddp):
         size = self.sizes.get(ddp)
         if size is None:
             size = self.sizes[ddp] = sum(p.numel() * p.element_size() for p in ddp.parameters() if p.requires_grad)
         return size
 
-    def enter(self, kind, nbytes, detail=""):
+    def enter(self, kind, nbytes, detail="", facts=("", ""), group="default"):
         with self.lock:
             self.depth += 1
             if self.depth > 1:
@@ -404,6 +428,12 @@ class _Collectives:
             self.entered += 1
             self.kind, self.bytes, self.detail, self.t = kind, int(nbytes), detail, time.time()
             self._write()
+            if self.file is None:  # no record to keep (no launcher asked, or the disk is full)
+                return
+            self.entry = {"seq": self.entered, "op": kind, "bytes": int(nbytes), "dtype": facts[0],
+                          "shape": facts[1], "group": group, "state": "started", "t0": self.t,
+                          "site": _call_site()}
+            self._write_entry()
 
     def leave(self):
         with self.lock:
@@ -412,6 +442,9 @@ class _Collectives:
                 return
             self.completed += 1
             self._write()
+            if self.entry is not None and self.file is not None:
+                self.entry["state"], self.entry["t1"] = "completed", time.time()
+                self._write_entry()
 
     def flight(self, view):
         with self.lock:
@@ -421,15 +454,121 @@ class _Collectives:
     def _write(self):
         if self.file is None or not _is_rank():  # a forked child never rewrites the rank's record
             return
-        fields = {"pid": os.getpid(), "entered": self.entered, "completed": self.completed, "kind": self.kind,
-                  "bytes": self.bytes, "detail": self.detail, "t": self.t}
-        fields.update(getattr(self, "fr", None) or {})
-        record = json.dumps(fields)
+        # Formatted by hand (the strings' JSON is remembered): this runs twice per collective, inside the step.
+        fr = getattr(self, "fr", None)
+        record = '{"pid": %d, "entered": %d, "completed": %d, "kind": %s, "bytes": %d, "detail": %s, "t": %r%s}' % (
+            _owner, self.entered, self.completed, _json_text(self.kind), self.bytes, _json_text(self.detail),
+            self.t, ", " + json.dumps(fr)[1:-1] if fr else "")
+        self._put(0, record.encode()[:self.RECORD_BYTES - 1].ljust(self.RECORD_BYTES - 1) + b"\n")
+
+    def _put(self, offset, data):
         try:
-            self.file.seek(0)
-            self.file.write(record.encode()[:self.RECORD_BYTES - 1].ljust(self.RECORD_BYTES - 1) + b"\n")
+            if self.map is not None:
+                self.map[offset:offset + len(data)] = data
+            else:
+                self.file.seek(offset)
+                self.file.write(data)
         except Exception:  # a full disk must not break the user's training; the launcher just learns less
             self.file = None
+
+    def _write_entry(self):
+        """The latest collective's slot: its fields are formatted once when it starts (entry_head), and its end
+        only appends the state and the time."""
+        if self.file is None or not _is_rank():
+            return
+        entry = self.entry
+        if "head" not in entry:
+            head = _entry_head(entry)
+            if len(head) >= self.ENTRY_BYTES - 64:  # a long path or shape: the site keeps its end (the line)
+                head = _entry_head(dict(entry, shape=entry["shape"][:48], site="..." + entry["site"][-120:]))
+            entry["head"] = head if len(head) < self.ENTRY_BYTES - 64 else None
+        if entry["head"] is None:
+            return  # still too long (escapes): the slot keeps what it had, the record still counts
+        if entry["state"] == "started":
+            text = entry["head"] + ', "state": "started"}'
+        else:
+            text = entry["head"] + ', "state": "completed", "t1": %r}' % entry["t1"]
+        self._put(self.RECORD_BYTES + (entry["seq"] - 1) % self.HISTORY * self.ENTRY_BYTES,
+                  text.encode().ljust(self.ENTRY_BYTES - 1) + b"\n")
+
+
+_json_texts = {}
+
+
+def _json_text(value):
+    """A string as JSON, remembered: a rank's collectives repeat the same few names and call sites."""
+    text = _json_texts.get(value)
+    if text is None:
+        if len(_json_texts) > 4096:
+            _json_texts.clear()
+        text = _json_texts[value] = json.dumps(value)
+    return text
+
+
+def _entry_head(e):
+    """An entry of the last collectives (core/protocol/collective_history.h) up to its state, formatted by hand."""
+    return '{"seq": %d, "op": %s, "bytes": %d, "dtype": %s, "shape": %s, "group": %s, "t0": %r, "site": %s' % (
+        e["seq"], _json_text(e["op"]), e["bytes"], _json_text(e["dtype"]), _json_text(e["shape"]),
+        _json_text(e["group"]), e["t0"], _json_text(e["site"]))
+
+
+def _tensor_facts(value):
+    """(dtype, shape) of a collective's first tensor as PyTorch prints them ("float32", "64x3x3")."""
+    import torch
+
+    if isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    if isinstance(value, torch.Tensor):
+        return str(value.dtype).replace("torch.", ""), "x".join(str(n) for n in value.shape)
+    return "", ""
+
+
+def _group_name(group):
+    if group is None:
+        return "default"
+    try:
+        return "a group of %d" % group.size()
+    except Exception:
+        return "a group"
+
+
+_THIS_FILE = os.path.normcase(os.path.abspath(globals().get("__file__", "<ddpdesk>")))
+_torch_dir = []  # torch's package folder, once known: frames inside it are the library's, not the script's
+
+
+def _inside_torch(path):
+    if not _torch_dir:
+        torch = sys.modules.get("torch")
+        if torch is None or not getattr(torch, "__file__", None):
+            return False
+        _torch_dir.append(os.path.normcase(os.path.dirname(os.path.abspath(torch.__file__))) + os.sep)
+    return path.startswith(_torch_dir[0])
+
+
+_site_files = {}  # a code object's file name -> its base name when it is the script's, "" when not
+
+
+def _site_file(name):
+    shown = _site_files.get(name)
+    if shown is None:
+        path = os.path.normcase(os.path.abspath(name)) if not name.startswith("<") else name
+        mine = path != _THIS_FILE and not name.startswith("<") and not _inside_torch(path)
+        # The file's name, as the launcher names a rank's place from its stack (file.py:line in function).
+        shown = os.path.basename(name) if mine else ""
+        if _torch_dir or not mine:  # torch's folder not known yet: ask again next time
+            _site_files[name] = shown
+    return shown
+
+
+def _call_site():
+    """The script's own line that reached this collective: the first frame outside this module and torch."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        shown = _site_file(frame.f_code.co_filename)
+        if shown:
+            return "%s:%d" % (shown, frame.f_lineno)
+        frame = frame.f_back
+    return ""
 
 
 def _payload_bytes(value):

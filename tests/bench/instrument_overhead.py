@@ -183,15 +183,17 @@ dist.destroy_process_group()
 MODEL_SPEC = "784-256-10x64"
 
 
-def python_env():
-    return dict(os.environ, PYTHONPATH=MODULE_DIR, RANK="0", OMP_NUM_THREADS="1", BENCH_MODEL=MODEL_SPEC)
+def python_env(directory):
+    # The collective record and its history are written as under the launcher (a file per rank).
+    return dict(os.environ, PYTHONPATH=MODULE_DIR, RANK="0", OMP_NUM_THREADS="1", BENCH_MODEL=MODEL_SPEC,
+                DDPDESK_COLLECTIVES_FILE=os.path.join(directory, "collectives-0.txt"))
 
 
 def run_script(source, args, directory):
     path = os.path.join(directory, "bench_script.py")
     with open(path, "w") as f:
         f.write(source)
-    p = subprocess.run([sys.executable, path] + [str(a) for a in args], env=python_env(), capture_output=True,
+    p = subprocess.run([sys.executable, path] + [str(a) for a in args], env=python_env(directory), capture_output=True,
                        text=True, timeout=600)
     if p.returncode != 0:
         sys.exit(f"the benchmark's training script failed:\n{p.stderr}")
@@ -218,7 +220,7 @@ def interleaved(blocks, directory):
 
 def whole(instrumented, script):
     cmd = [sys.executable] + (["-m", "ddpdesk_instrument"] if instrumented else []) + [script]
-    p = subprocess.run(cmd, env=python_env(), capture_output=True, text=True, timeout=300)
+    p = subprocess.run(cmd, env=python_env(os.path.dirname(script)), capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
     return float(p.stderr.strip().split()[-1])

@@ -137,6 +137,11 @@ seeds("collective_progress", {
                                "fr_t": 1700000001.25}),
     "half_written": record({"pid": 1, "entered": 1, "completed": 0, "kind": "barrier", "bytes": 0,
                             "detail": "", "t": 1.0})[:200],
+    # One entry of the last collectives after the record (protocol/collective_history.h): 383 bytes and a newline.
+    "history_entry": (lambda t: (t + " " * (383 - len(t)) + "\n").encode())(json.dumps(
+        {"seq": 1, "op": "allreduce", "bytes": 36, "dtype": "float32", "shape": "", "group": "default",
+         "state": "completed", "t0": 1700000001.5, "site": "train.py:48", "t1": 1700000001.6},
+        separators=(",", ":"))),
 })
 
 # --- the output mark (protocol/output_mark.h)

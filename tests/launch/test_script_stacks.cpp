@@ -55,6 +55,38 @@ void rank1IsBehindRank0InAnAllreduce(const QJsonObject& said) {
     QCOMPARE(said["collective"].toObject()["kind"].toString(), QStringLiteral("allreduce"));
 }
 
+// The line of hang_script.py that says `needle`: where its collectives come from, as their history says.
+int hangScriptLine(const QString& needle) {
+    QFile f(QStringLiteral(DDPDESK_HANG_SCRIPT));
+    if (!f.open(QIODevice::ReadOnly)) return -1;
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].trimmed() == needle) return i + 1;
+    return -1;
+}
+
+// A rank's last collectives as the launcher wrote them (a `diagnosis` event's last_collectives, or
+// summary.json's ranks[].collectives): the DDP gradient allreduces come from the script's loss.backward()
+// line, numbered one after the other, float32.
+void historyComesFromTheScript(const QJsonArray& entries, int lastSeq, const QString& lastState) {
+    QVERIFY2(!entries.isEmpty(), "no collectives recorded");
+    const QString backward = QStringLiteral("hang_script.py:%1").arg(hangScriptLine("loss.backward()"));
+    const QJsonObject last = entries.last().toObject();
+    QCOMPARE(last["seq"].toInt(), lastSeq);
+    QCOMPARE(last["state"].toString(), lastState);
+    for (const QJsonValue& v : entries) {
+        const QJsonObject e = v.toObject();
+        if (e["op"].toString() != "allreduce") continue;
+        QCOMPARE(e["site"].toString(), backward);
+        QCOMPARE(e["dtype"].toString(), QStringLiteral("float32"));
+        QCOMPARE(e["bytes"].toInt(), 36);
+        QVERIFY(e["t0"].toDouble() > 0);
+        QVERIFY(e["state"].toString() == "started" || e["t1"].toDouble() >= e["t0"].toDouble());
+    }
+    for (int i = 1; i < entries.size(); ++i)
+        QCOMPARE(entries[i].toObject()["seq"].toInt(), entries[i - 1].toObject()["seq"].toInt() + 1);
+}
+
 launchtest::CliResult stacksOf(const QString& runDir) {
     return launchtest::runCli({"stacks", runDir}, 30000);
 }
@@ -120,12 +152,27 @@ private slots:
             qPrintable(text));
         qInfo().noquote() << "named" << said["waited_s"].toDouble()
                           << "s after rank 0 entered; said:" << text;
+        // What each rank's last collectives were when it was said: rank 0 inside #4, rank 1 done with #3.
+        const QJsonObject last = said["last_collectives"].toObject();
+        historyComesFromTheScript(last["0"].toArray(), 4, "started");
+        historyComesFromTheScript(last["1"].toArray(), 3, "completed");
+        if (QTest::currentTestFailed()) return;
         QVERIFY(run.finish());
         const QString log =
             QString::fromUtf8(run.cli.readAllStandardError() + run.cli.readAllStandardOutput());
         QVERIFY2(log.contains("hold-up [RANK_BEHIND]: rank 1 has not entered allreduce #4"), qPrintable(log));
         // It moved on and completed: nothing is left as the run's diagnosis.
-        QVERIFY(launchtest::readJsonFile(run.out() + "/summary.json")["diagnosis"].isNull());
+        const QJsonObject summary = launchtest::readJsonFile(run.out() + "/summary.json");
+        QVERIFY(summary["diagnosis"].isNull());
+        // Each rank's last collectives are kept: 6 gradient allreduces, then the script's final barrier.
+        for (const QJsonValue& rank : summary["ranks"].toArray()) {
+            const QJsonArray entries = rank.toObject()["collectives"].toArray();
+            historyComesFromTheScript(entries, 7, "completed");
+            QCOMPARE(entries.size(), 7);
+            QCOMPARE(entries.last().toObject()["op"].toString(), QStringLiteral("barrier"));
+            QCOMPARE(entries.last().toObject()["site"].toString(),
+                     QStringLiteral("hang_script.py:%1").arg(hangScriptLine("dist.barrier()")));
+        }
     }
 
     // Rank 0 waits in an allreduce it reached through the process group object (ProcessGroup.allreduce, past
@@ -192,6 +239,14 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains("== rank 0") && r.out.contains("== rank 1"), qPrintable(r.out));
         QVERIFY2(r.out.contains("stuck_in_data_loading"), qPrintable(r.out));
+        // And what each rank's last collectives were: rank 0 waits inside the allreduce of loss.backward().
+        const QString backward = QStringLiteral("hang_script.py:%1").arg(hangScriptLine("loss.backward()"));
+        QVERIFY2(r.out.contains("== rank 0: last collectives (4 so far)") &&
+                     r.out.contains(QRegularExpression("allreduce #4 \\(36 bytes float32, "
+                                                       "default group\\) at " +
+                                                       QRegularExpression::escape(backward) +
+                                                       ", started \\d+\\.\\d s ago, not completed")),
+                 qPrintable(r.out));
         // Two askers at once get one dump per rank, and each of them sees it.
         QFile file(QDir(run.out()).filePath(".ddpdesk-python/stacks-1.txt"));
         auto dumps = [&file] {
@@ -276,6 +331,12 @@ private slots:
                                         "\\d+\\); phase training, step \\d+")),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("== rank 1") && r.out.contains("(no stacks within"), qPrintable(r.out));
+        // A worker's collectives name its bucket as their place.
+        QVERIFY2(r.out.contains("== rank 0: last collectives") &&
+                     r.out.contains(
+                         QRegularExpression("allreduce #\\d+ \\(\\d+\\.\\d KiB float32, default group\\) "
+                                            "at ddpdesk-worker bucket \\d+ of \\d+")),
+                 qPrintable(r.out));
 
         // The stall watch asks by itself: a "stacks" event for rank 0 in metrics.jsonl.
         QMap<int, QString> stacks;

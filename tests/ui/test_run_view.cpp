@@ -94,6 +94,17 @@ private slots:
             const int exitColumn = RunRankTable::ColExit;
             QVERIFY2(t->item(r, exitColumn)->text().contains(QLatin1Char('0')),
                      qPrintable(t->item(r, exitColumn)->text())); // exit 0
+            // The collective column's tooltip: the rank's last collectives, each with its place in the
+            // worker.
+            const QString tip = t->item(r, RunRankTable::ColCollective)->toolTip();
+            QVERIFY2(tip.startsWith(QStringLiteral("Last collectives of rank %1 (newest last):").arg(r)) &&
+                         tip.count(QStringLiteral(" at ddpdesk-worker")) == 8,
+                     qPrintable(tip));
+            bool bucket = false;
+            for (const auto& e : w.supervisor()->model()->rank(r).history)
+                bucket = bucket || (e.op == "allreduce" && e.completed && e.dtype == "float32" &&
+                                    e.site.rfind("ddpdesk-worker bucket 1 of ", 0) == 0);
+            QVERIFY(bucket);
         }
         QVERIFY(!run->failureVisible());
         QVERIFY2(run->statusText().contains(QLatin1String("world size 2")), qPrintable(run->statusText()));

@@ -403,6 +403,12 @@ void RunModel::setCollectives(int index, qint64 entered, bool inside) {
     emit rankUpdated(index);
 }
 
+void RunModel::setCollectiveHistory(int index, std::vector<protocol::CollectiveEntry> history) {
+    if (index < 0 || index >= m_ranks.size()) return;
+    m_ranks[index].history = std::move(history);
+    emit rankUpdated(index);
+}
+
 void RunModel::setLiveDiagnosis(const std::optional<Diagnosis>& d) {
     m_liveDiagnosis = d;
     // A straggler slows the run down but holds nobody up: not what a failed run is then explained by.

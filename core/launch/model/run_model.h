@@ -20,6 +20,7 @@
 #include "launch/model/node_status.h"
 #include "launch/model/straggler.h"
 #include "launch/model/throughput.h"
+#include "protocol/collective_history.h"
 
 #include <map>
 #include <optional>
@@ -78,6 +79,9 @@ struct RankStatus {
     QString lastOutput;     // the last non-empty line it printed (stdout or stderr, not telemetry)
     RankStartup startup;
     StragglerScore straggler; // its own work per step against the fastest rank's and its own best
+    // Its last collectives, read from its record at the run's end (this node's ranks; another node's are
+    // not read here): summary.json ranks[].collectives.
+    std::vector<protocol::CollectiveEntry> history;
 };
 
 struct RunSummary {
@@ -134,6 +138,7 @@ public:
     void applyMonitorEvent(const nlohmann::json& e); // `gpu` / `proc` events from core/monitor
     void noteRestart();                              // a restart: ranks go back to Pending, series continue
     void setCollectives(int index, qint64 entered, bool inside); // the hold-up watch's reading of a rank
+    void setCollectiveHistory(int index, std::vector<protocol::CollectiveEntry> history);
     // Node 0 of a multi-node run: ranks at `index` and above are other nodes' (nproc per node), shown from
     // what their launchers forward.
     void setRemoteRanks(int firstIndex, int nproc);

@@ -1,5 +1,6 @@
 // summary.json: the contract other tools read (keys are stable; NaN becomes null). Its writer and its reader
 // (the History page, replays) are this one pair.
+#include "launch/model/json_bridge.h"
 #include "launch/model/run_model.h"
 
 #include <QJsonArray>
@@ -108,6 +109,11 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["error_message"] =
             r.errorMessage.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorMessage);
         j["startup"] = startupJson(r.startup);
+        // Null where none was read: another node's rank, a run without a record, or one started before it.
+        j["collectives"] = r.history.empty()
+                               ? QJsonValue(QJsonValue::Null)
+                               : toQtJson(nlohmann::json{{"h", protocol::collectiveHistoryJson(r.history)}})
+                                     .value(QLatin1String("h"));
         rs.push_back(j);
     }
     o["ranks"] = rs;

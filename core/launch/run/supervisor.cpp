@@ -439,6 +439,7 @@ void Supervisor::finishRun(const QString& status) {
         reason = d->stopReason;
     }
     if (d->nodes.isHub()) d->nodes.close(); // what the other nodes said last is in the summary
+    d->collectives.keepHistories();         // each rank's last collectives, for summary.json
     m_model.finish(status, failedRank, reason);
     m_model.setScaling(diagnoseScaling(scalingFacts(m_config, m_model)));
     const QJsonObject summary = m_model.summary().toJson(m_model.ranks());

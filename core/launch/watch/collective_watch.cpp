@@ -1,6 +1,7 @@
 #include "launch/watch/collective_watch.h"
 
 #include "launch/diagnose/stack_dump.h"
+#include "launch/model/json_bridge.h"
 #include "protocol/finding_codes.h"
 #include "protocol/telemetry.h"
 
@@ -42,6 +43,13 @@ QString collectivesFile(const QString& dir, int rank) {
     return QDir(dir).filePath(QStringLiteral("collectives-%1.txt").arg(rank));
 }
 
+std::vector<protocol::CollectiveEntry> readCollectiveHistory(const QString& dir, int rank) {
+    QFile f(collectivesFile(dir, rank));
+    if (dir.isEmpty() || !f.open(QIODevice::ReadOnly)) return {};
+    const QByteArray bytes = f.read(qint64(protocol::kCollectivesFileBytes));
+    return protocol::parseCollectiveHistory(std::string_view(bytes.constData(), size_t(bytes.size())));
+}
+
 CollectiveWatch::CollectiveWatch(QObject& owner, RunModel& model, Hooks hooks)
     : m_owner(owner), m_model(model), m_hooks(std::move(hooks)), m_doctor(owner) {
     m_timer.setInterval(1000);
@@ -54,6 +62,7 @@ void CollectiveWatch::start() {
 
 void CollectiveWatch::rearm() {
     m_reported.clear();
+    m_historySeen.clear();
     m_asking = false;
     m_doctor.abandon();
     if (m_folder.isEmpty()) return;
@@ -61,6 +70,26 @@ void CollectiveWatch::rearm() {
     const QDir dir(m_folder);
     for (const QString& name : dir.entryList({QStringLiteral("collectives-*.txt")}, QDir::Files))
         QFile::remove(dir.filePath(name));
+}
+
+void CollectiveWatch::keepHistories() {
+    if (m_folder.isEmpty()) return;
+    const QVector<RankStatus>& ranks = m_model.ranks();
+    for (int i = 0; i < ranks.size(); ++i)
+        if (!ranks[i].remote && !ranks[i].storeOnly)
+            m_model.setCollectiveHistory(i, readCollectiveHistory(m_folder, ranks[i].rank));
+}
+
+// The last `n` collectives of each rank, for a `diagnosis` event: what each was doing when it was said.
+QJsonObject CollectiveWatch::lastCollectives(const QVector<int>& ranks, std::size_t n) const {
+    QJsonObject out;
+    for (int rank : ranks) {
+        std::vector<protocol::CollectiveEntry> h = readCollectiveHistory(m_folder, rank);
+        if (h.size() > n) h.erase(h.begin(), h.end() - std::ptrdiff_t(n));
+        const nlohmann::json j = protocol::collectiveHistoryJson(h);
+        out[QString::number(rank)] = toQtJson(nlohmann::json{{"e", j}}).value(QStringLiteral("e"));
+    }
+    return out;
 }
 
 void CollectiveWatch::check() {
@@ -74,7 +103,14 @@ void CollectiveWatch::check() {
             protocol::parseCollectiveRecord(std::string_view(bytes.constData(), size_t(bytes.size())));
         if (!record) continue; // caught half-written: the next look reads it whole
         records.push_back({rank, *record});
-        m_model.setCollectives(m_model.indexOfRank(rank), record->entered, record->inside());
+        const int index = m_model.indexOfRank(rank);
+        m_model.setCollectives(index, record->entered, record->inside());
+        // The Run page's last collectives: read again only when this rank's have moved on.
+        const std::pair<qint64, qint64> seen{record->entered, record->completed};
+        if (m_historySeen.value(rank) != seen) {
+            m_historySeen[rank] = seen;
+            m_model.setCollectiveHistory(index, readCollectiveHistory(m_folder, rank));
+        }
     }
     const std::optional<HoldUp> h = findHoldUpByAnyCount(records, protocol::nowSeconds(), m_thresholds);
     if (!h) {
@@ -131,7 +167,11 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
             one.detail = w.detail;
             one.bytes = w.bytes;
             each << tr("rank %1 in %2").arg(w.rank).arg(QString::fromStdString(describeCollective(one)));
-            const QString at = whereInUserCode(stacks.value(w.rank));
+            QString at = whereInUserCode(stacks.value(w.rank));
+            if (at.isEmpty()) { // no stack to read (a worker rank, or no answer): its own collective record
+                const std::vector<protocol::CollectiveEntry> h = readCollectiveHistory(m_folder, w.rank);
+                if (!h.empty() && !h.back().site.empty()) at = QString::fromStdString(h.back().site);
+            }
             if (!at.isEmpty()) where << tr("rank %1 is at %2").arg(w.rank).arg(at);
         }
         text = tr("the ranks wait in different collectives for %1 s: %2; their code paths diverged and none "
@@ -178,7 +218,8 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
                                         {protocol::field::Kind, QString::fromStdString(h.kind)},
                                         {protocol::field::Detail, QString::fromStdString(h.detail)},
                                         {protocol::field::Bytes, double(h.bytes)}}},
-                           {protocol::field::WaitedS, h.waitedS}});
+                           {protocol::field::WaitedS, h.waitedS},
+                           {protocol::field::LastCollectives, lastCollectives(m_hooks.ranks(), 8)}});
 }
 
 // The store's view of a wait nobody here explains, said once it is in: on the terminal and the launcher log,

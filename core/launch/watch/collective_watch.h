@@ -12,6 +12,7 @@
 #include "launch/diagnose/hold_up.h"
 #include "launch/model/run_model.h"
 #include "launch/watch/background_doctor.h"
+#include "protocol/collective_history.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -26,6 +27,9 @@ namespace ddpdesk::launch {
 
 // The record file of one rank (protocol::kCollectivesFileEnv), in the run's instrumentation folder.
 QString collectivesFile(const QString& dir, int rank);
+// The last collectives that rank wrote into it (protocol/collective_history.h), oldest first; empty without
+// a file. Reads at most protocol::kCollectivesFileBytes, whatever the rank left there.
+std::vector<protocol::CollectiveEntry> readCollectiveHistory(const QString& dir, int rank);
 
 class CollectiveWatch {
     Q_DECLARE_TR_FUNCTIONS(ddpdesk::launch::Supervisor) // its texts keep the Supervisor's translations
@@ -49,12 +53,16 @@ public:
     void start();
     void stop() { m_timer.stop(); }
     void rearm(); // a new attempt: records and reports start over
+    // At the run's end: every local rank's last collectives into the model (summary.json
+    // ranks[].collectives).
+    void keepHistories();
     HoldUpThresholds& thresholds() { return m_thresholds; }
 
 private:
     void check();
     void report(const HoldUp& h, const QMap<int, QString>& stacks);
     void reportDoctor(const HoldUp& h, const BackgroundDoctor::Answer& a);
+    QJsonObject lastCollectives(const QVector<int>& ranks, std::size_t n) const;
 
     QObject& m_owner;
     RunModel& m_model;
@@ -63,6 +71,8 @@ private:
     QTimer m_timer;
     HoldUpThresholds m_thresholds;
     QString m_reported; // the hold-up said last (code and collective number): said once
+    QMap<int, std::pair<qint64, qint64>>
+        m_historySeen; // by rank: (entered, completed) its history was read at
     bool m_asking = false;
     BackgroundDoctor m_doctor; // for a wait nobody here explains; its answer is dropped with the watch
 };

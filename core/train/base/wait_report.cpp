@@ -1,7 +1,7 @@
 #include "train/base/wait_report.h"
 #include "os/caught.h"
 
-#include "protocol/collective_progress.h"
+#include "protocol/collective_history.h"
 #include "protocol/stacks_request.h"
 
 #include <chrono>
@@ -34,19 +34,32 @@ struct State {
     int epoch = 0;
     std::unique_ptr<std::ofstream> collectives; // the live collective record, rewritten in place
     protocol::CollectiveRecord record;
+    protocol::CollectiveEntry entry; // the latest collective's history entry (protocol/collective_history.h)
 };
 
 bool countsAsCollective(const WaitPoint& p) {
     return p.collective == "allreduce" || p.collective == "broadcast" || p.collective == "barrier";
 }
 
-void writeRecord(State& s) {
+void writeAt(State& s, std::size_t offset, const std::string& bytes) {
     if (!s.collectives) return;
-    const std::string bytes = protocol::formatCollectiveRecord(s.record);
-    s.collectives->seekp(0);
+    s.collectives->seekp(static_cast<std::streamoff>(offset));
     s.collectives->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     s.collectives->flush();
     if (!*s.collectives) s.collectives.reset(); // a full disk: the launcher learns less, training goes on
+}
+
+void writeRecord(State& s) {
+    writeAt(s, 0, protocol::formatCollectiveRecord(s.record));
+}
+
+// The latest collective's slot in the ring, written when it starts and again when it ends.
+void writeEntry(State& s) {
+    writeAt(s, protocol::collectiveEntryOffset(s.entry.seq), protocol::formatCollectiveEntry(s.entry));
+}
+
+double unixNow() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 State& state() {
@@ -75,8 +88,19 @@ WaitScope::WaitScope(WaitPoint point) {
         r.detail = point.bucket >= 0
                        ? "bucket " + std::to_string(point.bucket + 1) + " of " + std::to_string(point.buckets)
                        : point.what;
-        r.t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+        r.t = unixNow();
         writeRecord(s);
+        // The worker's call site is its own place in the step: the bucket, or what the collective is for.
+        s.entry = protocol::CollectiveEntry();
+        s.entry.seq = r.entered;
+        s.entry.op = r.kind;
+        s.entry.bytes = r.bytes;
+        s.entry.dtype = point.dtype;
+        s.entry.group = "default";
+        s.entry.start = r.t;
+        s.entry.site = point.bucket >= 0 ? "ddpdesk-worker " + r.detail + " (" + point.what + ")"
+                                         : "ddpdesk-worker: " + point.what;
+        writeEntry(s);
     }
     s.stack.push_back({std::move(point), Clock::now()});
 }
@@ -87,6 +111,9 @@ WaitScope::~WaitScope() {
     if (m_depth == 0 && !s.stack.empty() && countsAsCollective(s.stack.front().point)) {
         ++s.record.completed;
         writeRecord(s);
+        s.entry.completed = true;
+        s.entry.end = unixNow();
+        writeEntry(s);
     }
     s.stack.resize(static_cast<std::size_t>(m_depth));
 }

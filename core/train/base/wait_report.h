@@ -19,6 +19,7 @@ struct WaitPoint {
     int bucket = -1;        // 0-based gradient bucket, -1 when not one
     int buckets = 0;
     std::int64_t bytes = 0; // the collective's payload on this rank, when known
+    std::string dtype;      // its element type ("float32"), when known
 };
 
 // Marks the wait for its lifetime; nests (the innermost one is reported). One thread at a time: the
@@ -43,9 +44,9 @@ nlohmann::json waitReport();
 std::string waitReportText(const nlohmann::json& report); // one line for people
 
 // Starts the watcher when the launcher gave this rank a stacks file and request file (no-op otherwise), and
-// the live collective record (protocol/collective_progress.h) when it gave a collectives file: each outermost
-// WaitScope of an allreduce, broadcast or barrier counts as one collective entered, and completed when it
-// ends.
+// the live collective record (protocol/collective_progress.h) and its last collectives
+// (protocol/collective_history.h) when it gave a collectives file: each outermost WaitScope of an allreduce,
+// broadcast or barrier counts as one collective entered, and completed when it ends.
 void startWaitReporter(int rank, std::int64_t pid);
 
 } // namespace ddpdesk::train

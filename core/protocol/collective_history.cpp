@@ -1,0 +1,139 @@
+#include "protocol/collective_history.h"
+
+#include "protocol/json_fields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace ddpdesk::protocol {
+
+namespace f = collective_entry_field;
+
+namespace {
+
+std::string head(const std::string& s, std::size_t n) {
+    return s.substr(0, n);
+}
+// A call site's end holds its line number: keep that.
+std::string tail(const std::string& s, std::size_t n) {
+    return s.size() <= n ? s : "..." + s.substr(s.size() - (n - 3));
+}
+
+std::string dump(const CollectiveEntry& e, std::size_t textLimit) {
+    nlohmann::json j = {
+        {f::Seq, e.seq},
+        {f::Op, head(e.op, std::min<std::size_t>(32, textLimit))},
+        {f::Bytes, e.bytes},
+        {f::Dtype, head(e.dtype, std::min<std::size_t>(16, textLimit))},
+        {f::Shape, head(e.shape, std::min<std::size_t>(48, textLimit))},
+        {f::Group, head(e.group, std::min<std::size_t>(32, textLimit))},
+        {f::State, e.completed ? "completed" : "started"},
+        {f::Start, e.start},
+        {f::Site, tail(e.site, std::max<std::size_t>(4, std::min<std::size_t>(160, textLimit)))}};
+    if (e.completed) j[f::End] = e.end;
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+std::string formatCollectiveEntry(const CollectiveEntry& e) {
+    // Escapes can make a text field up to six times its length: cut harder until the entry fits.
+    std::string text;
+    for (std::size_t limit : {std::size_t(160), std::size_t(40), std::size_t(8), std::size_t(0)}) {
+        text = dump(e, limit);
+        if (text.size() < kCollectiveEntryBytes) break;
+    }
+    text.resize(kCollectiveEntryBytes - 1, ' ');
+    text.push_back('\n');
+    return text;
+}
+
+std::optional<CollectiveEntry> parseCollectiveEntry(std::string_view bytes) {
+    const std::size_t end = bytes.find('\n');
+    if (end == std::string_view::npos) return std::nullopt;
+    const nlohmann::json j = nlohmann::json::parse(bytes.substr(0, end), nullptr, false);
+    if (!j.is_object()) return std::nullopt;
+    // Written by a rank's instrumentation, i.e. by whatever the script does: read without trusting a type.
+    const JsonFields fields(j);
+    CollectiveEntry e;
+    e.seq = fields.integer64(f::Seq, 0);
+    const std::string state = fields.text(f::State);
+    if (e.seq < 1 || (state != "started" && state != "completed")) return std::nullopt;
+    e.completed = state == "completed";
+    e.op = fields.text(f::Op);
+    e.bytes = std::max<std::int64_t>(0, fields.integer64(f::Bytes, 0));
+    e.dtype = fields.text(f::Dtype);
+    e.shape = fields.text(f::Shape);
+    e.group = fields.text(f::Group);
+    e.start = fields.number(f::Start, 0.0);
+    e.end = e.completed ? fields.number(f::End, 0.0) : 0.0;
+    e.site = fields.text(f::Site);
+    if (!fields.ok()) return std::nullopt;
+    return e;
+}
+
+std::vector<CollectiveEntry> parseCollectiveHistory(std::string_view file) {
+    std::map<std::int64_t, CollectiveEntry> bySeq;
+    for (std::size_t slot = 0; slot < kCollectiveHistoryEntries; ++slot) {
+        const std::size_t at = kCollectiveRecordBytes + slot * kCollectiveEntryBytes;
+        if (at >= file.size()) break;
+        auto e = parseCollectiveEntry(file.substr(at, kCollectiveEntryBytes));
+        // An entry in a slot that is not its own was not written by the ring: foreign.
+        if (e && collectiveEntryOffset(e->seq) == at) bySeq[e->seq] = std::move(*e);
+    }
+    std::vector<CollectiveEntry> out;
+    for (auto& [seq, e] : bySeq)
+        out.push_back(std::move(e));
+    return out;
+}
+
+nlohmann::json collectiveHistoryJson(const std::vector<CollectiveEntry>& entries) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const CollectiveEntry& e : entries)
+        out.push_back({{f::Seq, e.seq},
+                       {f::Op, e.op},
+                       {f::Bytes, e.bytes},
+                       {f::Dtype, e.dtype},
+                       {f::Shape, e.shape},
+                       {f::Group, e.group},
+                       {f::State, e.completed ? "completed" : "started"},
+                       {f::Start, e.start},
+                       {f::End, e.completed ? nlohmann::json(e.end) : nlohmann::json(nullptr)},
+                       {f::Site, e.site}});
+    return out;
+}
+
+std::string describeCollectiveEntry(const CollectiveEntry& e, double now) {
+    char buf[64];
+    std::string text = (e.op.empty() ? std::string("collective") : e.op) + " #" + std::to_string(e.seq);
+    std::string what;
+    if (e.bytes > 0 && e.bytes < 1024) {
+        what = std::to_string(e.bytes) + " bytes";
+    } else if (e.bytes > 0) {
+        std::snprintf(buf, sizeof buf, "%.1f %s", e.bytes >= 1 << 20 ? e.bytes / 1048576.0 : e.bytes / 1024.0,
+                      e.bytes >= 1 << 20 ? "MiB" : "KiB");
+        what = buf;
+    }
+    if (!e.dtype.empty()) what += (what.empty() ? "" : " ") + e.dtype;
+    if (!e.shape.empty()) what += (what.empty() ? "[" : " [") + e.shape + "]";
+    if (!e.group.empty()) what += (what.empty() ? "" : ", ") + e.group + " group";
+    if (!what.empty()) text += " (" + what + ")";
+    if (!e.site.empty()) text += " at " + e.site;
+    if (e.completed && e.end >= e.start && e.start > 0) {
+        std::snprintf(buf, sizeof buf, ", completed in %.1f ms", (e.end - e.start) * 1000.0);
+        text += buf;
+    } else if (!e.completed) {
+        if (e.start > 0 && now >= e.start) {
+            std::snprintf(buf, sizeof buf, ", started %.1f s ago, not completed", now - e.start);
+            text += buf;
+        } else {
+            text += ", not completed";
+        }
+    }
+    return text;
+}
+
+} // namespace ddpdesk::protocol

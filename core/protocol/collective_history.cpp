@@ -32,7 +32,8 @@ std::string dump(const CollectiveEntry& e, std::size_t textLimit) {
         {f::Group, head(e.group, std::min<std::size_t>(32, textLimit))},
         {f::State, e.completed ? "completed" : "started"},
         {f::Start, e.start},
-        {f::Site, tail(e.site, std::max<std::size_t>(4, std::min<std::size_t>(160, textLimit)))}};
+        {f::Site, tail(e.site, std::max<std::size_t>(4, std::min<std::size_t>(160, textLimit)))},
+        {f::Detail, head(e.detail, std::min<std::size_t>(48, textLimit))}};
     if (e.completed) j[f::End] = e.end;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -71,6 +72,7 @@ std::optional<CollectiveEntry> parseCollectiveEntry(std::string_view bytes) {
     e.start = fields.number(f::Start, 0.0);
     e.end = e.completed ? fields.number(f::End, 0.0) : 0.0;
     e.site = fields.text(f::Site);
+    e.detail = fields.text(f::Detail);
     if (!fields.ok()) return std::nullopt;
     return e;
 }
@@ -102,8 +104,26 @@ nlohmann::json collectiveHistoryJson(const std::vector<CollectiveEntry>& entries
                        {f::State, e.completed ? "completed" : "started"},
                        {f::Start, e.start},
                        {f::End, e.completed ? nlohmann::json(e.end) : nlohmann::json(nullptr)},
-                       {f::Site, e.site}});
+                       {f::Site, e.site},
+                       {f::Detail, e.detail}});
     return out;
+}
+
+std::optional<CollectiveRecord> currentCollectiveRecord(std::string_view file) {
+    std::optional<CollectiveRecord> r = parseCollectiveRecord(file.substr(0, kCollectiveRecordBytes));
+    if (!r) return r;
+    const std::vector<CollectiveEntry> history = parseCollectiveHistory(file);
+    if (history.empty() || history.back().seq < r->entered) return r;
+    const CollectiveEntry& newest = history.back();
+    const std::int64_t completed = newest.completed ? newest.seq : newest.seq - 1;
+    if (newest.seq == r->entered && completed <= r->completed) return r; // the record says as much
+    r->entered = newest.seq;
+    r->completed = std::max<std::int64_t>(0, completed);
+    r->kind = newest.op;
+    r->bytes = newest.bytes;
+    r->detail = newest.detail;
+    r->t = newest.start;
+    return r;
 }
 
 std::string describeCollectiveEntry(const CollectiveEntry& e, double now) {

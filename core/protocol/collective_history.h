@@ -47,6 +47,8 @@ constexpr const char* State = "state"; // started | completed
 constexpr const char* Start = "t0";    // unix seconds it started
 constexpr const char* End = "t1";      // unix seconds it ended (absent while started)
 constexpr const char* Site = "site";   // where: a script's file:line, or the worker's bucket
+constexpr const char* Detail =
+    "detail"; // what it is for: "DDP gradients", "bucket 2 of 3" (the record's detail)
 } // namespace collective_entry_field
 
 struct CollectiveEntry {
@@ -60,6 +62,7 @@ struct CollectiveEntry {
     double start = 0;
     double end = 0; // 0 while started
     std::string site;
+    std::string detail;
 };
 
 // The entry as written (kCollectiveEntryBytes bytes, newline last): text fields are cut to fit, the call
@@ -73,6 +76,12 @@ std::vector<CollectiveEntry> parseCollectiveHistory(std::string_view file);
 // The entries as summary.json and `diagnosis` events carry them: an array of objects with the fields above
 // (t1 null while started).
 nlohmann::json collectiveHistoryJson(const std::vector<CollectiveEntry>& entries);
+
+// The rank's live counts from its whole file: the record, brought up to date by the newest entry of the ring
+// when that one is newer (a script rank writes only the entry per collective, one write instead of two:
+// entered = its number, completed = its number once it completed, else the one before; kind, bytes, detail
+// and t from it). nullopt when the record does not parse.
+std::optional<CollectiveRecord> currentCollectiveRecord(std::string_view file);
 
 // "allreduce #12 (4.0 MiB float32 [1048576], default group) at train.py:57, completed in 3.1 ms" or
 // "..., started 12.0 s ago" given `now`: one line for people.

@@ -427,12 +427,14 @@ class _Collectives:
                 return
             self.entered += 1
             self.kind, self.bytes, self.detail, self.t = kind, int(nbytes), detail, time.time()
-            self._write()
             if self.file is None:  # no record to keep (no launcher asked, or the disk is full)
                 return
+            # One write per start and per end: the entry is the live count too (the launcher reads the newest
+            # entry's number as entered, and completed by its state: protocol/collective_history.h), so the
+            # record itself is rewritten only for the Flight Recorder's counts.
             self.entry = {"seq": self.entered, "op": kind, "bytes": int(nbytes), "dtype": facts[0],
                           "shape": facts[1], "group": group, "state": "started", "t0": self.t,
-                          "site": _call_site()}
+                          "site": _call_site(), "detail": detail}
             self._write_entry()
 
     def leave(self):
@@ -441,7 +443,6 @@ class _Collectives:
             if self.depth:
                 return
             self.completed += 1
-            self._write()
             if self.entry is not None and self.file is not None:
                 self.entry["state"], self.entry["t1"] = "completed", time.time()
                 self._write_entry()
@@ -481,9 +482,9 @@ class _Collectives:
             head = _entry_head(entry)
             if len(head) >= self.ENTRY_BYTES - 64:  # a long path or shape: the site keeps its end (the line)
                 head = _entry_head(dict(entry, shape=entry["shape"][:48], site="..." + entry["site"][-120:]))
-            entry["head"] = head if len(head) < self.ENTRY_BYTES - 64 else None
-        if entry["head"] is None:
-            return  # still too long (escapes): the slot keeps what it had, the record still counts
+            if len(head) >= self.ENTRY_BYTES - 64:  # still too long (escapes): the count and the op, at least
+                head = _entry_head(dict(entry, dtype="", shape="", group="", site="", detail=""))
+            entry["head"] = head
         if entry["state"] == "started":
             text = entry["head"] + ', "state": "started"}'
         else:
@@ -507,9 +508,10 @@ def _json_text(value):
 
 def _entry_head(e):
     """An entry of the last collectives (core/protocol/collective_history.h) up to its state, formatted by hand."""
-    return '{"seq": %d, "op": %s, "bytes": %d, "dtype": %s, "shape": %s, "group": %s, "t0": %r, "site": %s' % (
-        e["seq"], _json_text(e["op"]), e["bytes"], _json_text(e["dtype"]), _json_text(e["shape"]),
-        _json_text(e["group"]), e["t0"], _json_text(e["site"]))
+    return ('{"seq": %d, "op": %s, "bytes": %d, "dtype": %s, "shape": %s, "group": %s, "t0": %r, "site": %s, '
+            '"detail": %s' % (e["seq"], _json_text(e["op"]), e["bytes"], _json_text(e["dtype"]),
+                              _json_text(e["shape"]), _json_text(e["group"]), e["t0"], _json_text(e["site"]),
+                              _json_text(e["detail"])))
 
 
 def _tensor_facts(value):

@@ -30,6 +30,11 @@ void history(std::string_view bytes) {
             fuzz::fail("an entry written back does not parse again the same: " + again);
     }
     protocol::collectiveHistoryJson(entries).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The live counts as the launcher reads them: the record brought up to date by the ring's newest entry.
+    for (const std::string_view whole : {std::string_view(file), bytes})
+        if (const auto current = protocol::currentCollectiveRecord(whole))
+            if (current->completed > current->entered || current->completed < 0)
+                fuzz::fail("the current record completed more than it entered");
 }
 
 } // namespace

@@ -132,4 +132,42 @@ TEST_CASE(badSlotsAreSkipped) {
                                      "\n"));
 }
 
+TEST_CASE(theNewestEntryBringsTheCountsUpToDate) {
+    // A script rank writes its record once, then only entries: #5 started, so 5 entered and 4 completed.
+    std::vector<CollectiveEntry> entries;
+    for (std::int64_t seq = 1; seq <= 5; ++seq)
+        entries.push_back(entry(seq, seq < 5));
+    entries.back().op = "broadcast";
+    entries.back().detail = "DDP gradients";
+    std::string file = fileWith(entries);
+    auto r = currentCollectiveRecord(file);
+    TEST_REQUIRE(r.has_value());
+    TEST_CHECK_EQ(r->entered, std::int64_t(5));
+    TEST_CHECK_EQ(r->completed, std::int64_t(4));
+    TEST_CHECK(r->inside());
+    TEST_CHECK_EQ(r->kind, std::string("broadcast"));
+    TEST_CHECK_EQ(r->detail, std::string("DDP gradients"));
+    TEST_CHECK_EQ(r->t, entries.back().start);
+    // Completed: inside nothing.
+    entries.back().completed = true;
+    r = currentCollectiveRecord(fileWith(entries));
+    TEST_REQUIRE(r.has_value());
+    TEST_CHECK_EQ(r->completed, std::int64_t(5));
+    TEST_CHECK(!r->inside());
+    // A worker writes both: a record as new as its newest entry is kept as it is (its detail included).
+    CollectiveRecord worker;
+    worker.entered = 5;
+    worker.completed = 5;
+    worker.kind = "allreduce";
+    worker.detail = "bucket 2 of 3";
+    file = fileWith(entries);
+    file.replace(0, kCollectiveRecordBytes, formatCollectiveRecord(worker));
+    r = currentCollectiveRecord(file);
+    TEST_REQUIRE(r.has_value());
+    TEST_CHECK_EQ(r->detail, std::string("bucket 2 of 3"));
+    // A record that does not parse gives nothing, whatever the ring holds.
+    file.replace(0, 10, "not json!!");
+    TEST_CHECK(!currentCollectiveRecord(file).has_value());
+}
+
 DDPDESK_TEST_MAIN()

@@ -98,9 +98,9 @@ void CollectiveWatch::check() {
     for (int rank : m_hooks.ranks()) {
         QFile f(collectivesFile(m_folder, rank));
         if (!f.open(QIODevice::ReadOnly)) continue;
-        const QByteArray bytes = f.read(qint64(protocol::kCollectiveRecordBytes));
+        const QByteArray bytes = f.read(qint64(protocol::kCollectivesFileBytes));
         const auto record =
-            protocol::parseCollectiveRecord(std::string_view(bytes.constData(), size_t(bytes.size())));
+            protocol::currentCollectiveRecord(std::string_view(bytes.constData(), size_t(bytes.size())));
         if (!record) continue; // caught half-written: the next look reads it whole
         records.push_back({rank, *record});
         const int index = m_model.indexOfRank(rank);

@@ -98,6 +98,7 @@ WaitScope::WaitScope(WaitPoint point) {
         s.entry.dtype = point.dtype;
         s.entry.group = "default";
         s.entry.start = r.t;
+        s.entry.detail = r.detail;
         s.entry.site = point.bucket >= 0 ? "ddpdesk-worker " + r.detail + " (" + point.what + ")"
                                          : "ddpdesk-worker: " + point.what;
         writeEntry(s);

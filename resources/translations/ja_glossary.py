@@ -25,6 +25,9 @@ JA = {
     "Stop the run?": "実行を停止しますか?", "A run is in progress. Stop every worker and exit?": "実行中です。すべてのワーカーを停止して終了しますか?",
     "Runs folder": "実行結果フォルダー", "Checking the store...": "ストアを確認中...", "Cannot start: %1": "開始できません: %1",
     '%1 ranks': '%1 ランク',
+    'Last collectives of rank %1 (newest last):': 'ランク %1 の直近のコレクティブ (新しいものが最後):',
+    'other work on this machine kept %1 of its %2 cores busy while this size ran: its samples/s is below what the machine gives, and the speedups against it are off; run the sweep again on an otherwise idle machine':
+        'このサイズの実行中、このマシンの別の処理が %2 コア中 %1 コアを使っていました: samples/s はこのマシン本来の値より低く、それとの速度向上の比較もずれています。ほかに何も動いていないマシンでスイープをやり直してください',
     '%1: n/a, Windows (WDDM) attributes no memory to a process': '%1: n/a。Windows (WDDM) はプロセスごとのメモリを示しません',
     'does nothing for a --script run: the script trains as it is written (change it in the script, or pass it to the script after --)':
         '--script の実行では何も変えません: スクリプトは書かれたとおりに学習します (スクリプトの中で変えるか、-- の後にスクリプトへ渡してください)',

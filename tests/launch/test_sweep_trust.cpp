@@ -1,7 +1,8 @@
 // What a sweep's figures can be trusted for (core/launch/run/sweep_trust.h), from made-up rows as the sweep
 // fills them: a speedup above what the workers can give, a rate too short to be steady or not measured at
-// all, and a size under 80 % efficiency without a measured cause, which says why none was found or could be
-// measured. Then what the CLI's table and sweep.csv show of them. No process: milliseconds.
+// all, a size that ran beside other work (MACHINE_BUSY), and a size under 80 % efficiency without a measured
+// cause, which says why none was found or could be measured. Then what the CLI's table and sweep.csv show of
+// them. No process: milliseconds.
 
 #include "launch/model/throughput.h"
 #include "launch/run/sweep.h"
@@ -47,6 +48,33 @@ private slots:
         QVERIFY(rows[0].notes.isEmpty());
         // Within noise of ideal it is no note.
         rows = {row(1, 100), row(2, 205)};
+        computeSweepMetrics(rows);
+        QVERIFY2(rows[1].notes.isEmpty(), qPrintable(allNotes(rows[1])));
+    }
+
+    // A size measured while other work kept cores busy is slower than the machine gives: said, with how many
+    // cores, and a size below 80 % then has no cause looked for. A little other work, or none known, is no
+    // note.
+    void aSizeThatRanBesideOtherWorkIsNotTrusted() {
+        QVector<SweepRow> rows = {row(1, 100), row(2, 120)};
+        rows[1].otherCores = 1.2;
+        rows[1].machineCores = 2;
+        computeSweepMetrics(rows);
+        QCOMPARE(rows[1].notes, QStringList({sweep_note::MachineBusy, sweep_note::NoCauseMeasurable}));
+        QVERIFY2(allNotes(rows[1]).contains("other work on this machine kept 1.2 of its 2 cores busy"),
+                 qPrintable(allNotes(rows[1])));
+        QVERIFY(rows[0].notes.isEmpty());
+        for (const double other : {0.3, qQNaN()}) {
+            rows = {row(1, 100), row(2, 190)};
+            rows[1].otherCores = other;
+            rows[1].machineCores = 2;
+            computeSweepMetrics(rows);
+            QVERIFY2(rows[1].notes.isEmpty(), qPrintable(allNotes(rows[1])));
+        }
+        // On 8 cores a quarter is 2: one core of other work leaves the rate as it is.
+        rows = {row(1, 100), row(2, 190)};
+        rows[1].otherCores = 1.0;
+        rows[1].machineCores = 8;
         computeSweepMetrics(rows);
         QVERIFY2(rows[1].notes.isEmpty(), qPrintable(allNotes(rows[1])));
     }

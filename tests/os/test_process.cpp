@@ -1,11 +1,14 @@
 // os.process (Linux) and wine.process (mingw-w64 under wine): the facts process.h answers about a process -
 // alive, its name, the monitor's sample (CPU time, memory, threads, start stamp) - for this process, for a
-// child that runs and for one that has exited, so both halves answer the same questions the same way.
+// child that runs and for one that has exited, so both halves answer the same questions the same way; and how
+// busy the whole machine was against this process and the children it reaped (machine_load.h).
 #include "mini_test.h"
+#include "os/machine_load.h"
 #include "os/process.h"
 #include "subprocess.h"
 
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <thread>
 
@@ -19,11 +22,18 @@ int sleeper() {
     return 0;
 }
 
-// Burns CPU for a moment so this process's CPU time is measurably above zero.
-void spin() {
+// Burns CPU for a moment so this process's CPU time is measurably above zero: `ms` of CPU time where
+// std::clock counts it (POSIX; a loaded machine stretches the wall time, not the work), else of wall time.
+void spin(int ms = 50) {
     volatile unsigned long long sink = 0;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
-    while (std::chrono::steady_clock::now() < until)
+    const std::clock_t cpu = std::clock();
+    const auto start = std::chrono::steady_clock::now();
+    const auto cap = start + std::chrono::seconds(10);
+    auto done = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        return now > cap || double(std::clock() - cpu) * 1000.0 / CLOCKS_PER_SEC >= ms;
+    };
+    while (!done())
         for (int i = 0; i < 10000; ++i)
             sink = sink + static_cast<unsigned long long>(i);
 }
@@ -71,8 +81,40 @@ TEST_CASE(invalidPidIsNeitherAliveNorSampled) {
     TEST_CHECK(stats.error.find("invalid pid") != std::string::npos);
 }
 
+// The machine counts the CPU time this process burns (whatever else runs adds to it, never takes away), and
+// where the OS sums exited children's time (POSIX), a reaped child's 300 ms of work counts as this run's own.
+TEST_CASE(theMachineCountsBusyTimeAndAReapedChildIsOurs) {
+    const auto machine0 = os::readMachineCpu();
+    const auto own0 = os::ownAndReapedCpuSeconds();
+    const auto wall0 = std::chrono::steady_clock::now();
+    spin(300);
+    Subprocess child;
+    TEST_REQUIRE(child.start(currentExecutable(), {"--spin"}));
+    TEST_REQUIRE(child.waitFor(std::chrono::seconds(30)));
+    const auto machine1 = os::readMachineCpu();
+    const auto own1 = os::ownAndReapedCpuSeconds();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    TEST_REQUIRE(machine0 && machine1);
+    const double busy = machine1->busySeconds - machine0->busySeconds;
+    const double total = machine1->totalSeconds - machine0->totalSeconds;
+    // 0.3 s here and 0.3 s in the child, less the clock ticks' coarseness.
+    TEST_CHECK_MSG(busy >= 0.4, std::to_string(busy));
+    TEST_CHECK_MSG(total >= busy && total >= 0.9 * wall,
+                   std::to_string(total) + " of " + std::to_string(wall));
+#ifdef _WIN32
+    TEST_CHECK(!own0 && !own1);
+#else
+    TEST_REQUIRE(own0 && own1);
+    TEST_CHECK_MSG(*own1 - *own0 >= 0.5, std::to_string(*own1 - *own0));
+#endif
+}
+
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "--sleep") return sleeper();
+    if (mode == "--spin") {
+        spin(300);
+        return 0;
+    }
     return runAll(argc, argv);
 }

@@ -313,6 +313,7 @@ void SweepRunner::runNext() {
     connect(m_current, &Supervisor::finished, this, &SweepRunner::onRunFinished);
     emit sizeStarted(m_next, m_current);
     QVector<ConfigProblem> problems;
+    m_load.start(m_warm ? m_warm->pids() : QList<qint64>());
     if (m_current->start(c, &problems)) {
         // The next size's workers load LibTorch where that takes no CPU from this size's measured steps: at
         // once when this size leaves enough cores idle, else once every rank has taken its last step (beside
@@ -364,6 +365,9 @@ void SweepRunner::onRunFinished(bool ok) {
     row.rateBasis = s.samplesPerSBasis;
     row.rateWhy = s.samplesPerSWhy;
     row.steps = s.steps;
+    const MachineLoadWindow::Result load = m_load.finish(m_warm ? m_warm->pids() : QList<qint64>());
+    row.otherCores = load.otherCores;
+    row.machineCores = load.cores;
     double comm = 0;
     int stepped =
         0; // a rank that never stepped or reported no wait measured none: left out, not counted as 0

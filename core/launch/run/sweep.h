@@ -6,6 +6,7 @@
 // the effect of that setting shows in the same table; speedup is then measured within each value.
 
 #include "launch/config/run_config.h"
+#include "launch/run/machine_load_window.h"
 #include "launch/run/warm_workers.h"
 
 #include <QObject>
@@ -51,6 +52,9 @@ struct SweepRow {
     QStringList notesText;
     double wallS = 0;
     QVector<QPointF> lossVsWall; // (seconds since start, mean loss)
+    // Other work on this machine while it ran (run/machine_load_window.h): mean busy cores, NaN when unknown.
+    double otherCores = qQNaN();
+    double machineCores = 0;
 };
 
 // "1,2,4" -> sizes on cpu; "0;0,1;0,1,2,3" -> GPU sets. Empty + error on bad text.
@@ -114,6 +118,7 @@ private:
     Plotter m_plotter;
     QPointer<WarmWorkers> m_warm; // the GUI's, or the sweep's own (a child)
     bool m_nextPrepared = false;
+    MachineLoadWindow m_load; // what other work took while the current size ran
     bool m_warmEnabled = true;
 };
 

@@ -46,6 +46,15 @@ void judgeSweepRows(QVector<SweepRow>& rows) {
                     .arg(r.steps)
                     .arg(kSteadySteps));
         }
+        if (std::isfinite(r.otherCores) && r.otherCores >= qMax(kBusyCoresMin, kBusyShare * r.machineCores)) {
+            trusted = false;
+            note(r, sweep_note::MachineBusy,
+                 tr("other work on this machine kept %1 of its %2 cores busy while this size ran: its "
+                    "samples/s is below what the machine gives, and the speedups against it are off; run the "
+                    "sweep again on an otherwise idle machine")
+                     .arg(r.otherCores, 0, 'f', 1)
+                     .arg(r.machineCores, 0, 'f', 0));
+        }
         // efficiency = speedup / (workers against the base's): the workers' ratio is their quotient.
         const double workers = r.efficiency > 0 ? r.speedup / r.efficiency : 0;
         if (workers > 0 && r.speedup > workers * kSpeedupSlack) {

@@ -7,16 +7,16 @@
 // rewritten in place on entering and on leaving each collective, and a script's own stdout is never
 // interleaved with it. The record is one JSON object padded with spaces to kRecordBytes - 1 and a newline,
 // always written at offset 0; a reader that catches it half-written skips that read. The ring of last
-// collectives follows it in the same file (protocol/collective_history.h); a script rank writes only the ring's
-// entry per collective (one write at each start and end, not two) and its record at start and for the Flight
-// Recorder's counts, so the launcher reads the counts with currentCollectiveRecord (the record brought up to date
-// by the newest entry).
-// Writers: resources/python/ddpdesk_instrument.py (_Collectives: DDP's gradient allreduce per backward, and
-// the torch.distributed collectives a script calls itself), ddpdesk-worker (core/train/worker, per broadcast
-// and per gradient bucket). Where the rank's PyTorch keeps a Flight Recorder for Gloo (2.x since about 2.8),
-// the script rank adds what it says of the default process group (fr_*): it counts every collective, those a
-// script or library reaches past torch.distributed's functions too (ProcessGroup.allreduce, DDP's own
-// broadcasts), so the launcher can compare ranks by it where the counts above see nothing wrong.
+// collectives follows it in the same file (protocol/collective_history.h); a script rank writes only the
+// ring's entry per collective (one write at each start and end, not two) and its record at start and for the
+// Flight Recorder's counts, so the launcher reads the counts with currentCollectiveRecord (the record brought
+// up to date by the newest entry). Writers: resources/python/ddpdesk_instrument.py (_Collectives: DDP's
+// gradient allreduce per backward, and the torch.distributed collectives a script calls itself),
+// ddpdesk-worker (core/train/worker, per broadcast and per gradient bucket). Where the rank's PyTorch keeps a
+// Flight Recorder for Gloo (2.x since about 2.8), the script rank adds what it says of the default process
+// group (fr_*): it counts every collective, those a script or library reaches past torch.distributed's
+// functions too (ProcessGroup.allreduce, DDP's own broadcasts), so the launcher can compare ranks by it where
+// the counts above see nothing wrong.
 
 #include <cstdint>
 #include <optional>

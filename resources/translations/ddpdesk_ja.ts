@@ -573,6 +573,10 @@
 <context>
     <name>ddpdesk::launch::Supervisor</name>
     <message>
+        <source>this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop there) before calling the run failed</source>
+        <translation>このノードのランクはピアを失っただけです: 実行を失敗とする前に、ノード 0 からの知らせ (そこでの停止) を最大 %1 秒待ちます</translation>
+    </message>
+    <message>
         <source>%1 lost contact first (its launcher or machine went away); then %2</source>
         <translation>%1 との連絡が先に途絶えました (そのランチャーかマシンがなくなりました)。その後 %2</translation>
     </message>

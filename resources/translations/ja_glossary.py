@@ -25,6 +25,8 @@ JA = {
     "Stop the run?": "実行を停止しますか?", "A run is in progress. Stop every worker and exit?": "実行中です。すべてのワーカーを停止して終了しますか?",
     "Runs folder": "実行結果フォルダー", "Checking the store...": "ストアを確認中...", "Cannot start: %1": "開始できません: %1",
     '%1 ranks': '%1 ランク',
+    "this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop there) before calling the run failed":
+        "このノードのランクはピアを失っただけです: 実行を失敗とする前に、ノード 0 からの知らせ (そこでの停止) を最大 %1 秒待ちます",
     'Last collectives of rank %1 (newest last):': 'ランク %1 の直近のコレクティブ (新しいものが最後):',
     'other work on this machine kept %1 of its %2 cores busy while this size ran: its samples/s is below what the machine gives, and the speedups against it are off; run the sweep again on an otherwise idle machine':
         'このサイズの実行中、このマシンの別の処理が %2 コア中 %1 コアを使っていました: samples/s はこのマシン本来の値より低く、それとの速度向上の比較もずれています。ほかに何も動いていないマシンでスイープをやり直してください',

@@ -11,7 +11,25 @@ void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
     // Every node's ranks have ended and its run_end came (its summary is written): node 0's record ends with
     // theirs. Also a node whose launcher node 0 has not heard yet (RunModel::nodeEndsAwaited): its ranks ran
     // with these, and a short run's may end before node 0's link follows that node's stream.
-    const bool pending = !m_model.nodeEndsAwaited().isEmpty();
+    bool pending = !m_model.nodeEndsAwaited().isEmpty();
+    // A node above 0 whose ranks only lost a peer: node 0 may be stopping the job (Ctrl-C there), and the
+    // broken connection can outrun its word, which comes through the link (a folder is polled). Its stop,
+    // when it comes within the wait, is what ended the run here too.
+    if (status == QLatin1String("failed") && d->userStop) {
+        finishRun(QStringLiteral("stopped"));
+        return;
+    }
+    if (status == QLatin1String("failed") && m_config.nnodes > 1 && !d->nodes.isHub()) {
+        bool consequence = !d->failures.isEmpty();
+        for (const Failure& f : d->failures)
+            consequence = consequence && f.peerLost;
+        if (consequence && waitedMs == 0)
+            emit message(
+                tr("this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop "
+                   "there) before calling the run failed")
+                    .arg(kWaitMs / 1000));
+        pending = pending || consequence;
+    }
     if (!pending || waitedMs >= kWaitMs) {
         finishRun(status);
         return;

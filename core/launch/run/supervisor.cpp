@@ -1,8 +1,8 @@
 // The run's life cycle: start (its folder, store file, secret, record), attempts and restarts, the stop, the
-// failures and the culprit among them, the end (summary.json). The parts it drives own the rest: the rank
-// processes (rank_processes.h), their output (rank_line_reader.h), their stacks (rank_stacks.h), the stall
-// watch (stall_watch.h), the monitor and TensorBoard feeds (monitor_feed.h, tensorboard_feed.h), a script
-// run's store (script_store_host.h).
+// end (summary.json); what the failures and the stop mean is run_ending.h's. The parts it drives own the
+// rest: the rank processes (rank_processes.h), their output (rank_line_reader.h), their stacks
+// (rank_stacks.h), the stall watch (stall_watch.h), the monitor and TensorBoard feeds (monitor_feed.h,
+// tensorboard_feed.h), a script run's store (script_store_host.h).
 #include "launch/run/supervisor.h"
 
 #include "launch/run/supervisor_impl.h"
@@ -38,7 +38,7 @@ Supervisor::Impl::Impl(Supervisor& s, const RankLauncher::Factory& launcher)
                   if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Stacks, fields, rank);
               }}),
       stall(s, s.m_config, s.m_model,
-            {[this, &s] { return s.m_running && !stopping && !restartPending; },
+            {[this, &s] { return s.m_running && !ending.stopping() && !ending.restartPending(); },
              [&s] { return s.diagnosisRequest(); }, [&s](const QString& reason) { s.requestStacks(reason); },
              [&s](const QString& report, const QJsonObject& event) {
                  s.writeLauncherEvent(protocol::ev::Stall, event);
@@ -46,7 +46,7 @@ Supervisor::Impl::Impl(Supervisor& s, const RankLauncher::Factory& launcher)
                  emit s.stallDetected(report);
              }}),
       collectives(s, s.m_model,
-                  {[this, &s] { return s.m_running && !stopping && !restartPending; },
+                  {[this, &s] { return s.m_running && !ending.stopping() && !ending.restartPending(); },
                    [this, &s] {
                        QVector<int> live;
                        const QSet<qint64> pids = ranks->livePids();
@@ -63,7 +63,7 @@ Supervisor::Impl::Impl(Supervisor& s, const RankLauncher::Factory& launcher)
                    },
                    [&s] { return s.diagnosisRequest(); }}),
       stragglers(s, s.m_model,
-                 {[this, &s] { return s.m_running && !stopping && !restartPending; },
+                 {[this, &s] { return s.m_running && !ending.stopping() && !ending.restartPending(); },
                   [&s](const QString& text) { emit s.message(text); },
                   [this, &s](int rank, const QJsonObject& fields) {
                       if (log.isOpen()) s.writeLauncherEvent(protocol::ev::Diagnosis, fields, rank);
@@ -73,7 +73,8 @@ Supervisor::Impl::Impl(Supervisor& s, const RankLauncher::Factory& launcher)
                       return index >= 0 && index < gpus.size() && index < s.m_config.nproc ? gpus[index] : -1;
                   }}),
       storeCensus(s, s.m_model,
-                  {[this, &s] { return s.m_running && !stopping; }, [&s] { return s.diagnosisRequest(); },
+                  {[this, &s] { return s.m_running && !ending.stopping(); },
+                   [&s] { return s.diagnosisRequest(); },
                    [&s](int node, const QVector<int>& ranks) { s.onRanksSeenInStore(node, ranks); }}),
       monitor(
           s, s.m_model,
@@ -239,10 +240,7 @@ bool Supervisor::start(const RunConfig& requested, QVector<ConfigProblem>* probl
 }
 
 bool Supervisor::spawnAll() {
-    d->stopping = false;
-    d->userStop = false;
-    d->failures.clear();
-    d->lostNodes.clear();
+    d->ending.beginAttempt();
     d->stall.rearm();
     d->collectives.rearm();
     d->ranks->clear();
@@ -288,7 +286,7 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
                           status.errorCode == QLatin1String(protocol::error_code::PeerLost);
     // Also a rank that lost its peers while the user's stop was on its way (the other nodes stop theirs
     // first while this node waits for them to have the word: stopLeadMs).
-    const bool stoppedWithRun = d->userStop && peerLost;
+    const bool stoppedWithRun = d->ending.userStopped() && peerLost;
     const bool causedByUs = exitCausedByStop(signalled, exitCode, crashed) || stoppedWithRun;
     if (!ok && !causedByUs) {
         Failure f;
@@ -300,7 +298,7 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
         f.text = tr("rank %1 %2").arg(QString::number(rank), text);
         if (!status.errorCode.isEmpty())
             f.text += QStringLiteral(" (%1: %2)").arg(status.errorCode, status.errorMessage);
-        d->failures.push_back(f);
+        d->ending.addFailure(f);
     }
     RankState state = ok ? RankState::Done : (causedByUs ? RankState::Stopped : RankState::Failed);
     if (stoppedWithRun)
@@ -315,23 +313,20 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
                         {protocol::field::Text, text},
                         {protocol::field::State, rankStateName(state)}},
                        rank);
-    if (!ok && !causedByUs && !d->stopping) {
-        emit rankFailed(rank, d->failures.back().text);
-        beginStopAll(d->failures.back().text);
+    if (!ok && !causedByUs && !d->ending.stopping()) {
+        emit rankFailed(rank, d->ending.latest().text);
+        beginStopAll(d->ending.latest().text);
     }
 }
 
 void Supervisor::stop(const QString& reason) {
     if (!m_running) return;
-    if (d->restartPending) {
-        d->restartPending = false;
-        d->userStop = true;
-        d->stopReason = reason;
+    d->ending.userStops(reason);
+    if (d->ending.restartPending()) {
+        d->ending.setRestartPending(false);
         finishRun(QStringLiteral("stopped"));
         return;
     }
-    d->userStop = true;
-    d->stopReason = reason;
     QVector<int> reached; // every node's ranks end, not only this one's
     if (d->nodes.isHub())
         reached = d->nodes.broadcast({{protocol::node_link::field::Type, protocol::node_link::type::Stop},
@@ -349,9 +344,7 @@ void Supervisor::stop(const QString& reason) {
 }
 
 void Supervisor::beginStopAll(const QString& reason) {
-    if (d->stopping) return;
-    d->stopping = true;
-    d->stopReason = reason;
+    if (!d->ending.beginStop(reason)) return;
     emit message(tr("stopping all workers: %1").arg(reason));
     d->ranks->terminateAll(kStopGraceMs);
 }
@@ -376,42 +369,36 @@ bool Supervisor::resetStore() {
 void Supervisor::onAllExited() {
     // Nothing a rank started may outlive the run (or linger into a restart).
     d->ranks->endLeftovers(kLeftoverGraceMs);
-    if (d->userStop) {
-        finishWhenNodesEnd(QStringLiteral("stopped"));
+    const QString status = d->ending.status();
+    if (status != QLatin1String("failed") || m_restarts >= m_config.maxRestarts) {
+        // Also a failure: another node's failed rank may be what this one failed of.
+        finishWhenNodesEnd(status);
         return;
     }
-    if (d->failures.isEmpty()) {
-        finishWhenNodesEnd(QStringLiteral("ok"));
+    ++m_restarts;
+    const Failure& f = d->ending.culprit();
+    emit message(tr("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
+                     .arg(f.text, QString::number(m_restarts), QString::number(m_config.maxRestarts)));
+    writeLauncherEvent(protocol::ev::Restart, {{protocol::field::Restart, m_restarts},
+                                               {protocol::field::MaxRestarts, m_config.maxRestarts},
+                                               {protocol::field::Reason, f.text}});
+    m_model.noteRestart();
+    QString why;
+    if (!resetStore()) {
+        finishRun(QStringLiteral("failed"));
         return;
     }
-    if (m_restarts < m_config.maxRestarts) {
-        ++m_restarts;
-        const Failure& f = d->pickCulprit();
-        emit message(tr("%1; restarting all workers from the last checkpoint (restart %2 of %3)")
-                         .arg(f.text, QString::number(m_restarts), QString::number(m_config.maxRestarts)));
-        writeLauncherEvent(protocol::ev::Restart, {{protocol::field::Restart, m_restarts},
-                                                   {protocol::field::MaxRestarts, m_config.maxRestarts},
-                                                   {protocol::field::Reason, f.text}});
-        m_model.noteRestart();
-        QString why;
-        if (!resetStore()) {
-            finishRun(QStringLiteral("failed"));
-            return;
-        }
-        if (!d->scriptStore.prepare(m_config, &why)) {
-            emit message(tr("cannot restart: %1").arg(why));
-            finishRun(QStringLiteral("failed"));
-            return;
-        }
-        d->restartPending = true;
-        QTimer::singleShot(kRestartDelayMs, this, [this] {
-            if (!d->restartPending) return;
-            d->restartPending = false;
-            spawnAll();
-        });
+    if (!d->scriptStore.prepare(m_config, &why)) {
+        emit message(tr("cannot restart: %1").arg(why));
+        finishRun(QStringLiteral("failed"));
         return;
     }
-    finishWhenNodesEnd(QStringLiteral("failed")); // another node's failed rank may be what this one failed of
+    d->ending.setRestartPending(true);
+    QTimer::singleShot(kRestartDelayMs, this, [this] {
+        if (!d->ending.restartPending()) return;
+        d->ending.setRestartPending(false);
+        spawnAll();
+    });
 }
 
 void Supervisor::finishRun(const QString& status) {
@@ -427,16 +414,10 @@ void Supervisor::finishRun(const QString& status) {
     int failedRank = -1;
     QString reason;
     if (status == QLatin1String("failed")) {
-        const Failure& f = d->pickCulprit();
-        failedRank = m_config.globalRank(f.index);
-        reason = d->failures.size() > 1 ? tr("%1 (first failure; %2 rank(s) failed in all)")
-                                              .arg(f.text, QString::number(d->failures.size()))
-                                        : tr("%1 (first failure)").arg(f.text);
-        if (!d->lostNodes.isEmpty()) // what this node's ranks then failed of
-            reason = tr("%1 lost contact first (its launcher or machine went away); then %2")
-                         .arg(d->lostNodes.join(QStringLiteral(", ")), reason);
+        failedRank = m_config.globalRank(d->ending.culprit().index);
+        reason = d->ending.failureReason();
     } else if (status == QLatin1String("stopped")) {
-        reason = d->stopReason;
+        reason = d->ending.stopReason();
     }
     if (d->nodes.isHub()) d->nodes.close(); // what the other nodes said last is in the summary
     d->collectives.keepHistories();         // each rank's last collectives, for summary.json

@@ -16,6 +16,7 @@
 #include "launch/run/rank_line_reader.h"
 #include "launch/run/rank_processes.h"
 #include "launch/run/rank_stacks.h"
+#include "launch/run/run_ending.h"
 #include "launch/run/run_folder.h"
 #include "launch/run/run_secret.h"
 #include "launch/run/run_store.h"
@@ -42,16 +43,7 @@
 
 namespace ddpdesk::launch {
 
-// Named, not in the anonymous namespace: Impl holds them, and a unity build compiles this file as a header.
-namespace supervisor_detail {
-struct Failure {
-    int index = -1;
-    int exitCode = -1;
-    bool peerLost = false; // failed because another rank died: a consequence, not the cause
-    QString text;
-};
-} // namespace supervisor_detail
-using supervisor_detail::Failure;
+using Failure = RunEnding::Failure;
 
 // The parts, each owning its own state, and what is the run's own.
 struct Supervisor::Impl {
@@ -74,19 +66,7 @@ struct Supervisor::Impl {
     RunStore store;      // the FileStore file this run created (start, resetStore, finishRun)
     RunFolder folder;    // the folders this run made
     RunSecret runSecret; // node 0 of a multi-node run: the file the other nodes' --run-secret-file names
-    QVector<Failure> failures;
-    QStringList lostNodes; // node 0: nodes whose launcher went silent or lost its link while the run went on
-    bool stopping = false;
-    bool userStop = false;
-    bool restartPending = false;
-    QString stopReason;
-
-    // The rank to blame: the first failure that is not a mere consequence (PEER_LOST), else the first.
-    const Failure& pickCulprit() const {
-        for (const Failure& f : failures)
-            if (!f.peerLost) return f;
-        return failures.front();
-    }
+    RunEnding ending;    // the failures, the culprit, the stop and a pending restart
 };
 
 } // namespace ddpdesk::launch

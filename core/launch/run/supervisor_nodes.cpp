@@ -15,14 +15,12 @@ void Supervisor::finishWhenNodesEnd(const QString& status, int waitedMs) {
     // A node above 0 whose ranks only lost a peer: node 0 may be stopping the job (Ctrl-C there), and the
     // broken connection can outrun its word, which comes through the link (a folder is polled). Its stop,
     // when it comes within the wait, is what ended the run here too.
-    if (status == QLatin1String("failed") && d->userStop) {
+    if (status == QLatin1String("failed") && d->ending.userStopped()) {
         finishRun(QStringLiteral("stopped"));
         return;
     }
     if (status == QLatin1String("failed") && m_config.nnodes > 1 && !d->nodes.isHub()) {
-        bool consequence = !d->failures.isEmpty();
-        for (const Failure& f : d->failures)
-            consequence = consequence && f.peerLost;
+        const bool consequence = d->ending.onlyPeersLost();
         if (consequence && waitedMs == 0)
             emit message(
                 tr("this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop "
@@ -48,7 +46,7 @@ void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
         if (!text.isEmpty()) emit message(tr("node %1: %2").arg(node).arg(text));
     }
     const std::optional<RemoteExit> failed = applyRemoteEvent(m_model, m_config.nproc, e);
-    if (!failed || d->userStop) return;
+    if (!failed || d->ending.userStopped()) return;
     // Another node's rank failed: the job has failed. It is the culprit unless it only lost a peer (also when
     // this node's ranks, losing it, failed a moment before its exit came); this node's ranks are stopped
     // rather than left to fail of it.
@@ -60,8 +58,8 @@ void Supervisor::onRemoteEvent(int node, nlohmann::json& e) {
                  r.errorCode == QLatin1String(protocol::error_code::PeerLost);
     f.text = tr("rank %1 on node %2 (%3) %4").arg(r.rank).arg(node).arg(r.host, failed->text);
     if (!r.errorCode.isEmpty()) f.text += QStringLiteral(" (%1: %2)").arg(r.errorCode, r.errorMessage);
-    d->failures.push_back(f);
-    if (d->stopping) return;
+    d->ending.addFailure(f);
+    if (d->ending.stopping()) return;
     emit rankFailed(r.rank, f.text);
     beginStopAll(f.text);
 }
@@ -82,9 +80,8 @@ void Supervisor::onNodeContact(const NodeContact& c, const QString& state) {
     // while this node stops its ranks for a failure: they may have lost the node's ranks a moment before its
     // link said so (a node asked to stop ends its run, it is not lost).
     if (!state.startsWith(QLatin1String(NodeLinkFeed::kConnected)) &&
-        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)) && !d->userStop &&
-        !d->lostNodes.contains(node))
-        d->lostNodes << node;
+        !state.startsWith(QLatin1String(NodeLinkFeed::kEnded)))
+        d->ending.nodeLost(node);
     emit message(text);
     writeLauncherEvent(
         protocol::ev::Node,

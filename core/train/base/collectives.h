@@ -19,6 +19,23 @@ namespace ddpdesk::train {
 
 enum class CommFailure { Timeout, PeerLost, Other };
 
+// A tensor type as PyTorch's Python side names it (torch.float32 -> "float32"): the collective records and
+// what a group cannot sum speak the script's words, not c10's ("Float").
+inline std::string dtypeName(c10::ScalarType type) {
+    switch (type) {
+    case c10::kFloat:
+        return "float32";
+    case c10::kHalf:
+        return "float16";
+    case c10::kBFloat16:
+        return "bfloat16";
+    case c10::kDouble:
+        return "float64";
+    default:
+        return c10::toString(type);
+    }
+}
+
 // A store or collective operation that failed; `kind` decides the exit code.
 class CommError : public std::runtime_error {
 public:

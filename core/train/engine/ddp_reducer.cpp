@@ -8,22 +8,6 @@ namespace ddpdesk::train {
 
 namespace {
 constexpr std::int64_t kFirstBucketBytes = 1 << 20; // torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
-
-// As PyTorch prints a dtype without "torch.": what a script rank's collective history says for its tensors.
-std::string wireTypeName(c10::ScalarType type) {
-    switch (type) {
-    case c10::kFloat:
-        return "float32";
-    case c10::kHalf:
-        return "float16";
-    case c10::kBFloat16:
-        return "bfloat16";
-    case c10::kDouble:
-        return "float64";
-    default:
-        return c10::toString(type);
-    }
-}
 } // namespace
 
 DdpReducer::DdpReducer(std::vector<at::Tensor> params, Collectives* group, std::int64_t bucketBytes,
@@ -184,7 +168,7 @@ ReducerStats DdpReducer::finishBackward() {
             {m_transport->waitName(), "training", "allreduce", static_cast<int>(k),
              static_cast<int>(m_buckets.size()),
              static_cast<std::int64_t>(m_buckets[k].flat.numel() * m_buckets[k].flat.element_size()),
-             wireTypeName(m_buckets[k].flat.scalar_type())});
+             dtypeName(m_buckets[k].flat.scalar_type())});
         averaged[k] = m_transport->finish(k, m_buckets[k].flat, deadline);
     }
     stats.commWaitMs =

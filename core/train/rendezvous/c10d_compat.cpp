@@ -269,10 +269,8 @@ std::string GlooGroup::glooCannotSum(c10::ScalarType type) {
         sums = it->second;
     }
     if (sums) return {};
-    const std::string what = std::string("Gloo in LibTorch " DDPDESK_TORCH_VERSION " cannot sum ") +
-                             (type == c10::kBFloat16 ? "bfloat16"
-                              : type == c10::kHalf   ? "float16"
-                                                     : std::string(c10::toString(type)));
+    const std::string what =
+        std::string("Gloo in LibTorch " DDPDESK_TORCH_VERSION " cannot sum ") + dtypeName(type);
 #if TORCH_VERSION_MAJOR >= 2
     return what + " (this build's Gloo lacks PyTorch's 16-bit types, as Debian's 2.14 does; PyTorch's own "
                   "builds sum them)";

@@ -124,9 +124,16 @@ QString RunRankTable::collectiveHistoryText(const launch::RankStatus& r) {
     if (r.history.empty()) return {};
     QStringList lines{RunPanel::tr("Last collectives of rank %1 (newest last):").arg(r.rank)};
     const double now = protocol::nowSeconds();
+    protocol::CollectiveWords words; // the describer's phrases in the GUI's language
+    words.bytes = RunPanel::tr("%1 bytes").toStdString();
+    words.group = RunPanel::tr("%1 group").toStdString();
+    words.at = RunPanel::tr(" at %1").toStdString();
+    words.completedIn = RunPanel::tr(", completed in %1 ms").toStdString();
+    words.startedAgo = RunPanel::tr(", started %1 s ago, not completed").toStdString();
+    words.notCompleted = RunPanel::tr(", not completed").toStdString();
     const std::size_t from = r.history.size() > 8 ? r.history.size() - 8 : 0;
     for (std::size_t k = from; k < r.history.size(); ++k)
-        lines << QString::fromStdString(protocol::describeCollectiveEntry(r.history[k], now));
+        lines << QString::fromStdString(protocol::describeCollectiveEntry(r.history[k], now, words));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -147,9 +154,17 @@ void RunRankTable::update(const launch::RunModel& model) {
                             : rankStateText(r.state);
         if (r.state == RankState::Rendezvous && !r.rendezvousPhase.isEmpty())
             state += QStringLiteral(" (%1)").arg(r.rendezvousPhase);
+        if (r.state == RankState::Training && r.evaluating) state = RunPanel::tr("evaluating");
         set(ColState, state);
-        const QString startup = launch::RunModel::startupText(r.startup);
-        if (m_table->item(i, ColState)->toolTip() != startup) m_table->item(i, ColState)->setToolTip(startup);
+        QString stateTip = launch::RunModel::startupText(r.startup);
+        if (r.evalPasses > 0)
+            stateTip += (stateTip.isEmpty() ? QString() : QStringLiteral("\n")) +
+                        RunPanel::tr("validation passes: %1, %2 s in all (not counted as training time "
+                                     "nor training samples)")
+                            .arg(r.evalPasses)
+                            .arg(r.evalS, 0, 'f', 1);
+        if (m_table->item(i, ColState)->toolTip() != stateTip)
+            m_table->item(i, ColState)->setToolTip(stateTip);
         if (m_shownState[i] != int(r.state)) {
             // Colour and icon only change with the state; setting them anyway would repaint the cell every
             // tick.

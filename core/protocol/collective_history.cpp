@@ -126,32 +126,41 @@ std::optional<CollectiveRecord> currentCollectiveRecord(std::string_view file) {
     return r;
 }
 
-std::string describeCollectiveEntry(const CollectiveEntry& e, double now) {
-    char buf[64];
+namespace {
+
+// `phrase` with its first %1 replaced by `value` (a phrase without one is taken as it is).
+std::string filled(const std::string& phrase, const std::string& value) {
+    const std::size_t at = phrase.find("%1");
+    return at == std::string::npos ? phrase : phrase.substr(0, at) + value + phrase.substr(at + 2);
+}
+
+std::string fixed1(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+} // namespace
+
+std::string describeCollectiveEntry(const CollectiveEntry& e, double now, const CollectiveWords& words) {
     std::string text = (e.op.empty() ? std::string("collective") : e.op) + " #" + std::to_string(e.seq);
     std::string what;
     if (e.bytes > 0 && e.bytes < 1024) {
-        what = std::to_string(e.bytes) + " bytes";
+        what = filled(words.bytes, std::to_string(e.bytes));
     } else if (e.bytes > 0) {
-        std::snprintf(buf, sizeof buf, "%.1f %s", e.bytes >= 1 << 20 ? e.bytes / 1048576.0 : e.bytes / 1024.0,
-                      e.bytes >= 1 << 20 ? "MiB" : "KiB");
-        what = buf;
+        what = fixed1(e.bytes >= 1 << 20 ? e.bytes / 1048576.0 : e.bytes / 1024.0) +
+               (e.bytes >= 1 << 20 ? " MiB" : " KiB");
     }
     if (!e.dtype.empty()) what += (what.empty() ? "" : " ") + e.dtype;
     if (!e.shape.empty()) what += (what.empty() ? "[" : " [") + e.shape + "]";
-    if (!e.group.empty()) what += (what.empty() ? "" : ", ") + e.group + " group";
+    if (!e.group.empty()) what += (what.empty() ? "" : ", ") + filled(words.group, e.group);
     if (!what.empty()) text += " (" + what + ")";
-    if (!e.site.empty()) text += " at " + e.site;
+    if (!e.site.empty()) text += filled(words.at, e.site);
     if (e.completed && e.end >= e.start && e.start > 0) {
-        std::snprintf(buf, sizeof buf, ", completed in %.1f ms", (e.end - e.start) * 1000.0);
-        text += buf;
+        text += filled(words.completedIn, fixed1((e.end - e.start) * 1000.0));
     } else if (!e.completed) {
-        if (e.start > 0 && now >= e.start) {
-            std::snprintf(buf, sizeof buf, ", started %.1f s ago, not completed", now - e.start);
-            text += buf;
-        } else {
-            text += ", not completed";
-        }
+        text += e.start > 0 && now >= e.start ? filled(words.startedAgo, fixed1(now - e.start))
+                                              : words.notCompleted;
     }
     return text;
 }

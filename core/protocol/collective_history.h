@@ -83,8 +83,20 @@ nlohmann::json collectiveHistoryJson(const std::vector<CollectiveEntry>& entries
 // and t from it). nullopt when the record does not parse.
 std::optional<CollectiveRecord> currentCollectiveRecord(std::string_view file);
 
+// The phrases of describeCollectiveEntry, %1 standing for the value: English here, the GUI's language there
+// (ui/run_rank_table.cpp), one describer either way.
+struct CollectiveWords {
+    std::string bytes = "%1 bytes";
+    std::string group = "%1 group";
+    std::string at = " at %1";
+    std::string completedIn = ", completed in %1 ms";
+    std::string startedAgo = ", started %1 s ago, not completed";
+    std::string notCompleted = ", not completed";
+};
+
 // "allreduce #12 (4.0 MiB float32 [1048576], default group) at train.py:57, completed in 3.1 ms" or
 // "..., started 12.0 s ago" given `now`: one line for people.
-std::string describeCollectiveEntry(const CollectiveEntry& e, double now);
+std::string describeCollectiveEntry(const CollectiveEntry& e, double now,
+                                    const CollectiveWords& words = CollectiveWords());
 
 } // namespace ddpdesk::protocol

@@ -27,6 +27,9 @@ constexpr const char* Rendezvous = "rendezvous"; // phase: store_connect|store_r
 constexpr const char* Step = "step";
 constexpr const char* Epoch = "epoch";
 constexpr const char* Checkpoint = "checkpoint";
+// A validation pass (forwards in eval() or under no_grad, no training between them): state begin|running|end.
+// Its time is not training time and its samples are not training samples (docs/launcher.md).
+constexpr const char* Eval = "eval";
 constexpr const char* Error = "error";
 constexpr const char* Done = "done";
 constexpr const char* Gpu = "gpu";   // launcher-side GPU sample (see core/monitor)
@@ -62,6 +65,13 @@ constexpr const char* Ended = "ended"; // "ended: ok|failed|stopped"
 // No DDP Desk launcher connected for the node, but the store shows its ranks: "store_only: 2, 3"
 constexpr const char* StoreOnly = "store_only";
 } // namespace node_state
+
+// The `eval` event's states.
+namespace eval_state {
+constexpr const char* Begin = "begin";
+constexpr const char* Running = "running";
+constexpr const char* End = "end";
+} // namespace eval_state
 
 // A step whose loss was NaN or infinite: "loss" is null (JSON has no NaN) and this key says which, "nan",
 // "inf" or "-inf" (written by the script instrumentation and the script-output parser; the launcher diagnoses

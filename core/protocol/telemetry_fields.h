@@ -70,6 +70,9 @@ constexpr const char* CommWaitMs = "comm_wait_ms";
 // measured.
 constexpr const char* NoDdp = "no_ddp";
 constexpr const char* DataMs = "data_ms";
+// Of step_ms, the validation passes between the steps (a script's; mean per step like step_ms): not the
+// rank's training work, and not part of data_ms.
+constexpr const char* EvalMs = "eval_ms";
 constexpr const char* BytesAllreduced = "bytes_allreduced";
 constexpr const char* AllreduceCalls = "allreduce_calls";
 constexpr const char* StepsAveraged = "steps_averaged";
@@ -84,6 +87,13 @@ constexpr const char* Line = "line";
 constexpr const char* TrainLoss = "train_loss";
 constexpr const char* TestAccuracy = "test_accuracy";
 constexpr const char* TestLoss = "test_loss";
+
+// eval: state (eval_state below), step (the steps trained so far), samples (this pass's, so far), eval_ms
+// (this pass's time so far), eval_total_ms and passes (every pass of the rank's so far, this one included:
+// the latest event says it all, so a dropped one loses nothing). "running" comes at most once a second while
+// the pass goes on (progress: an evaluating rank is not stalled).
+constexpr const char* EvalTotalMs = "eval_total_ms";
+constexpr const char* Passes = "passes";
 
 // checkpoint: path, step, epoch; model at the end, resumed when continuing.
 constexpr const char* Path = "path";

@@ -42,7 +42,7 @@ _lock = threading.Lock()
 # dropped).
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None, "last_emit": 0.0, "emitted": 0,
           "loader_pending": 0, "loader_train": 0, "losses": None,
-          "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0,
+          "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0, "eval_ms": 0.0,
           # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
           # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
           "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0,
@@ -117,12 +117,20 @@ def _emit(force=False):
     waited = _comm_wait.wait_since_last_ms(read=not force and not _state["in_backward"])
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
-        event["data_ms"] = max(0.0, _state["step_ms"] - _state["model_ms"]) / _state["n_ms"]
+        aside = _state["eval_ms"]  # validation passes between these steps: neither training nor data
+        event["data_ms"] = max(0.0, _state["step_ms"] - _state["model_ms"] - aside) / _state["n_ms"]
+        if aside > 0:
+            event["eval_ms"] = aside / _state["n_ms"]
         if waited is not None:
             event["comm_wait_ms"] = waited / steps
+        _state["eval_ms"] = 0.0
     _state["step_ms"], _state["n_ms"], _state["model_ms"] = 0.0, 0, 0.0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
+    _write(event)
+
+
+def _write(event):
     try:
         _out.write(json.dumps(event) + "\n")
         _out.flush()
@@ -187,6 +195,80 @@ class _Iterations:
 _iterations = _Iterations()
 
 
+class _Validation:
+    """A validation pass: DDP forwards under no_grad or in eval() with no training between them (the usual
+    `model.eval(); with torch.no_grad(): for x, y in val_loader: ...`). Its time is not training time (the step
+    event's eval_ms, which data_ms leaves out) and its batches are not training samples; the launcher shows the
+    rank evaluating from its `eval` events (begin, running at most once a second, end; each with the rank's
+    totals, so a dropped one loses nothing). A pass is two such forwards in a row: the one no-grad forward inside
+    a training iteration (a GAN's generator making fakes) is none, and costs one comparison."""
+
+    RUNNING_S = 1.0
+
+    def __init__(self):
+        self.window_ms = 0.0  # passes ended since the last step
+        self.total_ms = 0.0  # every pass that ended
+        self.passes = 0
+        self._reset()
+
+    def _reset(self):
+        self.t0 = None  # perf_counter at the first forward of the pass (or of a would-be pass)
+        self.last_end = 0.0
+        self.forwards = 0
+        self.samples = 0
+        self.last_running = 0.0
+
+    def forward_starts(self):
+        if self.t0 is None:
+            self.t0 = time.perf_counter()
+
+    def forward_ends(self, samples):
+        self.last_end = time.perf_counter()
+        self.forwards += 1
+        self.samples += samples
+        if self.forwards == 2:
+            self.passes += 1
+            self.last_running = self.last_end
+            self._event("begin")
+        elif self.forwards > 2 and self.last_end - self.last_running >= self.RUNNING_S:
+            self.last_running = self.last_end
+            self._event("running")
+
+    def discard(self):
+        """A backward after them: those forwards trained (a model kept in eval() to freeze its batch norms). Their
+        batches are training samples, and a pass they seemed to begin is taken back."""
+        _state["pending"] += self.samples
+        if self.forwards >= 2:
+            self.passes -= 1
+            self.t0 = None
+            self._event("end")
+        self._reset()
+
+    def close(self, force=False):
+        """Training resumed (a training forward, an optimizer step), or the script ends."""
+        if self.t0 is None:
+            return
+        if self.forwards >= 2:
+            ms = (self.last_end - self.t0) * 1000.0
+            self.window_ms += ms
+            self.total_ms += ms
+            self._event("end", force=force)
+        self._reset()
+
+    def _event(self, state, force=False):
+        if not _is_rank() or (not force and not _has_room()):  # the next one carries the totals too
+            return
+        now_ms = (self.last_end - self.t0) * 1000.0 if self.t0 is not None else 0.0
+        running = state != "end"
+        _write({"v": 1, "event": "eval", "rank": _rank, "t": time.time(), "state": state,
+                "step": _state["step"], "samples": self.samples, "eval_ms": now_ms,
+                "eval_total_ms": self.total_ms + (now_ms if running else 0.0), "passes": self.passes,
+                "source": "instrument"})
+
+
+_validation = _Validation()
+
+
 def _model_name(opt, order):
     """The class of the DDP model whose parameters the optimizer trains ("Generator"), else "optimizer N"."""
     try:
@@ -202,6 +284,8 @@ def _model_name(opt, order):
 def _on_optimizer_step(opt):
     if not _is_rank():
         return
+    if _validation.t0 is not None:
+        _validation.close()
     with _lock:
         iterations = _iterations.stepped(opt)
     if iterations > 0:
@@ -218,6 +302,9 @@ def _on_step(iterations=1):
             _state["n_ms"] += 1
             _state["model_ms"] += _state["step_model_ms"]
         _state["step_model_ms"] = 0.0
+        # The passes that ended before this step lie between its steps; one after the last step lies in none.
+        _state["eval_ms"] += _validation.window_ms
+        _validation.window_ms = 0.0
         _state["t_step"] = now
         _state["t_wall"] = time.time()
         _state["step"] += iterations
@@ -266,6 +353,8 @@ def _install():
         # The step's loss is the sum of the scalars backward ran on since the last optimizer step: a script that
         # accumulates ((loss / 4).backward() four times) reports their sum, as it would itself (no sync: a
         # tensor sum).
+        if _validation.t0 is not None:
+            _validation.discard()
         if self.numel() == 1:
             acc = _state["loss_acc"]
             _state["loss_acc"] = self.detach() if acc is None else acc + self.detach()
@@ -285,13 +374,25 @@ def _install():
 
     def counted_forward(self, *args, **kwargs):
         _state["ddp_seen"] = True
-        if torch.is_grad_enabled() and self.training:  # under no_grad or in eval(): validation, not training
-            _state["pending"] += _first_batch_size(args, kwargs)
-            _state["loader_train"] += _state["loader_pending"]
+        grad = torch.is_grad_enabled()
+        if not (grad and self.training):  # under no_grad or in eval(): validation, not training
+            _state["loader_pending"] = 0
+            if not _is_rank():
+                return forward(self, *args, **kwargs)
+            if grad and _state["t_forward"] is None:  # eval() with grad: a backward may yet make it training
+                _state["t_forward"] = time.perf_counter()
+            _validation.forward_starts()
+            result = forward(self, *args, **kwargs)
+            _validation.forward_ends(_first_batch_size(args, kwargs))
+            return result
+        if _validation.t0 is not None:
+            _validation.close()
+        _state["pending"] += _first_batch_size(args, kwargs)
+        _state["loader_train"] += _state["loader_pending"]
         _state["loader_pending"] = 0
-        if _state["t_forward"] is None and torch.is_grad_enabled():
+        if _state["t_forward"] is None:
             _state["t_forward"] = time.perf_counter()
-        if torch.is_grad_enabled() and getattr(self, "require_backward_grad_sync", True):
+        if getattr(self, "require_backward_grad_sync", True):
             _comm_wait.syncing_forward(self)  # this iteration's backward will allreduce
             _collectives.syncing_forward(self)
         return forward(self, *args, **kwargs)
@@ -926,14 +1027,14 @@ def main():
         _classic_client_stores()
     except Exception as e:
         sys.stderr.write(f"ddpdesk_instrument: the store client is PyTorch's default ({e})\n")
-    atexit.register(lambda: _emit(force=True))
+    atexit.register(_at_exit)
     # A script that ends with os._exit (the fix for PyTorch's abort at exit, CPP_TERMINATE) skips atexit: its
     # last step is reported first.
     leave = os._exit
 
     def _exit(code):
         try:
-            _emit(force=True)
+            _at_exit()
         except BaseException:  # nothing may keep the script from leaving
             pass
         finally:
@@ -945,6 +1046,17 @@ def main():
     except Exception as e:  # SystemExit and KeyboardInterrupt leave as Python has them leave
         _show_traceback(e)
         sys.exit(1)  # what Python exits with after an uncaught exception
+
+
+def _at_exit():
+    """The last validation pass's end and the last step, whatever the pipe's room."""
+    if not _is_rank():
+        return
+    try:
+        _validation.close(force=True)
+    except Exception:
+        pass
+    _emit(force=True)
 
 
 def _show_traceback(e):

@@ -462,6 +462,30 @@
 <context>
     <name>ddpdesk::launch::Scaling</name>
     <message>
+        <source>data loading (%1 ms a step outside forward and backward, against %2 ms on rank %3)</source>
+        <translation>データ読み込み (順伝播と逆伝播の外で 1 ステップあたり %1 ms。ランク %3 では %2 ms)</translation>
+    </message>
+    <message>
+        <source>compute (forward and backward: its time outside them is like the others')</source>
+        <translation>計算 (順伝播と逆伝播。その外の時間はほかのランクと同程度)</translation>
+    </message>
+    <message>
+        <source>compute or data loading (its time outside forward and backward was not reported)</source>
+        <translation>計算かデータ読み込み (順伝播と逆伝播の外の時間は報告されていません)</translation>
+    </message>
+    <message>
+        <source>Find what makes rank %1's %2 slower than the others': different data or work on that rank, a slower device, or a busier machine.</source>
+        <translation>ランク %1 の%2がほかのランクより遅い理由を探してください: そのランクだけ違うデータや処理、より遅いデバイス、あるいは混んだマシン。</translation>
+    </message>
+    <message>
+        <source>rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it</source>
+        <translation>ランク %1 は、ランク %5 が行わない検証パスに %4 回、計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません</translation>
+    </message>
+    <message>
+        <source>Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.</source>
+        <translation>検証データをすべてのランクで分担するか (検証データに DistributedSampler を使い、指標を all_reduce する)、検証の頻度を下げてください。</translation>
+    </message>
+    <message>
         <source>every rank here waits at least %1 of its step for the gradient exchange: the exchange, not the computation, sets the pace</source>
         <translation>ここのすべてのランクがステップの少なくとも %1 を勾配交換の待ちに費やしています: 計算ではなく交換が速度を決めています</translation>
     </message>
@@ -500,10 +524,6 @@
     <message>
         <source>rank %1's own work takes %2x the fastest rank's: every step waits for it</source>
         <translation>ランク %1 自身の処理に最速のランクの %2 倍かかっています: 毎ステップがこのランクを待っています</translation>
-    </message>
-    <message>
-        <source>Find what rank %1 does that the others do not: its compute or its data loading (the run&apos;s STRAGGLER warning names which, once it has lasted), or the same work on a slower device or a busier machine.</source>
-        <translation>ランク %1 がほかのランクと違って何をしているかを探してください: 計算かデータ読み込みか (遅れが続けば、実行中の STRAGGLER 警告がどちらかを示します)、あるいは同じ処理をより遅いデバイスや混んだマシンで行っていないか。</translation>
     </message>
     <message>
         <source>speed not reported</source>
@@ -572,6 +592,14 @@
 </context>
 <context>
     <name>ddpdesk::launch::Supervisor</name>
+    <message>
+        <source>%1 is in a validation pass (for %2 s) that the others do not make</source>
+        <translation>%1 はほかのランクが行わない検証パスの最中です (%2 秒経過)</translation>
+    </message>
+    <message>
+        <source>The others wait for %1's validation pass; the run goes on when it ends. To keep them busy, give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.</source>
+        <translation>ほかのランクは %1 の検証パスを待っています。検証が終われば実行は続きます。待たせないためには、検証データをすべてのランクで分担するか (検証データに DistributedSampler を使い、指標を all_reduce する)、検証の頻度を下げてください。</translation>
+    </message>
     <message>
         <source>this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop there) before calling the run failed</source>
         <translation>このノードのランクはピアを失っただけです: 実行を失敗とする前に、ノード 0 からの知らせ (そこでの停止) を最大 %1 秒待ちます</translation>
@@ -1988,6 +2016,38 @@ New runs can then use the store path again; the old run's keys stay in the renam
 </context>
 <context>
     <name>ddpdesk::ui::RunPanel</name>
+    <message>
+        <source>evaluating</source>
+        <translation>評価中</translation>
+    </message>
+    <message>
+        <source>validation passes: %1, %2 s in all (not counted as training time nor training samples)</source>
+        <translation>検証パス: %1 回、合計 %2 秒 (学習時間にも学習サンプルにも数えません)</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 バイト</translation>
+    </message>
+    <message>
+        <source>%1 group</source>
+        <translation>グループ %1</translation>
+    </message>
+    <message>
+        <source> at %1</source>
+        <translation>、場所 %1</translation>
+    </message>
+    <message>
+        <source>, completed in %1 ms</source>
+        <translation>、%1 ms で完了</translation>
+    </message>
+    <message>
+        <source>, started %1 s ago, not completed</source>
+        <translation>、%1 秒前に開始、未完了</translation>
+    </message>
+    <message>
+        <source>, not completed</source>
+        <translation>、未完了</translation>
+    </message>
     <message>
         <source>Last collectives of rank %1 (newest last):</source>
         <translation>ランク %1 の直近のコレクティブ (新しいものが最後):</translation>

@@ -28,6 +28,26 @@ JA = {
     "this node's ranks only lost a peer: waiting up to %1 s for node 0's word (a stop there) before calling the run failed":
         "このノードのランクはピアを失っただけです: 実行を失敗とする前に、ノード 0 からの知らせ (そこでの停止) を最大 %1 秒待ちます",
     'Last collectives of rank %1 (newest last):': 'ランク %1 の直近のコレクティブ (新しいものが最後):',
+    'evaluating': '評価中',
+    '%1 is in a validation pass (for %2 s) that the others do not make': '%1 はほかのランクが行わない検証パスの最中です (%2 秒経過)',
+    "The others wait for %1's validation pass; the run goes on when it ends. To keep them busy, give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.":
+        'ほかのランクは %1 の検証パスを待っています。検証が終われば実行は続きます。待たせないためには、検証データをすべてのランクで分担するか (検証データに DistributedSampler を使い、指標を all_reduce する)、検証の頻度を下げてください。',
+    'data loading (%1 ms a step outside forward and backward, against %2 ms on rank %3)':
+        'データ読み込み (順伝播と逆伝播の外で 1 ステップあたり %1 ms。ランク %3 では %2 ms)',
+    "compute (forward and backward: its time outside them is like the others')":
+        '計算 (順伝播と逆伝播。その外の時間はほかのランクと同程度)',
+    'compute or data loading (its time outside forward and backward was not reported)':
+        '計算かデータ読み込み (順伝播と逆伝播の外の時間は報告されていません)',
+    "Find what makes rank %1's %2 slower than the others': different data or work on that rank, a slower device, or a busier machine.":
+        'ランク %1 の%2がほかのランクより遅い理由を探してください: そのランクだけ違うデータや処理、より遅いデバイス、あるいは混んだマシン。',
+    '%1 bytes': '%1 バイト', '%1 group': 'グループ %1', ' at %1': '、場所 %1', ', completed in %1 ms': '、%1 ms で完了',
+    ', started %1 s ago, not completed': '、%1 秒前に開始、未完了', ', not completed': '、未完了',
+    'validation passes: %1, %2 s in all (not counted as training time nor training samples)':
+        '検証パス: %1 回、合計 %2 秒 (学習時間にも学習サンプルにも数えません)',
+    'rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it':
+        'ランク %1 は、ランク %5 が行わない検証パスに %4 回、計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません',
+    'Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.':
+        '検証データをすべてのランクで分担するか (検証データに DistributedSampler を使い、指標を all_reduce する)、検証の頻度を下げてください。',
     'other work on this machine kept %1 of its %2 cores busy while this size ran: its samples/s is below what the machine gives, and the speedups against it are off; run the sweep again on an otherwise idle machine':
         'このサイズの実行中、このマシンの別の処理が %2 コア中 %1 コアを使っていました: samples/s はこのマシン本来の値より低く、それとの速度向上の比較もずれています。ほかに何も動いていないマシンでスイープをやり直してください',
     '%1: n/a, Windows (WDDM) attributes no memory to a process': '%1: n/a。Windows (WDDM) はプロセスごとのメモリを示しません',

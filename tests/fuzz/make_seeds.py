@@ -117,6 +117,8 @@ tele = [
      "samples_per_s": 812.5, "source": "ddpdesk_instrument"},
     {"event": "step", "v": 1, "rank": 0, "t": 1700000001.5, "step": 13, "loss": None, "loss_non_finite": "nan"},
     {"event": "epoch_end", "v": 1, "rank": 0, "t": 1700000002.0, "epoch": 1, "val_loss": 0.1},
+    {"event": "eval", "v": 1, "rank": 0, "t": 1700000002.5, "state": "end", "step": 13, "samples": 480,
+     "eval_ms": 1478.7, "eval_total_ms": 2950.1, "passes": 2, "source": "instrument"},
     {"event": "rank_exit", "v": 1, "rank": 0, "t": 1700000003.0, "code": 0, "status": "ok"},
 ]
 seeds("telemetry", {f"event_{i}": json.dumps(e, separators=(",", ":")) for i, e in enumerate(tele)} |
@@ -189,6 +191,10 @@ metrics = [
     {"event": "rank_start", "v": 1, "rank": 1, "t": 1700000000.1, "world_size": 2},
     {"event": "step", "v": 1, "rank": 0, "t": 1700000001.0, "step": 1, "loss": 0.9},
     {"event": "step", "v": 1, "rank": 1, "t": 1700000001.1, "step": 1, "loss": 0.8},
+    {"event": "eval", "v": 1, "rank": 0, "t": 1700000001.15, "state": "begin", "step": 1, "samples": 32,
+     "eval_ms": 50.8, "eval_total_ms": 50.8, "passes": 1},
+    {"event": "eval", "v": 1, "rank": 0, "t": 1700000001.18, "state": "end", "step": 1, "samples": 64,
+     "eval_ms": 80.2, "eval_total_ms": 80.2, "passes": 1},
     {"event": "gpu", "v": 1, "rank": -1, "t": 1700000001.2, "gpus": []},
     {"event": "rank_exit", "v": 1, "rank": 0, "t": 1700000002.0, "code": 0},
     {"event": "rank_exit", "v": 1, "rank": 1, "t": 1700000002.0, "code": 0},

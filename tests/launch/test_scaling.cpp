@@ -120,6 +120,20 @@ private slots:
         ScalingFacts f = healthy();
         f.ranks = {rank(0, 0.70), rank(1, 0.02, 20, -1, 3.5)};
         QCOMPARE(codes(f), QStringList{"STRAGGLER"});
+        // The fix names what is slow from the facts, never a live warning the run may not have had.
+        auto fix = [&] { return ddpdesk::launch::diagnoseScaling(f).front(); };
+        QVERIFY2(fix().fix.contains("rank 1's compute or data loading (its time outside forward and backward "
+                                    "was not reported)") &&
+                     !fix().fix.contains("warning"),
+                 qPrintable(fix().fix));
+        f.ranks = {rank(0, 0.70, 20, 2), rank(1, 0.02, 20, 15, 3.5)};
+        QVERIFY2(fix().fix.contains("rank 1's data loading (15.0 ms a step outside forward and backward, "
+                                    "against 2.0 ms on rank 0)"),
+                 qPrintable(fix().fix));
+        QCOMPARE(fix().evidence["slow_part"].toString(), QStringLiteral("data_loading"));
+        f.ranks = {rank(0, 0.70, 20, 2), rank(1, 0.02, 20, 3, 3.5)};
+        QVERIFY2(fix().fix.contains("rank 1's compute (forward and backward"), qPrintable(fix().fix));
+        QCOMPARE(fix().evidence["slow_part"].toString(), QStringLiteral("compute"));
         f.ranks[1].slow = false; // 1.6x of 2 ms: the meter calls it jitter, and so does this
         QVERIFY(codes(f).isEmpty());
     }
@@ -258,6 +272,95 @@ private slots:
                          "the case no longer makes the smoothed figure jump");
                 QVERIFY2(!found.contains("STRAGGLER"), qPrintable(found.join(' ')));
             }
+        }
+    }
+
+    // Validation passes (`eval` events) are neither training time nor a straggler's work. Two ranks step
+    // every 0.1 s for 60 steps; after steps 20 and 40 rank 0 alone (then every rank) validates for 1.5 s, and
+    // the others wait for it at their next exchange. Rank 0 alone: UNSHARED_EVALUATION names it, no
+    // STRAGGLER, and samples/s is the training rate (before: no word of the evaluation, and 211 a rank
+    // instead of 320).
+    void validationIsNamedAndLeftOutOfTheTrainingRate() {
+        for (const bool everyRank : {false, true}) {
+            ddpdesk::launch::RunModel model;
+            const double t0 = 1.0e9;
+            model.setReplayClock(t0);
+            model.reset({0, 1}, 2, "script", 0);
+            auto send = [&](int r, nlohmann::json e) {
+                model.applyLine(r, QByteArray::fromStdString(ddpdesk::protocol::encodeLine(e)));
+            };
+            double shift = 0, total = 0;
+            int passes = 0;
+            for (int s = 1; s <= 60; ++s) {
+                const bool after = s == 21 || s == 41; // the step whose interval held the pass
+                if (after) {
+                    const double begin = t0 + (s - 1) * 0.1 + shift;
+                    ++passes;
+                    for (int r = 0; r < (everyRank ? 2 : 1); ++r) {
+                        for (const char* state : {"begin", "running", "end"}) {
+                            const bool end = state == std::string("end");
+                            const double ms = state == std::string("begin") ? 0 : end ? 1500 : 1000;
+                            auto e = ddpdesk::protocol::makeEvent("eval", r);
+                            e["t"] = begin + ms / 1000.0;
+                            e["state"] = state;
+                            e["step"] = s - 1;
+                            e["samples"] = int(ms / 10);
+                            e["eval_ms"] = ms;
+                            e["eval_total_ms"] = total + ms;
+                            e["passes"] = passes;
+                            send(r, e);
+                            if (!end) {
+                                QVERIFY(model.rank(r).evaluating);
+                                QCOMPARE(model.rank(r).lastProgressT, begin + ms / 1000.0);
+                            }
+                        }
+                        QVERIFY(!model.rank(r).evaluating);
+                    }
+                    total += 1500;
+                    shift += 1.5;
+                }
+                for (int r = 0; r < 2; ++r) {
+                    const bool evaluated = after && (r == 0 || everyRank);
+                    auto e = ddpdesk::protocol::makeEvent("step", r);
+                    e["t"] = t0 + s * 0.1 + shift;
+                    e["step"] = s;
+                    e["loss"] = 1.0;
+                    e["samples"] = s * 32;
+                    e["step_ms"] = after ? 1600 : 100;
+                    e["comm_wait_ms"] = after && !evaluated ? 1510 : 10;
+                    if (evaluated) e["eval_ms"] = 1500;
+                    send(r, e);
+                }
+            }
+            model.setReplayClock(t0 + 6.0 + shift);
+            QCOMPARE(model.rank(0).evalPasses, 2);
+            QCOMPARE(model.rank(0).evalS, 3.0);
+            QCOMPARE(model.rank(1).evalPasses, everyRank ? 2 : 0);
+            const double rate = model.samplesRate().perS;
+            QVERIFY2(std::abs(rate / 640.0 - 1) < 0.02, qPrintable(QString::number(rate)));
+            ddpdesk::launch::RunConfig config;
+            config.nproc = 2;
+            const auto causes =
+                ddpdesk::launch::diagnoseScaling(ddpdesk::launch::scalingFacts(config, model));
+            QStringList found;
+            for (const auto& c : causes)
+                found << c.code;
+            QVERIFY2(!found.contains("STRAGGLER"), qPrintable(found.join(' ')));
+            if (everyRank) {
+                QVERIFY2(!found.contains("UNSHARED_EVALUATION"), qPrintable(found.join(' ')));
+                continue;
+            }
+            QVERIFY2(found.contains("UNSHARED_EVALUATION"), qPrintable(found.join(' ')));
+            for (const auto& c : causes)
+                if (c.code == QLatin1String("UNSHARED_EVALUATION")) {
+                    QCOMPARE(c.evidence["rank"].toInt(), 0);
+                    QCOMPARE(c.evidence["eval_passes"].toInt(), 2);
+                    QVERIFY2(
+                        c.text.contains("rank 0 spent 3.0 s (33 % of the run) in 2 validation passes that "
+                                        "rank 1 did not make"),
+                        qPrintable(c.text));
+                    QVERIFY(c.fix.contains("DistributedSampler"));
+                }
         }
     }
 

@@ -9,8 +9,13 @@
 //  * a GAN (two DDP models, two optimizers, the critic forwarded three times an iteration): one step per
 //    iteration, samples once per iteration, each model's loss named; a critic stepped on every batch and the
 //    generator on every fifth: one step per batch, as the script's loop counts;
-//  * a validation pass each epoch (the DDP model in eval() under no_grad): its samples are not training
-//  samples;
+//  * a validation pass each epoch (the DDP model in eval() under no_grad), by every rank or by rank 0 alone
+//    while the others wait: its samples are not training samples, its time is not training time, each rank's
+//    passes are counted (summary.json ranks[].eval_passes, eval_s; `eval` events), and rank 0 validating
+//    alone is named UNSHARED_EVALUATION, not a STRAGGLER, and while the others wait for its 6-s pass the
+//    hold-up watch says it is in a validation pass;
+//  * no_sync accumulation (an iteration is 4 micro-batches, one optimizer step) and bfloat16 autocast with
+//    gradient clipping: one step per optimizer step, every micro-batch's samples;
 //  * the worker's training flags given with --script (they would change nothing) are refused by name;
 //  * a script that never wraps its model in DDP (imagenet's main.py on a CPU) is told each rank trains alone,
 //    and its samples/s and comm wait say n/a with that reason instead of "one step" and 0.
@@ -60,7 +65,7 @@ def main():
     loader = DataLoader(data, batch_size=16, sampler=sampler, num_workers=workers,
                         persistent_workers=workers > 0 and how != "fresh",
                         multiprocessing_context="spawn" if how == "spawn" else None)
-    held_out = DataLoader(TensorDataset(torch.randn(256, 32), torch.randn(256, 1)), batch_size=64)
+    held_out = DataLoader(TensorDataset(torch.randn(6144, 32), torch.randn(6144, 1)), batch_size=64)
     net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
     model = DDP(net)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
@@ -69,7 +74,7 @@ def main():
         opt_g = torch.optim.Adam(gen.parameters(), lr=1e-4)
         opt_c = torch.optim.Adam(critic.parameters(), lr=1e-4)
         bce = torch.nn.BCEWithLogitsLoss()
-    iterations, samples, first_end, last_end = 0, 0, None, None
+    iterations, samples, train_s, last_end, micro, taken = 0, 0, 0.0, None, 0, 0
     for epoch in range(3):
         sampler.set_epoch(epoch)
         model.train()
@@ -89,23 +94,46 @@ def main():
                     fooled = bce(critic(fake), torch.ones(x.shape[0], 1))
                     fooled.backward()
                     opt_g.step()
+            elif how == "nosync":  # 4 micro-batches an iteration, the first 3 without the gradient exchange
+                micro += 1
+                taken += x.shape[0]
+                if micro % 4:
+                    with model.no_sync():
+                        torch.nn.functional.mse_loss(model(x), y).backward()
+                    continue  # not an iteration of its own
+                torch.nn.functional.mse_loss(model(x), y).backward()
+                opt.step()
+                opt.zero_grad()
+            elif how == "autocast":  # bfloat16 autocast and gradient clipping
+                opt.zero_grad()
+                with torch.autocast("cpu", dtype=torch.bfloat16):
+                    loss = torch.nn.functional.mse_loss(model(x).float(), y)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                opt.step()
             else:
                 opt.zero_grad()
                 torch.nn.functional.mse_loss(model(x), y).backward()
                 opt.step()
             iterations += 1
-            last_end = time.time()
-            if first_end is None:
-                first_end = last_end
-            else:
-                samples += x.shape[0]
-        if how == "validation":  # the DDP model in eval() under no_grad: not training
+            now = time.time()
+            if last_end is not None:  # its training time: from the end of the iteration before
+                samples += taken or x.shape[0]
+                train_s += now - last_end
+            last_end, taken = now, 0
+        # A validation pass each epoch: the DDP model in eval() under no_grad, as long as the epoch's training
+        # or so; by every rank, or by rank 0 alone while the others wait (nanoGPT). Not training time.
+        if how == "validation" or (how == "rank0_validation" and rank == 0):
             model.eval()
             with torch.no_grad():
-                for x, y in held_out:
+                for x, y in held_out:  # the first epoch's pass by rank 0 alone lasts 6 s: a hold-up
+                    time.sleep(0.06 if how == "rank0_validation" and epoch == 0 else 0.005)
                     torch.nn.functional.mse_loss(model(x), y)
+        if how == "rank0_validation":
+            dist.barrier()
+        last_end = time.time() if last_end is not None else None
     with open(os.path.join(sys.argv[1], f"rank{rank}.json"), "w") as f:
-        json.dump({"iterations": iterations, "samples_per_s": samples / (last_end - first_end)}, f)
+        json.dump({"iterations": iterations, "samples_per_s": samples / train_s}, f)
     dist.destroy_process_group()
 
 
@@ -154,6 +182,9 @@ private slots:
         QTest::newRow("a GAN: two models, two optimizers") << QStringLiteral("gan");
         QTest::newRow("a critic stepped on five batches per generator step") << QStringLiteral("critic5");
         QTest::newRow("a validation pass each epoch") << QStringLiteral("validation");
+        QTest::newRow("rank 0 alone validates") << QStringLiteral("rank0_validation");
+        QTest::newRow("no_sync accumulation over 4 micro-batches") << QStringLiteral("nosync");
+        QTest::newRow("bfloat16 autocast with gradient clipping") << QStringLiteral("autocast");
     }
 
     void numbersAreTheScriptsOwn() {
@@ -200,6 +231,41 @@ private slots:
         }
         QVERIFY2(std::abs(reported / ownRate - 1.0) <= 0.10,
                  qPrintable(QStringLiteral("%1 against %2").arg(reported).arg(ownRate)));
+        // Each rank's validation passes, counted apart; rank 0 validating alone is named as such, and not as
+        // a straggler.
+        const bool validates = how.endsWith(QLatin1String("validation"));
+        for (const QJsonValue& v : summary["ranks"].toArray()) {
+            const QJsonObject rank = v.toObject();
+            const int expected =
+                validates && (how == QLatin1String("validation") || rank["rank"].toInt() == 0) ? 3 : 0;
+            QVERIFY2(rank["eval_passes"].toInt() == expected &&
+                         (rank["eval_s"].toDouble() > 0) == (expected > 0),
+                     qPrintable(QJsonDocument(rank).toJson(QJsonDocument::Compact)));
+        }
+        const QStringList codes = scalingCodes(summary);
+        QVERIFY2(!codes.contains("STRAGGLER"), qPrintable(codes.join(' ')));
+        QVERIFY2(codes.contains("UNSHARED_EVALUATION") == (how == QLatin1String("rank0_validation")),
+                 qPrintable(codes.join(' ')));
+        if (validates) {
+            QFile metrics(out + "/metrics.jsonl");
+            QVERIFY(metrics.open(QIODevice::ReadOnly));
+            QStringList states;
+            for (const QByteArray& line : metrics.readAll().split('\n')) {
+                const QJsonObject e = QJsonDocument::fromJson(line).object();
+                if (e["event"].toString() == QLatin1String("eval") && e["rank"].toInt() == 0)
+                    states << e["state"].toString();
+            }
+            QVERIFY2(states.count("begin") == 3 && states.count("end") == 3, qPrintable(states.join(' ')));
+            QVERIFY2(r.out.contains("validation: rank 0 3 passes, "), qPrintable(r.out));
+        }
+        if (how == QLatin1String("rank0_validation")) { // the others waiting for it: said as such, live
+            bool named = false;
+            for (const QJsonObject& e : launchtest::readJsonLines(out + "/metrics.jsonl"))
+                named = named || (e["event"].toString() == QLatin1String("diagnosis") &&
+                                  e["code"].toString() == QLatin1String("RANK_BEHIND") &&
+                                  e["text"].toString().contains("rank 0 is in a validation pass (for "));
+            QVERIFY2(named, qPrintable(r.out));
+        }
     }
 
     // Before: samples/s n/a "each rank reported one step; a rate needs two" though each reported 24, a comm

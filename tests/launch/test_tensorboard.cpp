@@ -11,6 +11,7 @@
 #include "protocol/telemetry.h"
 
 #include <QDir>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -319,6 +320,18 @@ private slots:
         const QJsonObject summary = launchtest::readJsonFile(out + "/summary.json");
         QCOMPARE(tb.series["eval/test_accuracy"].keys(), (QList<qint64>{8, 16}));
         QCOMPARE(float(tb.series["eval/test_accuracy"][16]), float(summary["test_accuracy"].toDouble()));
+        // The worker's test-set evaluation each epoch is a validation pass the launcher sees and counts
+        // apart.
+        for (int rank : {0, 1}) {
+            QStringList states;
+            for (const QJsonObject& e : events)
+                if (e["event"].toString() == QLatin1String("eval") && e["rank"].toInt() == rank)
+                    states << e["state"].toString() + "@" + QString::number(e["step"].toInt());
+            QCOMPARE(states, QStringList({"begin@8", "end@8", "begin@16", "end@16"}));
+        }
+        for (const QJsonValue& v : summary["ranks"].toArray())
+            QVERIFY2(v.toObject()["eval_passes"].toInt() == 2 && v.toObject()["eval_s"].toDouble() > 0,
+                     qPrintable(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)));
         QCOMPARE(tb.series["loss/train_epoch_mean"].keys(), (QList<qint64>{8, 16}));
         QCOMPARE(tb.series["train/learning_rate"].keys(), (QList<qint64>{0, 8, 16}));
         QCOMPARE(float(tb.series["train/learning_rate"][0]), 0.01f); // fashion-mnist's default

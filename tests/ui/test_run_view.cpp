@@ -269,6 +269,62 @@ private slots:
         QVERIFY2(run.statusText().contains(QLatin1String("16:40 elapsed")), qPrintable(run.statusText()));
     }
 
+    // A rank in a validation pass shows "evaluating" while the other waits (training); the pass's count and
+    // time stay in the state's tooltip after it ended, and a step ends the pass even if its end was lost.
+    void aRankInAValidationPassShowsEvaluating() {
+        launch::RunModel model;
+        const double t0 = 1.7e9;
+        model.setReplayClock(t0);
+        model.reset({0, 1}, 2, QStringLiteral("script"), 0);
+        auto send = [&](int r, const char* type, nlohmann::json fields) {
+            protocol::Event e;
+            e.type = type;
+            e.rank = r;
+            e.t = t0 + 1;
+            e.body = protocol::makeEvent(type, r);
+            e.body.update(fields);
+            model.applyEvent(r, e);
+        };
+        for (int r = 0; r < 2; ++r)
+            send(r, protocol::ev::Step, {{"step", 5}, {"loss", 1.0}, {"samples", 160}});
+        send(0, protocol::ev::Eval,
+             {{"state", "begin"},
+              {"step", 5},
+              {"samples", 0},
+              {"eval_ms", 0},
+              {"eval_total_ms", 0},
+              {"passes", 1}});
+        RunPanel run;
+        run.show();
+        run.showModel(&model, QStringLiteral("eval"));
+        run.refreshNow();
+        QTableWidget* t = run.rankTable();
+        QCOMPARE(t->item(0, RunRankTable::ColState)->text(), QStringLiteral("evaluating"));
+        QCOMPARE(t->item(1, RunRankTable::ColState)->text(), QStringLiteral("training"));
+        send(0, protocol::ev::Eval,
+             {{"state", "end"},
+              {"step", 5},
+              {"samples", 640},
+              {"eval_ms", 2500},
+              {"eval_total_ms", 2500},
+              {"passes", 1}});
+        run.refreshNow();
+        QCOMPARE(t->item(0, RunRankTable::ColState)->text(), QStringLiteral("training"));
+        const QString tip = t->item(0, RunRankTable::ColState)->toolTip();
+        QVERIFY2(tip.contains(QLatin1String("validation passes: 1, 2.5 s in all")), qPrintable(tip));
+        send(0, protocol::ev::Eval,
+             {{"state", "begin"},
+              {"step", 5},
+              {"samples", 0},
+              {"eval_ms", 0},
+              {"eval_total_ms", 2500},
+              {"passes", 2}});
+        send(0, protocol::ev::Step, {{"step", 6}, {"loss", 1.0}, {"samples", 192}});
+        run.refreshNow();
+        QCOMPARE(t->item(0, RunRankTable::ColState)->text(), QStringLiteral("training"));
+        QCOMPARE(model.rank(0).evalPasses, 2);
+    }
+
     // Node 0 of a 2 x 2 run: a node table above the ranks says each node's launcher's state (this one,
     // connected, no contact for N s counting on, its run's end), the rank table groups the ranks by node,
     // and the GPU charts name every node's GPUs "node/GPU".

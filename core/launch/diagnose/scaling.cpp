@@ -148,11 +148,34 @@ void stragglerCause(const ScalingFacts& f, QVector<ScalingCause>& out) {
     c.text = tr("rank %1's own work takes %2x the fastest rank's: every step waits for it")
                  .arg(s->rank)
                  .arg(s->vsFastest, 0, 'f', 1);
-    c.fix = tr("Find what rank %1 does that the others do not: its compute or its data loading (the run's "
-               "STRAGGLER warning names which, once it has lasted), or the same work on a slower device or a "
-               "busier machine.")
-                .arg(s->rank);
+    // What is slow, from the facts themselves: the live STRAGGLER warning that would name it waits
+    // --straggler-after seconds, and a shorter run never has one. In lockstep every rank's step takes as
+    // long, so the slow rank's excess own work is about its step less the fastest's share of it.
+    const ScalingRank* fastest = nullptr;
+    for (const ScalingRank& r : f.ranks)
+        if (r.vsFastest > 0 && (!fastest || r.vsFastest < fastest->vsFastest)) fastest = &r;
+    QString part, slowPart;
+    if (fastest && s->dataMs >= 0 && fastest->dataMs >= 0 && s->stepMs > 0) {
+        const double excess = s->stepMs * (1.0 - 1.0 / s->vsFastest);
+        if (s->dataMs - fastest->dataMs >= 0.5 * excess) {
+            slowPart = QStringLiteral("data_loading");
+            part = tr("data loading (%1 ms a step outside forward and backward, against %2 ms on rank %3)")
+                       .arg(s->dataMs, 0, 'f', 1)
+                       .arg(fastest->dataMs, 0, 'f', 1)
+                       .arg(fastest->rank);
+        } else {
+            slowPart = QStringLiteral("compute");
+            part = tr("compute (forward and backward: its time outside them is like the others')");
+        }
+    } else {
+        part = tr("compute or data loading (its time outside forward and backward was not reported)");
+    }
+    c.fix = tr("Find what makes rank %1's %2 slower than the others': different data or work on that rank, a "
+               "slower device, or a busier machine.")
+                .arg(s->rank)
+                .arg(part);
     c.evidence = {{"rank", s->rank}, {"vs_fastest", s->vsFastest}};
+    if (!slowPart.isEmpty()) c.evidence["slow_part"] = slowPart;
     out.push_back(c);
 }
 
@@ -248,6 +271,45 @@ void eachRankAlone(const ScalingFacts& f, QVector<ScalingCause>& out) {
     out.push_back(c);
 }
 
+// Validation passes one rank makes and others do not (rank 0 evaluating alone, as nanoGPT does): the others
+// wait for it at their next gradient exchange, however many there are. A rank's own work leaves its
+// validation out (model/run_model.cpp), so this is never called a straggler.
+void unsharedEvaluation(const ScalingFacts& f, QVector<ScalingCause>& out) {
+    if (f.ranks.size() < 2 || f.wallS <= 0) return;
+    const ScalingRank* most = &f.ranks.front();
+    for (const ScalingRank& r : f.ranks)
+        if (r.evalS > most->evalS) most = &r;
+    if (most->evalS < qMax(1.0, 0.05 * f.wallS)) return; // too little to matter
+    QStringList others;
+    QJsonArray otherRanks;
+    double othersS = 0;
+    for (const ScalingRank& r : f.ranks)
+        if (r.evalS <= 0.25 * most->evalS) {
+            others << QString::number(r.rank);
+            otherRanks.append(r.rank);
+            othersS = qMax(othersS, r.evalS);
+        }
+    if (others.isEmpty()) return; // every rank validates its share
+    ScalingCause c;
+    c.code = QString::fromLatin1(protocol::diagnosis::UnsharedEvaluation);
+    c.text = tr("rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they "
+                "waited for it at their next gradient exchange, and more ranks will not shorten it")
+                 .arg(most->rank)
+                 .arg(most->evalS, 0, 'f', 1)
+                 .arg(percent(qMin(1.0, most->evalS / f.wallS)))
+                 .arg(most->evalPasses)
+                 .arg(others.join(QStringLiteral(", ")));
+    c.fix = tr("Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce "
+               "the metric), or validate less often.");
+    c.evidence = {{"rank", most->rank},
+                  {"eval_s", most->evalS},
+                  {"eval_passes", most->evalPasses},
+                  {"share_of_run", qMin(1.0, most->evalS / f.wallS)},
+                  {"other_ranks", otherRanks},
+                  {"others_eval_s", othersS}};
+    out.push_back(c);
+}
+
 } // namespace
 
 QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
@@ -257,6 +319,7 @@ QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
     cpuOversubscribed(facts, out);
     gpuShared(facts, out);
     stragglerCause(facts, out);
+    unsharedEvaluation(facts, out);
     wrongInterface(facts, out);
     commBound(facts, out);
     dataBound(facts, out);

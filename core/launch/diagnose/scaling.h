@@ -4,7 +4,8 @@
 // exchange (COMM_BOUND), steps spent outside forward and backward (DATA_BOUND), more threads than cores
 // (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER), Gloo's
 // traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE), a
-// script whose ranks never wrap a model in DistributedDataParallel and so each train alone (EACH_RANK_ALONE).
+// script whose ranks never wrap a model in DistributedDataParallel and so each train alone (EACH_RANK_ALONE),
+// validation passes some ranks make while the others wait (UNSHARED_EVALUATION).
 // Each cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the
 // facts at the end of a run (run/scaling_facts.h) (summary.json `scaling`, the CLI's end report, sweep.csv),
 // tests feed made-up ones.
@@ -26,6 +27,8 @@ struct ScalingRank {
     double vsFastest = -1;     // its own work against the fastest rank's (model/straggler.h); -1: unknown
     bool slow = false; // StragglerMeter's verdict: kStragglerRatio and at least a few milliseconds slower
     double bytesPerStep = -1;
+    double evalS = 0; // in validation passes (`eval` events), and how many
+    int evalPasses = 0;
 };
 
 struct ScalingFacts {
@@ -41,6 +44,7 @@ struct ScalingFacts {
     std::vector<os::NetInterface> interfaces;
     // A script run whose every stepping rank said no DistributedDataParallel model ran a forward.
     bool eachRankAlone = false;
+    double wallS = 0; // the run's wall time so far
 };
 
 struct ScalingCause {

@@ -221,6 +221,8 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         const double tl = num(b, protocol::field::TrainLoss);
         if (!std::isnan(tl)) r.loss = tl;
         r.lastProgressT = e.t;
+    } else if (e.type == protocol::ev::Eval) {
+        applyEval(index, e);
     } else if (e.type == protocol::ev::Error) {
         r.errorCode = str(b, protocol::field::Code);
         r.errorMessage = str(b, protocol::field::Message);
@@ -249,11 +251,35 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
     emit rankUpdated(index);
 }
 
+// A validation pass: shown while it goes on, its time counted apart from training (model/throughput.h), and
+// progress for the stall watch while its forwards go on.
+void RunModel::applyEval(int index, const protocol::Event& e) {
+    RankStatus& r = m_ranks[index];
+    const nlohmann::json& b = e.body;
+    const QString state = str(b, protocol::field::State);
+    const bool end = state == QLatin1String(protocol::eval_state::End);
+    if (!end && state != QLatin1String(protocol::eval_state::Begin) &&
+        state != QLatin1String(protocol::eval_state::Running))
+        return;
+    if (!r.evaluating && !end) r.evalSinceT = e.t - qMax(0.0, num(b, protocol::field::EvalMs, 0)) / 1000.0;
+    r.evaluating = !end;
+    // Totals: the latest event says them all, so a dropped one loses nothing; they never go back.
+    const double totalS = num(b, protocol::field::EvalTotalMs, -1) / 1000.0;
+    if (std::isfinite(totalS) && totalS > r.evalS) r.evalS = qMin(totalS, 1.0e9);
+    const double passes = num(b, protocol::field::Passes, -1);
+    if (passes >= r.evalPasses && passes < 1.0e9) r.evalPasses = int(passes);
+    const double samples = num(b, protocol::field::Samples, -1);
+    if (samples >= 0 && samples < 9.0e15) r.evalSamples = qint64(samples);
+    r.lastProgressT = qMax(r.lastProgressT, e.t);
+}
+
 void RunModel::applyStep(int index, const protocol::Event& e) {
     RankStatus& r = m_ranks[index];
     const nlohmann::json& b = e.body;
     r.state = RankState::Training;
+    r.evaluating = false; // a step: training again, whether or not the pass's end was read
     if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
+    const qint64 before = r.step;
     setStep(index, qint64(num(b, protocol::field::Step, double(r.step))));
     r.epoch = toInt(num(b, protocol::field::Epoch, r.epoch));
     r.lastProgressT = e.t;
@@ -277,22 +303,27 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
                 ? qint64(std::min(double(m_perStepSamples[index]) * double(r.step), 9.0e15)) // no overflow
                 : v;
     }
-    const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1);
+    // Validation between these steps (a script's eval_ms, a mean per step): not training time.
+    const double evalS = qBound(0.0, num(b, protocol::field::EvalMs, 0), 1.0e9) / 1000.0 *
+                         double(qMax<qint64>(1, r.step - before));
+    const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1, evalS);
     if (rate > 0) r.samplesPerSec = rate;
     const double direct = num(b, protocol::field::SamplesPerS, -1);
     if (direct > 0) r.samplesPerSec = direct;
     const double bytes = num(b, protocol::field::BytesAllreduced, -1);
     if (bytes >= 0) r.bytesPerStep = qint64(bytes);
     const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
+    // Validation between the steps is neither the rank's training work nor its data loading.
+    const double evalMs = qBound(0.0, num(b, protocol::field::EvalMs, 0), qMax(0.0, stepMs));
     const auto noDdp = b.find(protocol::field::NoDdp);
     r.noDdp = noDdp != b.end() && noDdp->is_boolean() && noDdp->get<bool>();
     if (stepMs > 0) {
         r.commReported = r.commReported || b.contains(protocol::field::CommWaitMs);
         r.stepMs = stepMs;
-        m_stepMs[index] += stepMs;
+        m_stepMs[index] += qMax(stepMs - evalMs, 1e-3);
         m_commMs[index] += qMax(0.0, commMs);
         r.commWaitShare = qBound(0.0, m_commMs[index] / m_stepMs[index], 1.0);
-        m_straggler.onStep(index, e.t, stepMs, b.contains(protocol::field::CommWaitMs) ? commMs : -1,
+        m_straggler.onStep(index, e.t, stepMs - evalMs, b.contains(protocol::field::CommWaitMs) ? commMs : -1,
                            num(b, protocol::field::DataMs, -1));
         r.straggler = m_straggler.score(index);
     }
@@ -433,6 +464,10 @@ void RunModel::noteRestart() {
         r.collectives = -1;
         r.inCollective = false;
         r.samples = 0;
+        r.evaluating = false; // the new attempt counts its passes from 0
+        r.evalS = 0;
+        r.evalPasses = 0;
+        r.evalSamples = 0;
         emit rankUpdated(i);
     }
     m_firstStep = -1;

@@ -68,7 +68,13 @@ struct RankStatus {
     qint64 bytesPerStep = 0;   // bytes_allreduced of the last step event (built-in worker)
     QString paramsSha256;      // from the `done` event (built-in worker): equal on every healthy rank
     double testAccuracy = qQNaN();
-    double lastProgressT = 0;  // unix seconds of the last step/epoch event (stall watch)
+    double lastProgressT = 0; // unix seconds of the last step/epoch/eval event (stall watch)
+    // Its validation passes (`eval` events): neither training time nor training samples.
+    bool evaluating = false; // inside one now
+    double evalSinceT = 0;   // when the current one began (unix seconds)
+    int evalPasses = 0;
+    double evalS = 0;          // every pass's time, the current one's so far
+    qint64 evalSamples = 0;    // the current (or last) pass's samples so far
     qint64 collectives = -1;   // collectives entered (the hold-up watch's reading); -1: not reported
     bool inCollective = false; // waiting inside collective #collectives
     int exitCode = -1;         // -1 while running or when killed by a signal
@@ -210,6 +216,7 @@ signals:
 private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
+    void applyEval(int index, const protocol::Event& e);
     void setStep(int index, qint64 step); // keeps m_stepCounts in step with the ranks
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.

@@ -103,6 +103,9 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         j["comm_wait_share"] =
             r.step > 0 && r.commReported ? QJsonValue(r.commWaitShare) : QJsonValue(QJsonValue::Null);
         j["straggler"] = stragglerJson(r.straggler);
+        // Its validation passes: their count and time (0 and 0: it made none that it reported).
+        j["eval_passes"] = r.evalPasses;
+        j["eval_s"] = r.evalS;
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);

@@ -12,21 +12,38 @@ void ThroughputMeter::restart(int index) {
     m_ranks[index] = Rank();
 }
 
-double ThroughputMeter::onStep(int index, double t, qint64 samples) {
+double ThroughputMeter::runAside() const {
+    double most = 0;
+    for (const Rank& r : m_ranks)
+        most = qMax(most, r.asideS);
+    return most;
+}
+
+double ThroughputMeter::trainingSpan(double span, double asideFrom) const {
+    const double training = span - qMax(0.0, runAside() - asideFrom);
+    // A validation longer than the span it is taken from (a rank whose pass began before that rank's first
+    // event): the span as measured rather than a rate from almost no time.
+    return training >= 0.1 * span ? training : span;
+}
+
+double ThroughputMeter::onStep(int index, double t, qint64 samples, double asideS) {
     Rank& r = m_ranks[index];
     ++r.events;
+    if (asideS > 0) r.asideS += asideS; // before the snapshots below: it lies before this event's t
     if (samples < 0) return 0;
     if (r.firstSamples < 0) {
         r.firstT = t;
         r.firstSamples = samples;
+        r.firstAsideS = runAside();
     }
     r.lastT = t;
     r.lastSamples = samples;
     if (r.events == 2) {
         r.warmT = t;
         r.warmSamples = samples;
+        r.warmAsideS = runAside();
     } else if (r.events > 2 && r.warmSamples >= 0 && t > r.warmT) {
-        return double(samples - r.warmSamples) / (t - r.warmT);
+        return double(samples - r.warmSamples) / trainingSpan(t - r.warmT, r.warmAsideS);
     }
     return 0;
 }
@@ -44,7 +61,7 @@ SamplesRate ThroughputMeter::global(double afterWarmup, double scale) const {
         events = qMax(events, r.events);
         counted += r.firstSamples >= 0;
         if (r.lastT > r.firstT && r.lastSamples > r.firstSamples)
-            sum += double(r.lastSamples - r.firstSamples) / (r.lastT - r.firstT);
+            sum += double(r.lastSamples - r.firstSamples) / trainingSpan(r.lastT - r.firstT, r.firstAsideS);
     }
     if (sum > 0) {
         out.perS = sum * scale;

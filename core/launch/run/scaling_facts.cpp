@@ -75,11 +75,14 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         // A ratio of tiny step times (2 ms against 3 ms) is jitter: it takes kMinExcessMs more as well.
         s.slow = s.vsFastest >= kStragglerRatio && steady - fastestSteady >= StragglerMeter::kMinExcessMs;
         s.bytesPerStep = r.bytesPerStep > 0 ? double(r.bytesPerStep) : -1;
+        s.evalS = r.evalS;
+        s.evalPasses = r.evalPasses;
         f.ranks.push_back(s);
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));
     }
     if (f.worldSize > f.localRanks) findGlooInterface(config, f);
     f.eachRankAlone = config.isScript() && model.everyRankAlone();
+    f.wallS = model.elapsedS();
     return f;
 }
 

@@ -105,11 +105,12 @@ void CollectiveWatch::check() {
         records.push_back({rank, *record});
         const int index = m_model.indexOfRank(rank);
         m_model.setCollectives(index, record->entered, record->inside());
-        // The Run page's last collectives: read again only when this rank's have moved on.
+        // The Run page's last collectives, from the same bytes: parsed only when this rank's have moved on.
         const std::pair<qint64, qint64> seen{record->entered, record->completed};
         if (m_historySeen.value(rank) != seen) {
             m_historySeen[rank] = seen;
-            m_model.setCollectiveHistory(index, readCollectiveHistory(m_folder, rank));
+            m_model.setCollectiveHistory(index, protocol::parseCollectiveHistory(std::string_view(
+                                                    bytes.constData(), size_t(bytes.size()))));
         }
     }
     const std::optional<HoldUp> h = findHoldUpByAnyCount(records, protocol::nowSeconds(), m_thresholds);
@@ -130,13 +131,29 @@ void CollectiveWatch::check() {
     m_asking = true;
     m_hooks.stacks(mismatch ? tr("%1 in different collectives").arg(ranksText(h->waiting))
                             : tr("%1 behind").arg(ranksText(h->behind)),
-                   [this, hold = *h](const QMap<int, QString>& stacks) {
+                   [this, hold = *h, validation = validationNote(*h)](const QMap<int, QString>& stacks) {
                        m_asking = false;
-                       report(hold, stacks);
+                       report(hold, stacks, validation);
                    });
 }
 
-void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) {
+// "rank 0 is in a validation pass (for 3.1 s) that the others do not make" while every rank behind is in one
+// (`eval` events), else empty. Said as seen when the hold-up is found: the stacks come a moment later, and a
+// short pass may have ended by then.
+QString CollectiveWatch::validationNote(const HoldUp& h) const {
+    double since = 0;
+    for (int r : h.behind) {
+        const int i = m_model.indexOfRank(r);
+        if (i < 0 || !m_model.rank(i).evaluating) return {};
+        since = qMax(since, m_model.rank(i).evalSinceT);
+    }
+    if (h.behind.empty() || since <= 0) return {};
+    return tr("%1 is in a validation pass (for %2 s) that the others do not make")
+        .arg(ranksText(h.behind))
+        .arg(qMax(0.0, protocol::nowSeconds() - since), 0, 'f', 1);
+}
+
+void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks, const QString& validation) {
     if (!m_hooks.live()) return;
     const QString what = QString::fromStdString(describeCollective(h));
     const QString waited = QString::number(h.waitedS, 'f', 1);
@@ -158,6 +175,16 @@ void CollectiveWatch::report(const HoldUp& h, const QMap<int, QString>& stacks) 
         fix = tr("Everyone waits for %1: look at what it does there (slow data loading, a sleep or a lock, a "
                  "branch only some ranks take that skips a collective, a device that hangs).")
                   .arg(ranksText(h.behind));
+        // Late because it validated while the others waited (rank 0 evaluating alone, as nanoGPT does): said
+        // as such, with the way out; the run goes on once the pass ends.
+        if (!validation.isEmpty()) {
+            text += QStringLiteral("; ") + validation;
+            fix =
+                tr("The others wait for %1's validation pass; the run goes on when it ends. To keep them "
+                   "busy, give every rank a share of the validation set (a DistributedSampler over it, then "
+                   "all_reduce the metric), or validate less often.")
+                    .arg(ranksText(h.behind));
+        }
     } else if (h.code == protocol::diagnosis::CollectiveMismatch) {
         // Each rank's collective and, where its stack says, the line of the script that sent it there.
         QStringList each, where;

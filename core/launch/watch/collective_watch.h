@@ -60,7 +60,9 @@ public:
 
 private:
     void check();
-    void report(const HoldUp& h, const QMap<int, QString>& stacks);
+    // validation: validationNote() as the hold-up was found.
+    void report(const HoldUp& h, const QMap<int, QString>& stacks, const QString& validation = QString());
+    QString validationNote(const HoldUp& h) const;
     void reportDoctor(const HoldUp& h, const BackgroundDoctor::Answer& a);
     QJsonObject lastCollectives(const QVector<int>& ranks, std::size_t n) const;
 

@@ -50,6 +50,8 @@ struct Trainer::State {
     double accStepMs = 0, accCommMs = 0;
     std::int64_t accSteps = 0;
     std::optional<double> lastAccuracy;
+    int evalPasses = 0; // test-set evaluations, and their time
+    double evalTotalMs = 0;
     std::optional<c10::ScalarType> autocast; // --precision
     LossScaler scaler;                       // fp16 only
 
@@ -311,6 +313,34 @@ struct Trainer::State {
         return c > 0 ? nlohmann::json(total[0].item<double>() / c) : nlohmann::json(nullptr);
     }
 
+    // evaluate() as a validation pass the launcher sees: `eval` begin and end, with this rank's totals.
+    nlohmann::json evaluatePass() {
+        if (!data.hasTest()) return nullptr;
+        auto& tm = TelemetryEmitter::instance();
+        ++evalPasses;
+        tm.emitQueued(evalEvent(protocol::eval_state::Begin, 0, 0));
+        const auto t0 = Clock::now();
+        nlohmann::json result = evaluate();
+        const double ms = msSince(t0);
+        evalTotalMs += ms;
+        // This rank's share of the test set, as evaluate() takes it: every world-size-th from its rank.
+        const std::int64_t n = data.xTest.size(0), rank = cfg.identity.rank, world = cfg.identity.worldSize;
+        tm.emitQueued(
+            evalEvent(protocol::eval_state::End, ms, n > rank ? (n - rank + world - 1) / world : 0));
+        return result;
+    }
+
+    nlohmann::json evalEvent(const char* state, double ms, std::int64_t samples) const {
+        nlohmann::json e = TelemetryEmitter::instance().event(protocol::ev::Eval);
+        e[protocol::field::State] = state;
+        e[protocol::field::Step] = pos.globalStep;
+        e[protocol::field::Samples] = samples;
+        e[protocol::field::EvalMs] = ms;
+        e[protocol::field::EvalTotalMs] = evalTotalMs;
+        e[protocol::field::Passes] = evalPasses;
+        return e;
+    }
+
     // SHA-256 of every parameter's bytes in order; empty above 256 MiB (not worth a second copy at exit).
     std::string parametersDigest() const {
         std::int64_t total = 0;
@@ -491,7 +521,7 @@ void Trainer::run() {
         if (s.pos.stepInEpoch < batches) break; // stopped mid-epoch by --steps
         at::Tensor mean =
             s.allreduceStats({lossSum, static_cast<double>(lossCount)}, "the epoch-loss allreduce");
-        nlohmann::json accuracy = s.evaluate();
+        nlohmann::json accuracy = s.evaluatePass();
         nlohmann::json e = tm.event(protocol::ev::Epoch);
         e[protocol::field::Epoch] = epoch + 1;
         e[protocol::field::TrainLoss] = mean[1].item<double>() > 0

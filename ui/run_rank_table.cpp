@@ -163,6 +163,11 @@ void RunRankTable::update(const launch::RunModel& model) {
                                      "nor training samples)")
                             .arg(r.evalPasses)
                             .arg(r.evalS, 0, 'f', 1);
+        if (r.saves > 0)
+            stateTip += (stateTip.isEmpty() ? QString() : QStringLiteral("\n")) +
+                        RunPanel::tr("checkpoint saves: %1, %2 s in all (not counted as training time)")
+                            .arg(r.saves)
+                            .arg(r.saveS, 0, 'f', 1);
         if (m_table->item(i, ColState)->toolTip() != stateTip)
             m_table->item(i, ColState)->setToolTip(stateTip);
         if (m_shownState[i] != int(r.state)) {

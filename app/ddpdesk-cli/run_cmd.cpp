@@ -63,18 +63,28 @@ void printSummaryText(const launch::Supervisor& run) {
     if (std::isfinite(s.finalLoss)) std::cout << "final loss: " << s.finalLoss << "\n";
     if (std::isfinite(s.testAccuracy)) std::cout << "test accuracy: " << s.testAccuracy << "\n";
     if (s.restarts > 0) std::cout << "restarts: " << s.restarts << "\n";
-    // Validation passes, whose time samples/s leaves out: "validation: rank 0 3 passes, 1.5 s; rank 1 none".
-    std::string validation;
-    bool anyPass = false;
-    for (int i = 0; i < run.model()->rankCount(); ++i) {
-        const launch::RankStatus& r = run.model()->rank(i);
-        anyPass = anyPass || r.evalPasses > 0;
-        validation += (i ? "; rank " : "rank ") + std::to_string(r.rank) +
-                      (r.evalPasses > 0 ? " " + std::to_string(r.evalPasses) + " passes, " +
-                                              QString::number(r.evalS, 'f', 1).toStdString() + " s"
-                                        : std::string(" none"));
-    }
-    if (anyPass) std::cout << "validation: " << validation << " (not training time: left out of samples/s)\n";
+    // Validation passes and checkpoint saves, whose time samples/s leaves out: "validation: rank 0 3 passes,
+    // 1.5 s; rank 1 none" and "checkpoint saves: ...".
+    auto aside = [&](const char* what, int (*count)(const launch::RankStatus&),
+                     double (*seconds)(const launch::RankStatus&), const char* unit) {
+        std::string line;
+        bool any = false;
+        for (int i = 0; i < run.model()->rankCount(); ++i) {
+            const launch::RankStatus& r = run.model()->rank(i);
+            any = any || count(r) > 0;
+            line += (i ? "; rank " : "rank ") + std::to_string(r.rank) +
+                    (count(r) > 0 ? " " + std::to_string(count(r)) + unit +
+                                        QString::number(seconds(r), 'f', 1).toStdString() + " s"
+                                  : std::string(" none"));
+        }
+        if (any) std::cout << what << ": " << line << " (not training time: left out of samples/s)\n";
+    };
+    aside(
+        "validation", [](const launch::RankStatus& r) { return r.evalPasses; },
+        [](const launch::RankStatus& r) { return r.evalS; }, " passes, ");
+    aside(
+        "checkpoint saves", [](const launch::RankStatus& r) { return r.saves; },
+        [](const launch::RankStatus& r) { return r.saveS; }, " saves, ");
     // The rank that reached its first step last: what the whole run waited for before it trained.
     int slowest = -1;
     double slowestS = -1;

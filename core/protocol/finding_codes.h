@@ -97,8 +97,8 @@ constexpr const char* CpuOversubscribed = "CPU_OVERSUBSCRIBED"; // threads x ran
 constexpr const char* GpuShared = "GPU_SHARED";                 // two ranks on one GPU
 constexpr const char* WrongInterface = "WRONG_INTERFACE"; // Gloo on loopback, a virtual or a slower adapter
 constexpr const char* EachRankAlone = "EACH_RANK_ALONE";  // a script whose ranks never ran a DDP model
-// Validation passes some ranks make and the others wait for (rank 0 evaluating alone)
-constexpr const char* UnsharedEvaluation = "UNSHARED_EVALUATION";
+// Validation passes or checkpoint saves some ranks make and the others wait for (rank 0 evaluating alone)
+constexpr const char* UnsharedWork = "UNSHARED_WORK";
 // Known failure texts (core/launch/diagnose/failure_diagnosis.cpp, in its table's order): root causes
 constexpr const char* NcclUnavailable = "NCCL_UNAVAILABLE";
 constexpr const char* LibuvUnavailable = "LIBUV_UNAVAILABLE";

@@ -70,9 +70,10 @@ constexpr const char* CommWaitMs = "comm_wait_ms";
 // measured.
 constexpr const char* NoDdp = "no_ddp";
 constexpr const char* DataMs = "data_ms";
-// Of step_ms, the validation passes between the steps (a script's; mean per step like step_ms): not the
-// rank's training work, and not part of data_ms.
+// Of step_ms, the validation passes and the checkpoint saves between the steps (a script's; means per step
+// like step_ms): not the rank's training work, and not part of data_ms.
 constexpr const char* EvalMs = "eval_ms";
+constexpr const char* SaveMs = "save_ms";
 constexpr const char* BytesAllreduced = "bytes_allreduced";
 constexpr const char* AllreduceCalls = "allreduce_calls";
 constexpr const char* StepsAveraged = "steps_averaged";
@@ -95,7 +96,10 @@ constexpr const char* TestLoss = "test_loss";
 constexpr const char* EvalTotalMs = "eval_total_ms";
 constexpr const char* Passes = "passes";
 
-// checkpoint: path, step, epoch; model at the end, resumed when continuing.
+// checkpoint: path, step, epoch; model at the end, resumed when continuing. A script's (its torch.save) adds
+// elapsed_ms (that save), saves and save_total_ms (every save of the rank's so far, this one included).
+constexpr const char* Saves = "saves";
+constexpr const char* SaveTotalMs = "save_total_ms";
 constexpr const char* Path = "path";
 constexpr const char* Model = "model";
 constexpr const char* Resumed = "resumed";

@@ -43,6 +43,8 @@ _lock = threading.Lock()
 _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None, "last_emit": 0.0, "emitted": 0,
           "loader_pending": 0, "loader_train": 0, "losses": None,
           "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0, "eval_ms": 0.0,
+          # torch.save: the time of the saves since the last step (added to the step's at the next one), and in all
+          "save_window_ms": 0.0, "save_ms": 0.0, "saves": 0, "save_total_ms": 0.0, "last_save_event": 0.0,
           # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
           # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
           "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0,
@@ -117,13 +119,16 @@ def _emit(force=False):
     waited = _comm_wait.wait_since_last_ms(read=not force and not _state["in_backward"])
     if _state["n_ms"]:
         event["step_ms"] = _state["step_ms"] / _state["n_ms"]
-        aside = _state["eval_ms"]  # validation passes between these steps: neither training nor data
+        # Validation passes and checkpoint saves between these steps: neither training nor data loading.
+        aside = _state["eval_ms"] + _state["save_ms"]
         event["data_ms"] = max(0.0, _state["step_ms"] - _state["model_ms"] - aside) / _state["n_ms"]
-        if aside > 0:
-            event["eval_ms"] = aside / _state["n_ms"]
+        if _state["eval_ms"] > 0:
+            event["eval_ms"] = _state["eval_ms"] / _state["n_ms"]
+        if _state["save_ms"] > 0:
+            event["save_ms"] = _state["save_ms"] / _state["n_ms"]
         if waited is not None:
             event["comm_wait_ms"] = waited / steps
-        _state["eval_ms"] = 0.0
+        _state["eval_ms"] = _state["save_ms"] = 0.0
     _state["step_ms"], _state["n_ms"], _state["model_ms"] = 0.0, 0, 0.0
     _state["last_emit"] = now
     _state["emitted"] = _state["step"]
@@ -304,7 +309,8 @@ def _on_step(iterations=1):
         _state["step_model_ms"] = 0.0
         # The passes that ended before this step lie between its steps; one after the last step lies in none.
         _state["eval_ms"] += _validation.window_ms
-        _validation.window_ms = 0.0
+        _state["save_ms"] += _state["save_window_ms"]
+        _validation.window_ms = _state["save_window_ms"] = 0.0
         _state["t_step"] = now
         _state["t_wall"] = time.time()
         _state["step"] += iterations
@@ -416,6 +422,33 @@ def _install():
         self.step = types.MethodType(counted_step, self)
 
     torch.optim.Optimizer.__init__ = hooked_init
+
+    # A checkpoint is what torch.save writes: its time is not training time (the others may wait for it), and the
+    # launcher names a rank that saves while the others wait. An event at most once a second (a script saving
+    # small things every step must not double its events) unless the save took 0.1 s or more; each with the
+    # rank's totals, so one skipped loses nothing.
+    save = torch.save
+
+    def timed_save(obj, f, *args, **kwargs):
+        if not _is_rank():
+            return save(obj, f, *args, **kwargs)
+        started = time.perf_counter()
+        try:
+            return save(obj, f, *args, **kwargs)
+        finally:
+            ms = (time.perf_counter() - started) * 1000.0
+            _state["save_window_ms"] += ms
+            _state["saves"] += 1
+            _state["save_total_ms"] += ms
+            now = time.time()
+            if (ms >= 100.0 or now - _state["last_save_event"] >= 1.0) and _has_room():
+                _state["last_save_event"] = now
+                path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else ""
+                _write({"v": 1, "event": "checkpoint", "rank": _rank, "t": now, "step": _state["step"],
+                        "path": path if isinstance(path, str) else "", "elapsed_ms": ms, "saves": _state["saves"],
+                        "save_total_ms": _state["save_total_ms"], "source": "instrument"})
+
+    torch.save = timed_save
 
     # The samples the script's DataLoaders yield: what a training iteration consumed, counted once however many
     # forward passes it makes of them (a GAN's critic sees a batch twice).

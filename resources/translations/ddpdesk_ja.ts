@@ -462,6 +462,26 @@
 <context>
     <name>ddpdesk::launch::Scaling</name>
     <message>
+        <source>rank %1 spent %2 s (%3 of the run) in %4 that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it</source>
+        <translation>ランク %1 は、ランク %5 が行わない %4 に計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません</translation>
+    </message>
+    <message>
+        <source>%1 validation passes (%2 s)</source>
+        <translation>検証パス %1 回 (%2 秒)</translation>
+    </message>
+    <message>
+        <source>%1 checkpoint saves (%2 s)</source>
+        <translation>チェックポイント保存 %1 回 (%2 秒)</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> と </translation>
+    </message>
+    <message>
+        <source>Save less often, or save in the background: copy the state to the CPU, then write it from another thread (torch.distributed.checkpoint.async_save in PyTorch 2.3 and later).</source>
+        <translation>保存の頻度を下げるか、バックグラウンドで保存してください: 状態を CPU にコピーしてから別のスレッドで書き出します (PyTorch 2.3 以降は torch.distributed.checkpoint.async_save)。</translation>
+    </message>
+    <message>
         <source>data loading (%1 ms a step outside forward and backward, against %2 ms on rank %3)</source>
         <translation>データ読み込み (順伝播と逆伝播の外で 1 ステップあたり %1 ms。ランク %3 では %2 ms)</translation>
     </message>
@@ -476,10 +496,6 @@
     <message>
         <source>Find what makes rank %1's %2 slower than the others': different data or work on that rank, a slower device, or a busier machine.</source>
         <translation>ランク %1 の%2がほかのランクより遅い理由を探してください: そのランクだけ違うデータや処理、より遅いデバイス、あるいは混んだマシン。</translation>
-    </message>
-    <message>
-        <source>rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it</source>
-        <translation>ランク %1 は、ランク %5 が行わない検証パスに %4 回、計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません</translation>
     </message>
     <message>
         <source>Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.</source>
@@ -2016,6 +2032,10 @@ New runs can then use the store path again; the old run's keys stay in the renam
 </context>
 <context>
     <name>ddpdesk::ui::RunPanel</name>
+    <message>
+        <source>checkpoint saves: %1, %2 s in all (not counted as training time)</source>
+        <translation>チェックポイント保存: %1 回、合計 %2 秒 (学習時間に数えません)</translation>
+    </message>
     <message>
         <source>evaluating</source>
         <translation>評価中</translation>

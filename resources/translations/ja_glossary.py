@@ -44,8 +44,12 @@ JA = {
     ', started %1 s ago, not completed': '、%1 秒前に開始、未完了', ', not completed': '、未完了',
     'validation passes: %1, %2 s in all (not counted as training time nor training samples)':
         '検証パス: %1 回、合計 %2 秒 (学習時間にも学習サンプルにも数えません)',
-    'rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it':
-        'ランク %1 は、ランク %5 が行わない検証パスに %4 回、計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません',
+    'rank %1 spent %2 s (%3 of the run) in %4 that rank %5 did not make: they waited for it at their next gradient exchange, and more ranks will not shorten it':
+        'ランク %1 は、ランク %5 が行わない %4 に計 %2 秒 (実行の %3) を費やしました: ほかのランクは次の勾配交換でそれを待っており、ランクを増やしても短くなりません',
+    '%1 validation passes (%2 s)': '検証パス %1 回 (%2 秒)', '%1 checkpoint saves (%2 s)': 'チェックポイント保存 %1 回 (%2 秒)', ' and ': ' と ',
+    'Save less often, or save in the background: copy the state to the CPU, then write it from another thread (torch.distributed.checkpoint.async_save in PyTorch 2.3 and later).':
+        '保存の頻度を下げるか、バックグラウンドで保存してください: 状態を CPU にコピーしてから別のスレッドで書き出します (PyTorch 2.3 以降は torch.distributed.checkpoint.async_save)。',
+    'checkpoint saves: %1, %2 s in all (not counted as training time)': 'チェックポイント保存: %1 回、合計 %2 秒 (学習時間に数えません)',
     'Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce the metric), or validate less often.':
         '検証データをすべてのランクで分担するか (検証データに DistributedSampler を使い、指標を all_reduce する)、検証の頻度を下げてください。',
     'other work on this machine kept %1 of its %2 cores busy while this size ran: its samples/s is below what the machine gives, and the speedups against it are off; run the sweep again on an otherwise idle machine':

@@ -119,6 +119,8 @@ tele = [
     {"event": "epoch_end", "v": 1, "rank": 0, "t": 1700000002.0, "epoch": 1, "val_loss": 0.1},
     {"event": "eval", "v": 1, "rank": 0, "t": 1700000002.5, "state": "end", "step": 13, "samples": 480,
      "eval_ms": 1478.7, "eval_total_ms": 2950.1, "passes": 2, "source": "instrument"},
+    {"event": "checkpoint", "v": 1, "rank": 0, "t": 1700000002.6, "step": 13, "path": "ckpt.pt",
+     "elapsed_ms": 120.5, "saves": 3, "save_total_ms": 350.2, "source": "instrument"},
     {"event": "rank_exit", "v": 1, "rank": 0, "t": 1700000003.0, "code": 0, "status": "ok"},
 ]
 seeds("telemetry", {f"event_{i}": json.dumps(e, separators=(",", ":")) for i, e in enumerate(tele)} |

@@ -277,7 +277,7 @@ private slots:
 
     // Validation passes (`eval` events) are neither training time nor a straggler's work. Two ranks step
     // every 0.1 s for 60 steps; after steps 20 and 40 rank 0 alone (then every rank) validates for 1.5 s, and
-    // the others wait for it at their next exchange. Rank 0 alone: UNSHARED_EVALUATION names it, no
+    // the others wait for it at their next exchange. Rank 0 alone: UNSHARED_WORK names it, no
     // STRAGGLER, and samples/s is the training rate (before: no word of the evaluation, and 211 a rank
     // instead of 320).
     void validationIsNamedAndLeftOutOfTheTrainingRate() {
@@ -347,17 +347,17 @@ private slots:
                 found << c.code;
             QVERIFY2(!found.contains("STRAGGLER"), qPrintable(found.join(' ')));
             if (everyRank) {
-                QVERIFY2(!found.contains("UNSHARED_EVALUATION"), qPrintable(found.join(' ')));
+                QVERIFY2(!found.contains("UNSHARED_WORK"), qPrintable(found.join(' ')));
                 continue;
             }
-            QVERIFY2(found.contains("UNSHARED_EVALUATION"), qPrintable(found.join(' ')));
+            QVERIFY2(found.contains("UNSHARED_WORK"), qPrintable(found.join(' ')));
             for (const auto& c : causes)
-                if (c.code == QLatin1String("UNSHARED_EVALUATION")) {
+                if (c.code == QLatin1String("UNSHARED_WORK")) {
                     QCOMPARE(c.evidence["rank"].toInt(), 0);
                     QCOMPARE(c.evidence["eval_passes"].toInt(), 2);
                     QVERIFY2(
-                        c.text.contains("rank 0 spent 3.0 s (33 % of the run) in 2 validation passes that "
-                                        "rank 1 did not make"),
+                        c.text.contains("rank 0 spent 3.0 s (33 % of the run) in 2 validation passes (3.0 s) "
+                                        "that rank 1 did not make"),
                         qPrintable(c.text));
                     QVERIFY(c.fix.contains("DistributedSampler"));
                 }

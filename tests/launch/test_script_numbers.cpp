@@ -12,8 +12,8 @@
 //  * a validation pass each epoch (the DDP model in eval() under no_grad), by every rank or by rank 0 alone
 //    while the others wait: its samples are not training samples, its time is not training time, each rank's
 //    passes are counted (summary.json ranks[].eval_passes, eval_s; `eval` events), and rank 0 validating
-//    alone is named UNSHARED_EVALUATION, not a STRAGGLER, and while the others wait for its 6-s pass the
-//    hold-up watch says it is in a validation pass;
+//    alone (and saving a checkpoint alone, timed at its torch.save) is named UNSHARED_WORK, not a STRAGGLER,
+//    and while the others wait for its 6-s pass the hold-up watch says it is in a validation pass;
 //  * no_sync accumulation (an iteration is 4 micro-batches, one optimizer step) and bfloat16 autocast with
 //    gradient clipping: one step per optimizer step, every micro-batch's samples;
 //  * the worker's training flags given with --script (they would change nothing) are refused by name;
@@ -130,6 +130,9 @@ def main():
                     time.sleep(0.06 if how == "rank0_validation" and epoch == 0 else 0.005)
                     torch.nn.functional.mse_loss(model(x), y)
         if how == "rank0_validation":
+            if rank == 0:  # rank 0 alone saves a checkpoint (a 64 MB one) each epoch, as tutorials do
+                torch.save({"model": model.state_dict(), "pad": torch.zeros(16 << 20)},
+                           os.path.join(sys.argv[1], "checkpoint.pt"))
             dist.barrier()
         last_end = time.time() if last_end is not None else None
     with open(os.path.join(sys.argv[1], f"rank{rank}.json"), "w") as f:
@@ -244,8 +247,15 @@ private slots:
         }
         const QStringList codes = scalingCodes(summary);
         QVERIFY2(!codes.contains("STRAGGLER"), qPrintable(codes.join(' ')));
-        QVERIFY2(codes.contains("UNSHARED_EVALUATION") == (how == QLatin1String("rank0_validation")),
+        QVERIFY2(codes.contains("UNSHARED_WORK") == (how == QLatin1String("rank0_validation")),
                  qPrintable(codes.join(' ')));
+        for (const QJsonValue& v : summary["ranks"].toArray()) { // its checkpoint saves, counted apart
+            const QJsonObject rank = v.toObject();
+            const int expected =
+                how == QLatin1String("rank0_validation") && rank["rank"].toInt() == 0 ? 3 : 0;
+            QVERIFY2(rank["saves"].toInt() == expected && (rank["save_s"].toDouble() > 0) == (expected > 0),
+                     qPrintable(QJsonDocument(rank).toJson(QJsonDocument::Compact)));
+        }
         if (validates) {
             QFile metrics(out + "/metrics.jsonl");
             QVERIFY(metrics.open(QIODevice::ReadOnly));
@@ -265,6 +275,9 @@ private slots:
                                   e["code"].toString() == QLatin1String("RANK_BEHIND") &&
                                   e["text"].toString().contains("rank 0 is in a validation pass (for "));
             QVERIFY2(named, qPrintable(r.out));
+            QVERIFY2(r.out.contains("validation passes (") && r.out.contains(" and 3 checkpoint saves (") &&
+                         r.out.contains("checkpoint saves: rank 0 3 saves, "),
+                     qPrintable(r.out));
         }
     }
 

@@ -271,42 +271,57 @@ void eachRankAlone(const ScalingFacts& f, QVector<ScalingCause>& out) {
     out.push_back(c);
 }
 
-// Validation passes one rank makes and others do not (rank 0 evaluating alone, as nanoGPT does): the others
-// wait for it at their next gradient exchange, however many there are. A rank's own work leaves its
-// validation out (model/run_model.cpp), so this is never called a straggler.
-void unsharedEvaluation(const ScalingFacts& f, QVector<ScalingCause>& out) {
+// Work one rank does alone while the others wait for it at their next gradient exchange, however many there
+// are: validation passes (rank 0 evaluating alone, as nanoGPT does) and checkpoint saves. A rank's own work
+// leaves both out (model/run_model.cpp), so this is never called a straggler.
+double asideS(const ScalingRank& r) {
+    return r.evalS + r.saveS;
+}
+
+void unsharedWork(const ScalingFacts& f, QVector<ScalingCause>& out) {
     if (f.ranks.size() < 2 || f.wallS <= 0) return;
     const ScalingRank* most = &f.ranks.front();
     for (const ScalingRank& r : f.ranks)
-        if (r.evalS > most->evalS) most = &r;
-    if (most->evalS < qMax(1.0, 0.05 * f.wallS)) return; // too little to matter
+        if (asideS(r) > asideS(*most)) most = &r;
+    const double mostS = asideS(*most);
+    if (mostS < qMax(1.0, 0.05 * f.wallS)) return; // too little to matter
     QStringList others;
     QJsonArray otherRanks;
     double othersS = 0;
     for (const ScalingRank& r : f.ranks)
-        if (r.evalS <= 0.25 * most->evalS) {
+        if (asideS(r) <= 0.25 * mostS) {
             others << QString::number(r.rank);
             otherRanks.append(r.rank);
-            othersS = qMax(othersS, r.evalS);
+            othersS = qMax(othersS, asideS(r));
         }
-    if (others.isEmpty()) return; // every rank validates its share
+    if (others.isEmpty()) return; // every rank does its share
+    QStringList what, fixes;
+    if (most->evalPasses > 0) {
+        what << tr("%1 validation passes (%2 s)").arg(most->evalPasses).arg(most->evalS, 0, 'f', 1);
+        fixes << tr("Give every rank a share of the validation set (a DistributedSampler over it, then "
+                    "all_reduce the metric), or validate less often.");
+    }
+    if (most->saves > 0) {
+        what << tr("%1 checkpoint saves (%2 s)").arg(most->saves).arg(most->saveS, 0, 'f', 1);
+        fixes << tr(
+            "Save less often, or save in the background: copy the state to the CPU, then write it "
+            "from another thread (torch.distributed.checkpoint.async_save in PyTorch 2.3 and later).");
+    }
     ScalingCause c;
-    c.code = QString::fromLatin1(protocol::diagnosis::UnsharedEvaluation);
-    c.text = tr("rank %1 spent %2 s (%3 of the run) in %4 validation passes that rank %5 did not make: they "
-                "waited for it at their next gradient exchange, and more ranks will not shorten it")
-                 .arg(most->rank)
-                 .arg(most->evalS, 0, 'f', 1)
-                 .arg(percent(qMin(1.0, most->evalS / f.wallS)))
-                 .arg(most->evalPasses)
-                 .arg(others.join(QStringLiteral(", ")));
-    c.fix = tr("Give every rank a share of the validation set (a DistributedSampler over it, then all_reduce "
-               "the metric), or validate less often.");
-    c.evidence = {{"rank", most->rank},
-                  {"eval_s", most->evalS},
-                  {"eval_passes", most->evalPasses},
-                  {"share_of_run", qMin(1.0, most->evalS / f.wallS)},
-                  {"other_ranks", otherRanks},
-                  {"others_eval_s", othersS}};
+    c.code = QString::fromLatin1(protocol::diagnosis::UnsharedWork);
+    c.text =
+        tr("rank %1 spent %2 s (%3 of the run) in %4 that rank %5 did not make: they waited for it at their "
+           "next gradient exchange, and more ranks will not shorten it")
+            .arg(most->rank)
+            .arg(mostS, 0, 'f', 1)
+            .arg(percent(qMin(1.0, mostS / f.wallS)))
+            .arg(what.join(tr(" and ")))
+            .arg(others.join(QStringLiteral(", ")));
+    c.fix = fixes.join(QLatin1Char(' '));
+    c.evidence = {
+        {"rank", most->rank},        {"eval_s", most->evalS}, {"eval_passes", most->evalPasses},
+        {"save_s", most->saveS},     {"saves", most->saves},  {"share_of_run", qMin(1.0, mostS / f.wallS)},
+        {"other_ranks", otherRanks}, {"others_s", othersS}};
     out.push_back(c);
 }
 
@@ -319,7 +334,7 @@ QVector<ScalingCause> diagnoseScaling(const ScalingFacts& facts) {
     cpuOversubscribed(facts, out);
     gpuShared(facts, out);
     stragglerCause(facts, out);
-    unsharedEvaluation(facts, out);
+    unsharedWork(facts, out);
     wrongInterface(facts, out);
     commBound(facts, out);
     dataBound(facts, out);

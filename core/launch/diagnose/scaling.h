@@ -5,7 +5,7 @@
 // (CPU_OVERSUBSCRIBED), two ranks on one GPU (GPU_SHARED), one rank the others wait for (STRAGGLER), Gloo's
 // traffic on loopback, a virtual adapter or a slower link while a better one is up (WRONG_INTERFACE), a
 // script whose ranks never wrap a model in DistributedDataParallel and so each train alone (EACH_RANK_ALONE),
-// validation passes some ranks make while the others wait (UNSHARED_EVALUATION).
+// validation passes or checkpoint saves some ranks make while the others wait (UNSHARED_WORK).
 // Each cause comes with its evidence and the fix. Plain facts in, plain words out: the launcher fills the
 // facts at the end of a run (run/scaling_facts.h) (summary.json `scaling`, the CLI's end report, sweep.csv),
 // tests feed made-up ones.
@@ -29,6 +29,8 @@ struct ScalingRank {
     double bytesPerStep = -1;
     double evalS = 0; // in validation passes (`eval` events), and how many
     int evalPasses = 0;
+    double saveS = 0; // in checkpoint saves (a script's torch.save), and how many
+    int saves = 0;
 };
 
 struct ScalingFacts {

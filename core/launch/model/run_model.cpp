@@ -237,6 +237,12 @@ void RunModel::applyEvent(int index, const protocol::Event& e) {
         r.paramsSha256 = str(b, protocol::field::ParamsSha256);
         r.state = RankState::Done;
     } else if (e.type == protocol::ev::Checkpoint) {
+        // A script's torch.save, with the rank's totals (the latest says them all; they never go back).
+        const double saves = num(b, protocol::field::Saves, -1),
+                     totalS = num(b, protocol::field::SaveTotalMs, -1);
+        if (saves > r.saves && saves < 1.0e9) r.saves = int(saves);
+        if (totalS / 1000.0 > r.saveS) r.saveS = qMin(totalS / 1000.0, 1.0e9);
+        r.lastProgressT = qMax(r.lastProgressT, e.t);
         emit logLine(index,
                      tr("checkpoint at step %1: %2")
                          .arg(qint64(num(b, protocol::field::Step, 0)))
@@ -303,9 +309,11 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
                 ? qint64(std::min(double(m_perStepSamples[index]) * double(r.step), 9.0e15)) // no overflow
                 : v;
     }
-    // Validation between these steps (a script's eval_ms, a mean per step): not training time.
-    const double evalS = qBound(0.0, num(b, protocol::field::EvalMs, 0), 1.0e9) / 1000.0 *
-                         double(qMax<qint64>(1, r.step - before));
+    // Validation and saves between these steps (a script's eval_ms and save_ms, means per step): not training
+    // time.
+    const double evalS =
+        qBound(0.0, num(b, protocol::field::EvalMs, 0) + num(b, protocol::field::SaveMs, 0), 1.0e9) / 1000.0 *
+        double(qMax<qint64>(1, r.step - before));
     const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1, evalS);
     if (rate > 0) r.samplesPerSec = rate;
     const double direct = num(b, protocol::field::SamplesPerS, -1);
@@ -313,8 +321,10 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     const double bytes = num(b, protocol::field::BytesAllreduced, -1);
     if (bytes >= 0) r.bytesPerStep = qint64(bytes);
     const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
-    // Validation between the steps is neither the rank's training work nor its data loading.
-    const double evalMs = qBound(0.0, num(b, protocol::field::EvalMs, 0), qMax(0.0, stepMs));
+    // Validation and checkpoint saves between the steps are neither the rank's training work nor its data
+    // loading.
+    const double evalMs = qBound(0.0, num(b, protocol::field::EvalMs, 0) + num(b, protocol::field::SaveMs, 0),
+                                 qMax(0.0, stepMs));
     const auto noDdp = b.find(protocol::field::NoDdp);
     r.noDdp = noDdp != b.end() && noDdp->is_boolean() && noDdp->get<bool>();
     if (stepMs > 0) {
@@ -468,6 +478,8 @@ void RunModel::noteRestart() {
         r.evalS = 0;
         r.evalPasses = 0;
         r.evalSamples = 0;
+        r.saves = 0;
+        r.saveS = 0;
         emit rankUpdated(i);
     }
     m_firstStep = -1;

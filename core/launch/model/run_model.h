@@ -73,8 +73,10 @@ struct RankStatus {
     bool evaluating = false; // inside one now
     double evalSinceT = 0;   // when the current one began (unix seconds)
     int evalPasses = 0;
-    double evalS = 0;          // every pass's time, the current one's so far
-    qint64 evalSamples = 0;    // the current (or last) pass's samples so far
+    double evalS = 0;       // every pass's time, the current one's so far
+    qint64 evalSamples = 0; // the current (or last) pass's samples so far
+    int saves = 0;          // a script's checkpoint saves (torch.save), and their time
+    double saveS = 0;
     qint64 collectives = -1;   // collectives entered (the hold-up watch's reading); -1: not reported
     bool inCollective = false; // waiting inside collective #collectives
     int exitCode = -1;         // -1 while running or when killed by a signal

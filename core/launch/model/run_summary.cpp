@@ -106,6 +106,8 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         // Its validation passes: their count and time (0 and 0: it made none that it reported).
         j["eval_passes"] = r.evalPasses;
         j["eval_s"] = r.evalS;
+        j["saves"] = r.saves; // a script's checkpoint saves (torch.save) and their time
+        j["save_s"] = r.saveS;
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;
         j["final_loss"] = numOrNull(r.loss);
         j["error_code"] = r.errorCode.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.errorCode);

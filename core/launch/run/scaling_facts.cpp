@@ -77,6 +77,8 @@ ScalingFacts scalingFacts(const RunConfig& config, const RunModel& model) {
         s.bytesPerStep = r.bytesPerStep > 0 ? double(r.bytesPerStep) : -1;
         s.evalS = r.evalS;
         s.evalPasses = r.evalPasses;
+        s.saveS = r.saveS;
+        s.saves = r.saves;
         f.ranks.push_back(s);
         f.devices << (devices.isEmpty() ? QStringLiteral("cpu") : devices.value(i % devices.size()));
     }

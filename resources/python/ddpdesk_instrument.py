@@ -349,10 +349,13 @@ def _install():
         if ddp is not None:
             _collectives.enter("allreduce", _collectives.gradient_bytes(ddp), "DDP gradients",
                                _collectives.gradient_facts(ddp))
+            done = False
             try:
-                return _backward(self, *args, **kwargs)
+                result = _backward(self, *args, **kwargs)
+                done = True
+                return result
             finally:
-                _collectives.leave()
+                _collectives.leave(done)
         return _backward(self, *args, **kwargs)
 
     def _backward(self, *args, **kwargs):
@@ -385,8 +388,12 @@ def _install():
             _state["loader_pending"] = 0
             if not _is_rank():
                 return forward(self, *args, **kwargs)
-            if grad and _state["t_forward"] is None:  # eval() with grad: a backward may yet make it training
-                _state["t_forward"] = time.perf_counter()
+            if grad:  # eval() with grad: a backward may yet make it training (a model kept in eval())
+                if _state["t_forward"] is None:
+                    _state["t_forward"] = time.perf_counter()
+                if getattr(self, "require_backward_grad_sync", True):  # DDP syncs on grad, not on training
+                    _comm_wait.syncing_forward(self)
+                    _collectives.syncing_forward(self)
             _validation.forward_starts()
             result = forward(self, *args, **kwargs)
             _validation.forward_ends(_first_batch_size(args, kwargs))
@@ -436,17 +443,22 @@ def _install():
         try:
             return save(obj, f, *args, **kwargs)
         finally:
-            ms = (time.perf_counter() - started) * 1000.0
-            _state["save_window_ms"] += ms
-            _state["saves"] += 1
-            _state["save_total_ms"] += ms
-            now = time.time()
-            if (ms >= 100.0 or now - _state["last_save_event"] >= 1.0) and _has_room():
-                _state["last_save_event"] = now
-                path = os.fspath(f) if isinstance(f, (str, os.PathLike)) else ""
-                _write({"v": 1, "event": "checkpoint", "rank": _rank, "t": now, "step": _state["step"],
-                        "path": path if isinstance(path, str) else "", "elapsed_ms": ms, "saves": _state["saves"],
-                        "save_total_ms": _state["save_total_ms"], "source": "instrument"})
+            try:  # nothing of ours may replace what the save returned or raised
+                _saved((time.perf_counter() - started) * 1000.0, f)
+            except Exception:
+                pass
+
+    def _saved(ms, f):
+        _state["save_window_ms"] += ms
+        _state["saves"] += 1
+        _state["save_total_ms"] += ms
+        now = time.time()
+        if (ms >= 100.0 or now - _state["last_save_event"] >= 1.0) and _has_room():
+            _state["last_save_event"] = now
+            path = f if isinstance(f, str) else (str(f) if isinstance(f, os.PathLike) else "")
+            _write({"v": 1, "event": "checkpoint", "rank": _rank, "t": now, "step": _state["step"], "path": path,
+                    "elapsed_ms": ms, "saves": _state["saves"], "save_total_ms": _state["save_total_ms"],
+                    "source": "instrument"})
 
     torch.save = timed_save
 
@@ -528,10 +540,13 @@ class _Collectives:
         def counted(*args, **kwargs):
             first = args[0] if args else None
             self.enter(name, _payload_bytes(first), "", _tensor_facts(first), _group_name(kwargs.get("group")))
+            done = False
             try:
-                return original(*args, **kwargs)
+                result = original(*args, **kwargs)
+                done = True
+                return result
             finally:
-                self.leave()
+                self.leave(done)
 
         return counted
 
@@ -571,13 +586,15 @@ class _Collectives:
                           "site": _call_site(), "detail": detail}
             self._write_entry()
 
-    def leave(self):
+    def leave(self, done=True):
+        """done: it returned. One that raised (a peer gone, a timeout) stays "started" in its entry: it never
+        completed, and the launcher's record of the rank's last collectives says so."""
         with self.lock:
             self.depth -= 1
             if self.depth:
                 return
             self.completed += 1
-            if self.entry is not None and self.file is not None:
+            if done and self.entry is not None and self.file is not None:
                 self.entry["state"], self.entry["t1"] = "completed", time.time()
                 self._write_entry()
 

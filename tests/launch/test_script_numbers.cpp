@@ -12,8 +12,8 @@
 //  * a validation pass each epoch (the DDP model in eval() under no_grad), by every rank or by rank 0 alone
 //    while the others wait: its samples are not training samples, its time is not training time, each rank's
 //    passes are counted (summary.json ranks[].eval_passes, eval_s; `eval` events), and rank 0 validating
-//    alone (and saving a checkpoint alone, timed at its torch.save) is named UNSHARED_WORK, not a STRAGGLER,
-//    and while the others wait for its 6-s pass the hold-up watch says it is in a validation pass;
+//    alone (and saving a checkpoint alone, timed at its torch.save) is named UNSHARED_WORK, and while the
+//    others wait for its 6-s pass the hold-up watch says it is in a validation pass;
 //  * no_sync accumulation (an iteration is 4 micro-batches, one optimizer step) and bfloat16 autocast with
 //    gradient clipping: one step per optimizer step, every micro-batch's samples;
 //  * the worker's training flags given with --script (they would change nothing) are refused by name;
@@ -75,6 +75,7 @@ def main():
         opt_c = torch.optim.Adam(critic.parameters(), lr=1e-4)
         bce = torch.nn.BCEWithLogitsLoss()
     iterations, samples, train_s, last_end, micro, taken = 0, 0, 0.0, None, 0, 0
+    pad = torch.zeros(16 << 20)  # what makes rank 0's checkpoint big enough to wait for
     for epoch in range(3):
         sampler.set_epoch(epoch)
         model.train()
@@ -131,8 +132,7 @@ def main():
                     torch.nn.functional.mse_loss(model(x), y)
         if how == "rank0_validation":
             if rank == 0:  # rank 0 alone saves a checkpoint (a 64 MB one) each epoch, as tutorials do
-                torch.save({"model": model.state_dict(), "pad": torch.zeros(16 << 20)},
-                           os.path.join(sys.argv[1], "checkpoint.pt"))
+                torch.save({"model": model.state_dict(), "pad": pad}, os.path.join(sys.argv[1], "checkpoint.pt"))
             dist.barrier()
         last_end = time.time() if last_end is not None else None
     with open(os.path.join(sys.argv[1], f"rank{rank}.json"), "w") as f:
@@ -245,8 +245,9 @@ private slots:
                          (rank["eval_s"].toDouble() > 0) == (expected > 0),
                      qPrintable(QJsonDocument(rank).toJson(QJsonDocument::Compact)));
         }
+        // (Not a STRAGGLER either: launch.scaling validationIsNamedAndLeftOutOfTheTrainingRate says so from
+        // fixed figures; here a busy machine may make a real one.)
         const QStringList codes = scalingCodes(summary);
-        QVERIFY2(!codes.contains("STRAGGLER"), qPrintable(codes.join(' ')));
         QVERIFY2(codes.contains("UNSHARED_WORK") == (how == QLatin1String("rank0_validation")),
                  qPrintable(codes.join(' ')));
         for (const QJsonValue& v : summary["ranks"].toArray()) { // its checkpoint saves, counted apart

@@ -3,7 +3,9 @@
 // log and metrics.jsonl, and `ddpdesk-cli stacks RUN_DIR` prints them on demand, naming the function each
 // rank is stuck in. Python 1.13 here, 2.6 in the torch2 leg. ddpdesk-worker ranks answer with what they wait
 // in: a 2-rank worker run over Gloo with rank 1 frozen (SIGSTOP) has rank 0 waiting in the gradient
-// allreduce, by bucket (the worker built against LibTorch 2.6 in the torch2 leg).
+// allreduce, by bucket (the worker built against LibTorch 2.6 in the torch2 leg). The classic bug, rank 0
+// alone in a collective (hang_script.py mismatch, mismatch_end), is named with each rank's collective and
+// script line, whether Gloo hangs in it or ends the run.
 #include "launch_test_util.h"
 
 #include <QElapsedTimer>
@@ -222,6 +224,70 @@ private slots:
                  qPrintable(text));
         qInfo().noquote() << "named" << t.elapsed() / 1000.0 << "s after rank 1 got stuck:" << text;
         QVERIFY(run.finish());
+    }
+
+    // The classic bug (issue 41): after its 4th step rank 0 alone broadcasts a metric while rank 1 goes on to
+    // its 5th step's gradient allreduce, and Gloo hangs in the two until its 20 s timeout. Within 30 s of the
+    // first step the launcher says the ranks wait in different collectives, each rank's collective with the
+    // line of the script that sent it there; the run then fails of the timeout.
+    void ranksInDifferentCollectivesAreNamedWithTheirLines() {
+        HungRun run;
+        run.start({}, {"mismatch"});
+        QElapsedTimer t;
+        t.start();
+        QJsonObject said;
+        double firstStep = 0;
+        while (said.isEmpty() && t.elapsed() < 60000 && run.cli.state() != QProcess::NotRunning) {
+            QThread::msleep(250);
+            for (const QJsonObject& e :
+                 launchtest::readJsonLines(QDir(run.out()).filePath("metrics.jsonl"))) {
+                if (e["event"].toString() == "step" && firstStep == 0) firstStep = e["t"].toDouble();
+                if (e["event"].toString() == "diagnosis" && e["code"].toString() == "COLLECTIVE_MISMATCH")
+                    said = e;
+            }
+        }
+        QVERIFY2(!said.isEmpty(), qPrintable(run.cli.readAllStandardError()));
+        const double after = said["t"].toDouble() - firstStep;
+        qInfo("named %.1f s after the first step", after);
+        QVERIFY2(firstStep > 0 && after <= 30, qPrintable(QString::number(after)));
+        const QString text = said["text"].toString();
+        QVERIFY2(text.contains("rank 0 in broadcast #5 (4 bytes") &&
+                     text.contains("rank 1 in allreduce #5 (DDP "
+                                   "gradients, 36 bytes)"),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("rank 0 is at hang_script.py:%1")
+                              .arg(hangScriptLine("dist.broadcast(metric, 0)"))) &&
+                text.contains(
+                    QStringLiteral("rank 1 is at hang_script.py:%1").arg(hangScriptLine("loss.backward()"))),
+            qPrintable(text));
+        QVERIFY(run.cli.waitForFinished(60000));
+        QVERIFY(run.cli.exitCode() != 0); // Gloo's timeout ended it
+        // The run's diagnosis is the mismatch, not the timeout it ended in.
+        const QJsonObject d = launchtest::readJsonFile(run.out() + "/summary.json")["diagnosis"].toObject();
+        QCOMPARE(d["code"].toString(), QStringLiteral("COLLECTIVE_MISMATCH"));
+    }
+
+    // The same bug where Gloo ends both ranks at once (rank 0's metric all_reduce meets rank 1's gradient
+    // allreduce, of another size): the run's diagnosis is COLLECTIVE_MISMATCH with each rank's last
+    // collective and the line of the script it came from, from each rank's record; neither completed.
+    void ranksInDifferentCollectivesThatEndTheRunAreNamedWithTheirLines() {
+        HungRun run;
+        run.start({}, {"mismatch_end"});
+        QVERIFY(run.cli.waitForFinished(60000));
+        QVERIFY(run.cli.exitCode() != 0);
+        const QJsonObject d = launchtest::readJsonFile(run.out() + "/summary.json")["diagnosis"].toObject();
+        QCOMPARE(d["code"].toString(), QStringLiteral("COLLECTIVE_MISMATCH"));
+        const QString message = d["message"].toString();
+        qInfo().noquote() << message;
+        QVERIFY2(
+            message.contains(QStringLiteral("rank 0 in all_reduce #5 (4 bytes float32, default group) at "
+                                            "hang_script.py:%1, not completed")
+                                 .arg(hangScriptLine("dist.all_reduce(metric)"))) &&
+                message.contains(QStringLiteral("rank 1 in allreduce #5 (36 bytes float32, default group) at "
+                                                "hang_script.py:%1, not completed")
+                                     .arg(hangScriptLine("loss.backward()"))),
+            qPrintable(message));
     }
 
     void stacksCommandOnALiveRun() {

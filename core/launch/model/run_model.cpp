@@ -528,6 +528,18 @@ QVector<int> RunModel::laggingRanks(double nowT, double stallS) const {
     return (active > 0 && stale.size() == active) ? stale : QVector<int>();
 }
 
+// A mismatch the ranks' own words show (Gloo's sizes disagree, a peer finished first): what each rank's
+// record says it was in last, and the line that sent it there, as the hold-up watch says it of a run that
+// hangs.
+void RunModel::addLastCollectives(Diagnosis& d) const {
+    std::string each;
+    for (const RankStatus& r : m_ranks)
+        if (!r.history.empty())
+            each += (each.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r.rank) + " in " +
+                    protocol::describeCollectiveEntry(r.history.back(), 0);
+    if (!each.empty()) d.message += " Each rank's last collective: " + each + ".";
+}
+
 void RunModel::finish(const QString& status, int failedRank, const QString& reason) {
     updateSummaryLive();
     m_endT = now();
@@ -551,6 +563,8 @@ void RunModel::finish(const QString& status, int failedRank, const QString& reas
             outputs.push_back(std::move(o));
         }
         m_summary.diagnosis = diagnoseRun(outputs, failedRank);
+        if (m_summary.diagnosis && m_summary.diagnosis->code == protocol::diagnosis::CollectiveMismatch)
+            addLastCollectives(*m_summary.diagnosis);
         if (!m_summary.diagnosis) m_summary.diagnosis = m_nonFiniteLoss;
         // A timeout or a lost peer is what waiting ends in: the rank everyone waited for is the cause.
         const FailureKind* kind = m_summary.diagnosis ? findFailureKind(m_summary.diagnosis->code) : nullptr;

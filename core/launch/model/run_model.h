@@ -219,6 +219,7 @@ private:
     void appendPoint(QVector<QPointF>& series, QPointF p);
     void applyStep(int index, const protocol::Event& e);
     void applyEval(int index, const protocol::Event& e);
+    void addLastCollectives(Diagnosis& d) const;
     void setStep(int index, qint64 step); // keeps m_stepCounts in step with the ranks
     void noteNonFiniteLoss(const RankStatus& r, const nlohmann::json& body);
     // Compares the ranks' params_sha256 (m_summary.paramsIdentical); a diagnosis when they differ.

@@ -45,6 +45,9 @@ _state = {"step": 0, "samples": 0, "pending": 0, "loss": None, "loss_acc": None,
           "t_step": None, "step_ms": 0.0, "n_ms": 0, "in_backward": 0, "eval_ms": 0.0,
           # torch.save: the time of the saves since the last step (added to the step's at the next one), and in all
           "save_window_ms": 0.0, "save_ms": 0.0, "saves": 0, "save_total_ms": 0.0, "last_save_event": 0.0,
+          # perf_counter when the latest training work ended (a backward, an optimizer step, a save): where a
+          # validation pass after it begins
+          "t_trained": None,
           # forward start to backward end, summed over a step's micro-batches: the rest of a step is the script's
           # data loading, optimizer and own code (data_ms, what tells a slow input pipeline from slow compute)
           "t_forward": None, "model_ms": 0.0, "step_model_ms": 0.0,
@@ -224,8 +227,10 @@ class _Validation:
         self.last_running = 0.0
 
     def forward_starts(self):
+        # A pass begins when the training before it ended (its last backward, optimizer step or save): loading
+        # its first batch is the pass's time too.
         if self.t0 is None:
-            self.t0 = time.perf_counter()
+            self.t0 = _state["t_trained"] or time.perf_counter()
 
     def forward_ends(self, samples):
         self.last_end = time.perf_counter()
@@ -295,6 +300,7 @@ def _on_optimizer_step(opt):
         iterations = _iterations.stepped(opt)
     if iterations > 0:
         _on_step(iterations)
+    _state["t_trained"] = time.perf_counter()
 
 
 def _on_step(iterations=1):
@@ -373,8 +379,10 @@ def _install():
         finally:
             _state["in_backward"] -= 1
             started = _state["t_forward"]
+            now = time.perf_counter()
+            _state["t_trained"] = now
             if started is not None and not _state["in_backward"]:
-                _state["step_model_ms"] += (time.perf_counter() - started) * 1000.0
+                _state["step_model_ms"] += (now - started) * 1000.0
                 _state["t_forward"] = None
 
     torch.Tensor.backward = counted_backward
@@ -449,6 +457,7 @@ def _install():
                 pass
 
     def _saved(ms, f):
+        _state["t_trained"] = time.perf_counter()
         _state["save_window_ms"] += ms
         _state["saves"] += 1
         _state["save_total_ms"] += ms

@@ -196,6 +196,33 @@ private slots:
         QCOMPARE(s.model()->rank(2).state, RankState::Stopped);
     }
 
+    // Two ranks hit the same CUDA error; the second ends of it by itself while the stop the first caused is
+    // on its way. It failed of its own error: it is not "stopped by the launcher" (issue 41, seen on a GPU).
+    void aRankThatFailsOfItsOwnWhileStoppingIsAFailure() {
+        QTemporaryDir dir;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [](FakeRanks& r, int) {
+            r.say(0, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+            r.exit(0, 1); // the stop of every other rank begins here
+            r.say(1, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+            r.exit(1, 1);
+        }));
+        QSignalSpy finished(&s, &Supervisor::finished);
+        QVERIFY(s.start(config(dir, 3)));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(log.terminateCalls, 1);
+        QCOMPARE(s.model()->rank(0).state, RankState::Failed);
+        QCOMPARE(s.model()->rank(1).state, RankState::Failed);
+        QVERIFY2(!s.model()->rank(1).exitText.contains(QLatin1String("stopped by the launcher")),
+                 qPrintable(s.model()->rank(1).exitText));
+        QCOMPARE(s.model()->rank(2).state, RankState::Stopped); // it ended of the stop
+        const RunSummary sum = s.model()->summary();
+        QCOMPARE(sum.failedRank, 0);
+        QVERIFY2(sum.failureReason.contains(QLatin1String("2 rank(s) failed in all")),
+                 qPrintable(sum.failureReason));
+        QCOMPARE(QString::fromStdString(sum.diagnosis->code), QStringLiteral("CUDA_OUT_OF_MEMORY"));
+    }
+
     // Two ranks end at once and the consequence's exit is read first: the rank that failed of its own is
     // still the culprit, whether the other says so by its exit code or by its last words.
     void theCauseIsBlamedNotTheRankThatLostItsPeer() {

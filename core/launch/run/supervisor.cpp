@@ -263,12 +263,18 @@ void Supervisor::onRankStarted(int index, qint64 pid, bool warm) {
 
 namespace {
 
-bool endedOfAConsequence(const RankStatus& r) {
+// What the rank's last words say it ended of, if they name a known failure.
+const FailureKind* endedOf(const RankStatus& r) {
     std::vector<std::string> lines;
     for (const QString& line : r.lastStderr)
         lines.push_back(line.toStdString());
     const std::optional<LineMatch> m = diagnoseLines(lines);
-    return m && m->kind && m->kind->consequence;
+    return m ? m->kind : nullptr;
+}
+
+bool endedOfAConsequence(const RankStatus& r) {
+    const FailureKind* kind = endedOf(r);
+    return kind && kind->consequence;
 }
 
 } // namespace
@@ -287,7 +293,11 @@ void Supervisor::onRankExited(int index, int exitCode, bool crashed, const QStri
     // Also a rank that lost its peers while the user's stop was on its way (the other nodes stop theirs
     // first while this node waits for them to have the word: stopLeadMs).
     const bool stoppedWithRun = d->ending.userStopped() && peerLost;
-    const bool causedByUs = exitCausedByStop(signalled, exitCode, crashed) || stoppedWithRun;
+    // A rank that ended by itself of an error of its own while the stop was on its way (two ranks hitting the
+    // same CUDA error): it failed, it was not stopped.
+    const FailureKind* own = !crashed && exitCode != 0 ? endedOf(status) : nullptr;
+    const bool ownError = own && !own->consequence;
+    const bool causedByUs = (exitCausedByStop(signalled, exitCode, crashed) && !ownError) || stoppedWithRun;
     if (!ok && !causedByUs) {
         Failure f;
         f.index = index;

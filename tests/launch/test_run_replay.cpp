@@ -219,6 +219,37 @@ class RunReplayTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 41: a rank's step count never goes back within an attempt (a forked child's stale copy of the
+    // counts once took a run from 192 to 128 steps at its end): such an event is dropped and counted. A
+    // restart, or another node's rank started again, may resume anywhere.
+    void aStepThatGoesBackIsDroppedAndCounted() {
+        ddpdesk::launch::RunModel model;
+        model.reset({0, 1}, 2, QStringLiteral("script"), 0);
+        auto step = [&](int index, int n) {
+            nlohmann::json e = ddpdesk::protocol::makeEvent("step", index);
+            e["step"] = n;
+            e["samples"] = n * 32;
+            model.applyLine(index, QByteArray::fromStdString(ddpdesk::protocol::encodeLine(e)));
+        };
+        step(0, 5);
+        step(0, 192);
+        step(0, 128);
+        QCOMPARE(model.rank(0).step, qint64(192));
+        QCOMPARE(model.rank(0).staleStepEvents, qint64(1));
+        QCOMPARE(model.rank(0).samples, qint64(192 * 32));
+        const QJsonObject summary = model.summary().toJson(model.ranks());
+        QCOMPARE(summary["ranks"].toArray()[0].toObject()["stale_step_events"].toInt(), 1);
+        QCOMPARE(summary["steps"].toInt(), 192);
+        model.noteRestart(); // resumed from a checkpoint at step 100
+        step(0, 100);
+        QCOMPARE(model.rank(0).step, qint64(100));
+        step(1, 50);
+        model.setRankState(1, ddpdesk::launch::RankState::Starting); // its node started it again
+        step(1, 10);
+        QCOMPARE(model.rank(1).step, qint64(10));
+        QCOMPARE(model.rank(1).staleStepEvents, qint64(0));
+    }
+
     void replaysARestartedRun() {
         QTemporaryDir dir;
         recordRestartedRun(dir.path());

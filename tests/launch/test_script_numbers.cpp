@@ -4,8 +4,8 @@
 // the same steps and, from its step events, a global samples/s within 10 % of the script's own (both measured
 // in the same run, so a busy machine moves both).
 //  * DataLoader(num_workers=2) with DistributedSampler and set_epoch over 3 epochs: forked workers made anew
-//    each epoch, persistent forked workers, and spawned workers. A forked worker carries the instrumentation
-//    with the rank's counts; it must stay silent.
+//    each epoch, persistent forked workers, spawned workers and forkserver workers. A forked worker carries
+//    the instrumentation with the rank's counts; it must stay silent.
 //  * a GAN (two DDP models, two optimizers, the critic forwarded three times an iteration): one step per
 //    iteration, samples once per iteration, each model's loss named; a critic stepped on every batch and the
 //    generator on every fifth: one step per batch, as the script's loop counts;
@@ -61,10 +61,10 @@ def main():
     torch.manual_seed(0)
     data = TensorDataset(torch.randn(6144, 32), torch.randn(6144, 1))
     sampler = DistributedSampler(data)
-    workers = 2 if how in ("fresh", "persistent", "spawn") else 0
+    workers = 2 if how in ("fresh", "persistent", "spawn", "forkserver") else 0
     loader = DataLoader(data, batch_size=16, sampler=sampler, num_workers=workers,
                         persistent_workers=workers > 0 and how != "fresh",
-                        multiprocessing_context="spawn" if how == "spawn" else None)
+                        multiprocessing_context=how if how in ("spawn", "forkserver") else None)
     held_out = DataLoader(TensorDataset(torch.randn(6144, 32), torch.randn(6144, 1)), batch_size=64)
     net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
     model = DDP(net)
@@ -182,6 +182,7 @@ private slots:
         QTest::newRow("forked each epoch") << QStringLiteral("fresh");
         QTest::newRow("forked, persistent") << QStringLiteral("persistent");
         QTest::newRow("spawned") << QStringLiteral("spawn");
+        QTest::newRow("forkserver") << QStringLiteral("forkserver");
         QTest::newRow("a GAN: two models, two optimizers") << QStringLiteral("gan");
         QTest::newRow("a critic stepped on five batches per generator step") << QStringLiteral("critic5");
         QTest::newRow("a validation pass each epoch") << QStringLiteral("validation");

@@ -96,6 +96,7 @@ void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QStri
     m_commMs = QVector<double>(n, 0);
     m_stepMs = QVector<double>(n, 0);
     m_perStepSamples = QVector<qint64>(n, -1);
+    m_freshAttempt = QVector<bool>(n, true);
     m_startT = now();
     m_endT = 0;
     m_firstStepT = 0;
@@ -183,6 +184,7 @@ void RunModel::setRankState(int index, RankState s, const QString& exitText, int
     if (index < 0 || index >= m_ranks.size()) return;
     RankStatus& r = m_ranks[index];
     r.state = s;
+    if (s == RankState::Starting) m_freshAttempt[index] = true; // another node's rank started again
     if (!exitText.isEmpty()) r.exitText = exitText;
     if (s == RankState::Done || s == RankState::Failed || s == RankState::Stopped) r.exitCode = exitCode;
     emit rankUpdated(index);
@@ -282,6 +284,12 @@ void RunModel::applyEval(int index, const protocol::Event& e) {
 void RunModel::applyStep(int index, const protocol::Event& e) {
     RankStatus& r = m_ranks[index];
     const nlohmann::json& b = e.body;
+    // A rank's steps never go back within an attempt (a restart resumes wherever its checkpoint was).
+    if (!m_freshAttempt[index] && num(b, protocol::field::Step, double(r.step)) < double(r.step)) {
+        ++r.staleStepEvents;
+        return;
+    }
+    m_freshAttempt[index] = false;
     r.state = RankState::Training;
     r.evaluating = false; // a step: training again, whether or not the pass's end was read
     if (r.startup.firstStepT <= 0) r.startup.firstStepT = e.t;
@@ -471,6 +479,7 @@ void RunModel::noteRestart() {
         m_straggler.restart(i);
         r.straggler = StragglerScore{};
         m_perStepSamples[i] = -1;
+        m_freshAttempt[i] = true;
         r.collectives = -1;
         r.inCollective = false;
         r.samples = 0;

@@ -75,7 +75,10 @@ struct RankStatus {
     int evalPasses = 0;
     double evalS = 0;       // every pass's time, the current one's so far
     qint64 evalSamples = 0; // the current (or last) pass's samples so far
-    int saves = 0;          // a script's checkpoint saves (torch.save), and their time
+    // Step events whose step went back within an attempt (a stale copy of the rank's counts, such as a forked
+    // child's), dropped: summary.json ranks[].stale_step_events.
+    qint64 staleStepEvents = 0;
+    int saves = 0; // a script's checkpoint saves (torch.save), and their time
     double saveS = 0;
     qint64 collectives = -1;   // collectives entered (the hold-up watch's reading); -1: not reported
     bool inCollective = false; // waiting inside collective #collectives
@@ -243,6 +246,7 @@ private:
     double m_stragglerAfterS = 30;
     QVector<double> m_commMs, m_stepMs;
     QVector<qint64> m_perStepSamples; // >0 once a rank is seen reporting per-step (not cumulative) samples
+    QVector<bool> m_freshAttempt;     // no step event yet in this attempt: its first may start anywhere
     double m_firstStepT = 0;
     qint64 m_firstStep = -1;
     qint64 m_globalStep = 0; // the step the global loss series last advanced to

@@ -106,6 +106,7 @@ QJsonObject RunSummary::toJson(const QVector<RankStatus>& ranks) const {
         // Its validation passes: their count and time (0 and 0: it made none that it reported).
         j["eval_passes"] = r.evalPasses;
         j["eval_s"] = r.evalS;
+        j["stale_step_events"] = double(r.staleStepEvents); // steps that went back, dropped
         j["saves"] = r.saves; // a script's checkpoint saves (torch.save) and their time
         j["save_s"] = r.saveS;
         if (!r.paramsSha256.isEmpty()) j["params_sha256"] = r.paramsSha256;

@@ -97,10 +97,12 @@ TEST_CASE(theMachineCountsBusyTimeAndAReapedChildIsOurs) {
     TEST_REQUIRE(machine0 && machine1);
     const double busy = machine1->busySeconds - machine0->busySeconds;
     const double total = machine1->totalSeconds - machine0->totalSeconds;
-    // 0.3 s here and 0.3 s in the child, less the clock ticks' coarseness.
+    // 0.3 s here and 0.3 s in the child, less the clock ticks' coarseness. On a machine kept busy by other
+    // work the two sums are all but equal, and their two readings a few ticks apart (wine under CI once read
+    // busy above total): a tick or two either way.
     TEST_CHECK_MSG(busy >= 0.4, std::to_string(busy));
-    TEST_CHECK_MSG(total >= busy && total >= 0.9 * wall,
-                   std::to_string(total) + " of " + std::to_string(wall));
+    TEST_CHECK_MSG(total >= busy - 0.05 && total >= 0.9 * wall,
+                   std::to_string(total) + " of " + std::to_string(wall) + ", busy " + std::to_string(busy));
 #ifdef _WIN32
     TEST_CHECK(!own0 && !own1);
 #else

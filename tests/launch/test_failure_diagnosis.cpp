@@ -89,15 +89,13 @@ const Case kCases[] = {
 class FailureDiagnosisTest : public QObject {
     Q_OBJECT
     QVector<Python> m_pythons;
+    bool m_probed = false;
 
-    const Python* python(const QString& label) const {
-        for (const Python& p : m_pythons)
-            if (p.label == label) return &p;
-        return nullptr;
-    }
-
-private slots:
-    void initTestCase() {
+    // The interpreters, probed at the first case that needs one: the cases that only read texts start no
+    // process.
+    const QVector<Python>& pythons() {
+        if (m_probed) return m_pythons;
+        m_probed = true;
         // torch 1.x (Debian 12's python3-torch) and torch 2.x (the Debian 13 root), each only where it
         // exists.
         const QList<QPair<QString, QString>> candidates = {
@@ -119,8 +117,16 @@ private slots:
             m_pythons.push_back({label, path, version.section(QLatin1Char('.'), 0, 0).toInt(), version});
             qInfo("%s: %s, torch %s", qPrintable(label), qPrintable(path), qPrintable(version));
         }
+        return m_pythons;
     }
 
+    const Python* python(const QString& label) {
+        for (const Python& p : pythons())
+            if (p.label == label) return &p;
+        return nullptr;
+    }
+
+private slots:
     void tableIsWellFormed() {
         std::set<std::string> codes;
         for (const FailureKind& k : failureKinds()) {
@@ -272,8 +278,8 @@ private slots:
         QTest::addColumn<QString>("caseName");
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("fragment");
-        if (m_pythons.isEmpty()) QSKIP("no Python with torch");
-        for (const Python& p : m_pythons)
+        if (pythons().isEmpty()) QSKIP("no Python with torch");
+        for (const Python& p : pythons())
             for (const Case& c : kCases)
                 QTest::newRow(qPrintable(p.label + "/" + c.name))
                     << p.label << c.name << (p.major >= 2 ? c.code2 : c.code1)
@@ -401,7 +407,7 @@ private slots:
             << QStringList{"--workload", "autoencoder",     "--lr", "1e12", "--steps", "30", "--threads",
                            "1",          "--limit-samples", "640"}
             << "NAN_LOSS" << -1 << "the loss became";
-        for (const Python& p : m_pythons) {
+        for (const Python& p : pythons()) {
             const QStringList script{"--script", producerScript(), "--python", p.path};
             // Rank 1 hangs; rank 0's allreduce times out first.
             QTest::newRow(qPrintable(p.label + "/peer hangs")) << script + QStringList{"--", "ddp_peer_hangs"}
@@ -465,7 +471,7 @@ private slots:
         QTest::addColumn<QString>("fragment");
         QTest::addColumn<bool>("noInstrument");
         if (launchtest::envPath("DDPDESK_CLI").isEmpty()) QSKIP("DDPDESK_CLI not set");
-        for (const Python& p : m_pythons) {
+        for (const Python& p : pythons()) {
             // Without the instrumentation the printed loss lines are the steps; with it, the scalar
             // backward() ran on.
             QTest::newRow(qPrintable(p.label + "/printed")) << p.path << "nan_printed_trains_on"

@@ -1,10 +1,13 @@
 // DDP Desk never deletes, empties, replaces or writes through what it did not create. Real folders, files and
-// symbolic links are put where a run keeps its FileStore, its checkpoints and its records; ddpdesk-cli must
-// refuse them by path with exit 2 and leave every byte in place, the worker must refuse a linked
-// checkpoint.pt itself, and runs (also restarted ones) must remove only the store file they created - not a
-// file that took its place.
+// symbolic links are put where a run keeps its FileStore, its checkpoints and its records; the launcher must
+// refuse them by path before anything starts and leave every byte in place (ddpdesk-cli with exit 2), the
+// worker must refuse a linked checkpoint.pt itself, and runs (also restarted ones) must remove only the store
+// file they created - not a file that took its place. What the launcher refuses or creates around its ranks
+// is checked in this process over fake ranks (fake_ranks.h); the CLI, the worker and one real run end to end.
+#include "fake_ranks.h"
 #include "launch/record/metrics_log.h"
 #include "launch/run/supervisor.h"
+#include "launch/run/sweep.h"
 #include "launch_test_util.h"
 
 #include <QDirIterator>
@@ -19,6 +22,9 @@
 #endif
 
 using namespace ddpdesk::launch;
+using launchtest::FakeRanks;
+using launchtest::fakeRanks;
+using launchtest::LauncherLog;
 
 namespace {
 
@@ -48,6 +54,24 @@ QMap<QString, QByteArray> snapshot(const QString& dir) {
     return files;
 }
 
+// What `ddpdesk-cli run --steps 2 --out OUT` + kSmall asks for.
+RunConfig smallRun(const QString& out) {
+    RunConfig c;
+    c.workload = QStringLiteral("autoencoder");
+    c.nproc = 2;
+    c.training.steps = 2;
+    c.training.threads = 1;
+    c.training.batchSize = 16;
+    c.training.limitSamples = 256;
+    c.training.telemetryMs = 0;
+    c.timeoutSec = 60;
+    c.outDir = out;
+    return c;
+}
+
+// Ranks that never end by themselves: they end when the run stops them.
+const FakeRanks::Script kRanksThatRunOn = [](FakeRanks&, int) {};
+
 // The real worker for ddpdesk-cli (this process points DDPDESK_WORKER at the fake one for the Supervisor
 // tests).
 QMap<QString, QString> realWorkerEnv() {
@@ -59,16 +83,21 @@ QMap<QString, QString> realWorkerEnv() {
 class FileSafetyTest : public QObject {
     Q_OBJECT
 
-    // ddpdesk-cli run into `out` must be refused before anything starts: exit 2, the flag and `path` named.
-    void expectRefused(const QString& out, const QString& flag, const QString& path,
-                       const QStringList& extra = {}) {
-        const auto r = launchtest::runCli(QStringList{"run", "--steps", "2", "--out", out} + extra + kSmall,
-                                          60000, realWorkerEnv());
-        QVERIFY(r.finished);
-        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + "\n" + r.err));
-        QVERIFY2(r.err.contains("--" + flag + ": "), qPrintable(r.err));
-        QVERIFY2(r.err.contains(path), qPrintable(r.err));
-        QVERIFY(!QFile::exists(out + "/metrics.jsonl"));
+    // A run into `c.outDir` must be refused before anything starts: the flag and `path` named in the lines
+    // ddpdesk-cli prints (RunConfig::problemsText), no rank started, no record written.
+    void expectRefused(const RunConfig& c, const QString& flag, const QString& path) {
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, kRanksThatRunOn));
+        QVector<ConfigProblem> problems;
+        QVERIFY2(!s.start(c, &problems), "the run started");
+        const QString text = RunConfig::problemsText(problems);
+        QVERIFY2(text.contains("--" + flag + ": "), qPrintable(text));
+        QVERIFY2(text.contains(path), qPrintable(text));
+        QVERIFY(log.attempts.isEmpty());
+        QVERIFY(!QFile::exists(c.outDir + "/metrics.jsonl"));
+    }
+    void expectRefused(const QString& out, const QString& flag, const QString& path) {
+        expectRefused(smallRun(out), flag, path);
     }
 
 private slots:
@@ -76,7 +105,8 @@ private slots:
         QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_CLI")).isExecutable(),
                  "DDPDESK_CLI must name ddpdesk-cli");
         QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_WORKER_BIN")).isExecutable(), "DDPDESK_WORKER_BIN");
-        QVERIFY2(QFileInfo(launchtest::envPath("DDPDESK_FAKE_WORKER")).isExecutable(), "DDPDESK_FAKE_WORKER");
+        // The Supervisor checks that a worker exists before it starts; over fake ranks none is started.
+        qputenv("DDPDESK_WORKER", QCoreApplication::applicationFilePath().toLocal8Bit());
     }
 
     void userStoreFolderIsKept() {
@@ -118,7 +148,9 @@ private slots:
         // A given store path that is a dangling link is refused, and the link's target is not created.
         const QString link = dir.filePath("mystore");
         QVERIFY(QFile::link(dir.filePath("nowhere/target"), link));
-        expectRefused(dir.filePath("run2"), "store", link, {"--store", "file:" + link});
+        RunConfig c = smallRun(dir.filePath("run2"));
+        c.store = "file:" + link;
+        expectRefused(c, "store", link);
         QVERIFY(QFileInfo(link).isSymLink());
         QVERIFY(!QFileInfo::exists(dir.filePath("nowhere")));
     }
@@ -145,11 +177,15 @@ private slots:
         QVERIFY(QDir().mkpath(out));
         QVERIFY(QFile::link(other + "/data.csv", out + "/sweep.csv"));
         QVERIFY(QFile::link(other, out + "/n2"));
-        const auto r = launchtest::runCli({"sweep", "--nproc-list", "1,2", "--steps", "2", "--out", out},
-                                          60000, realWorkerEnv());
-        QVERIFY2(r.finished && r.exitCode == 2, qPrintable(r.err));
-        QVERIFY2(r.err.contains("--out: '" + out + "/sweep.csv' is a link"), qPrintable(r.err));
-        QVERIFY2(r.err.contains("--out: '" + out + "/n2' is a link"), qPrintable(r.err));
+        QString error;
+        const QVector<SweepSize> sizes = parseNprocList(QStringLiteral("1,2"), &error);
+        QVERIFY2(!sizes.isEmpty(), qPrintable(error));
+        SweepRunner sweep;
+        QVector<ConfigProblem> problems;
+        QVERIFY2(!sweep.start(smallRun(out), sizes, &problems), "the sweep started");
+        const QString text = RunConfig::problemsText(problems);
+        QVERIFY2(text.contains("--out: '" + out + "/sweep.csv' is a link"), qPrintable(text));
+        QVERIFY2(text.contains("--out: '" + out + "/n2' is a link"), qPrintable(text));
         QCOMPARE(snapshot(other), (QMap<QString, QByteArray>{{"data.csv", "mine"}}));
     }
 
@@ -225,55 +261,52 @@ private slots:
         c.outDir = dir.filePath("runs/run-1");
         QVERIFY2(c.validate().isEmpty(), qPrintable(RunConfig::problemsText(c.validate())));
         QVERIFY(!QFileInfo::exists(dir.filePath("runs")));
-        const auto r = launchtest::runCli(
-            QStringList{"run", "--steps", "2", "--out", dir.filePath("runs/run-2"), "--global-batch", "3"} +
-                kSmall,
-            60000, realWorkerEnv());
-        QVERIFY2(r.finished && r.exitCode == 2, qPrintable(r.err));
+        RunConfig refused = smallRun(dir.filePath("runs/run-2"));
+        refused.training.globalBatch = 3; // not a multiple of the 2 ranks
+        expectRefused(refused, "global-batch", "3");
         QVERIFY(!QFileInfo::exists(dir.filePath("runs")));
     }
 
     // --max-restarts: each attempt gets a fresh store file, and none is left when the run ends.
     void restartedRunLeavesNoStoreFile() {
-        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
-        qputenv("DDPDESK_FAKE_MODE", "crash");
-        qputenv("DDPDESK_FAKE_RANK", "1");
         QTemporaryDir dir;
-        RunConfig c;
-        c.nproc = 2;
-        c.training.steps = 50;
-        c.training.threads = 1;
+        RunConfig c = smallRun(dir.filePath("run"));
         c.maxRestarts = 2;
-        c.outDir = dir.filePath("run");
-        Supervisor s;
+        const QString store = c.outDir + "/store/filestore";
+        // Each attempt finds a store file of its own (what the last attempt's ranks wrote is gone), writes
+        // into it as ranks do, and rank 1 fails.
+        QVector<QByteArray> seen;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, [&](FakeRanks& ranks, int attempt) {
+            seen << (QFileInfo(store).isFile() ? readFile(store) : QByteArray("<no store file>"));
+            QFile f(store);
+            if (f.open(QIODevice::Append)) f.write("keys of attempt " + QByteArray::number(attempt));
+            ranks.exit(1, 3);
+        }));
         QSignalSpy finished(&s, &Supervisor::finished);
         QSignalSpy attempts(&s, &Supervisor::attemptStarted);
         QVector<ConfigProblem> problems;
         QVERIFY2(s.start(c, &problems), qPrintable(RunConfig::problemsText(problems)));
-        QVERIFY(
-            QFileInfo(c.outDir + "/store/filestore").isFile()); // created by the launcher, before any worker
-        QVERIFY(finished.wait(60000));
+        QVERIFY(QFileInfo(store).isFile()); // created by the launcher, before any rank
+        QVERIFY(finished.wait(30000));
         QCOMPARE(attempts.count(), 3);
+        QCOMPARE(log.attempts, QVector<int>({0, 1, 2}));
         QCOMPARE(s.model()->summary().restarts, 2);
-        QVERIFY(!QFileInfo::exists(c.outDir + "/store/filestore"));
-        qunsetenv("DDPDESK_FAKE_MODE");
+        QCOMPARE(seen, QVector<QByteArray>(3, QByteArray()));
+        QVERIFY(!QFileInfo::exists(store));
     }
 
     // An --out folder DDP Desk would reuse must be the user's own: one every user may write into (or, as
     // root, one another user owns) is refused by name before anything is written or run from it. Another
     // local user could otherwise swap the instrumentation module the ranks run, after DDP Desk wrote it.
     void aRunFolderOthersCanChangeIsNotReused() {
-        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
-        qputenv("DDPDESK_FAKE_MODE", "ok");
         QTemporaryDir dir;
-        RunConfig c;
-        c.nproc = 1;
-        c.training.steps = 2;
-        c.outDir = dir.filePath("shared-run");
+        RunConfig c = smallRun(dir.filePath("shared-run"));
+        LauncherLog log;
         QVERIFY(QDir().mkpath(c.outDir));
         QVERIFY(QFile::setPermissions(c.outDir, QFileDevice::Permissions(0x7777))); // rwx for everyone
         {
-            Supervisor s;
+            Supervisor s(fakeRanks(log, kRanksThatRunOn));
             QVector<ConfigProblem> problems;
             QVERIFY2(!s.start(c, &problems), "a folder every user may write into was reused");
             const QString text = RunConfig::problemsText(problems);
@@ -286,32 +319,26 @@ private slots:
         if (::geteuid() == 0) { // another uid needs root to make
             QVERIFY(QFile::setPermissions(c.outDir, QFileDevice::Permissions(0x7755)));
             QCOMPARE(::chown(QFile::encodeName(c.outDir).constData(), 65534, 65534), 0);
-            Supervisor s;
+            Supervisor s(fakeRanks(log, kRanksThatRunOn));
             QVector<ConfigProblem> problems;
             QVERIFY(!s.start(c, &problems));
             const QString text = RunConfig::problemsText(problems);
             QVERIFY2(text.contains("another user (uid 65534) owns it"), qPrintable(text));
         }
 #endif
-        qunsetenv("DDPDESK_FAKE_MODE");
+        QVERIFY(log.attempts.isEmpty());
     }
 
     // summary.json and metrics.jsonl are written into files the launcher creates itself: a link planted at
     // either name while the run goes is replaced (or refused), never written through into another folder.
     void aLinkPlantedInTheRunFolderIsNotWrittenThrough() {
-        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
-        qputenv("DDPDESK_FAKE_MODE", "hang");
-        qputenv("DDPDESK_FAKE_RANK", "0");
         QTemporaryDir dir;
         const QString target = dir.filePath("elsewhere/precious.json");
         QVERIFY(writeFile(target, "the user's own"));
-        RunConfig c;
-        c.nproc = 2;
-        c.training.steps = 50;
-        c.training.threads = 1;
+        RunConfig c = smallRun(dir.filePath("run"));
         c.stallTimeoutSec = 0;
-        c.outDir = dir.filePath("run");
-        Supervisor s;
+        LauncherLog launched;
+        Supervisor s(fakeRanks(launched, kRanksThatRunOn));
         QSignalSpy finished(&s, &Supervisor::finished);
         QVERIFY(s.start(c));
         QVERIFY(QFile::link(target, c.outDir + "/summary.json"));
@@ -323,8 +350,6 @@ private slots:
                  QStringLiteral("stopped"));
         QVERIFY(QDir(dir.filePath("elsewhere")).entryList(QDir::Files | QDir::Hidden) ==
                 QStringList{"precious.json"});
-        qunsetenv("DDPDESK_FAKE_MODE");
-        qunsetenv("DDPDESK_FAKE_RANK");
 
         // The log: appended to only while it is a file of its own; a fresh one replaces the link itself.
         const QString log = c.outDir + "/metrics.jsonl";
@@ -345,18 +370,12 @@ private slots:
     // The end of a run removes its store file only while it is still that file: one put in its place
     // survives.
     void aReplacedStoreFileIsNotRemoved() {
-        qputenv("DDPDESK_WORKER", qgetenv("DDPDESK_FAKE_WORKER"));
-        qputenv("DDPDESK_FAKE_MODE", "hang");
-        qputenv("DDPDESK_FAKE_RANK", "0");
         QTemporaryDir dir;
-        RunConfig c;
-        c.nproc = 2;
-        c.training.steps = 50;
-        c.training.threads = 1;
+        RunConfig c = smallRun(dir.filePath("run"));
         c.stallTimeoutSec = 0;
-        c.outDir = dir.filePath("run");
         const QString store = c.outDir + "/store/filestore";
-        Supervisor s;
+        LauncherLog log;
+        Supervisor s(fakeRanks(log, kRanksThatRunOn));
         QSignalSpy finished(&s, &Supervisor::finished);
         QVERIFY(s.start(c));
         QVERIFY(QFile::remove(store));
@@ -364,8 +383,6 @@ private slots:
         s.stop();
         QVERIFY(finished.wait(20000));
         QCOMPARE(readFile(store), QByteArray("another job's store"));
-        qunsetenv("DDPDESK_FAKE_MODE");
-        qunsetenv("DDPDESK_FAKE_RANK");
     }
 };
 

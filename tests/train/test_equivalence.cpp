@@ -1,7 +1,8 @@
-// DDP semantics, checked on real processes: N ranks x batch b must end with the same parameters as one rank
-// with batch N*b on the same samples (relative 1e-5), and the way gradients travel (overlapped buckets, many
-// small buckets, sync after backward, shared memory or Gloo, FileStore or TCPStore) must not change the
-// result.
+// DDP semantics: N ranks x batch b must end with the same parameters as one rank with batch N*b on the same
+// samples (relative 1e-5), checked with the ranks as threads of this process (thread_ranks.h: the worker's
+// own program and Trainer over an in-process group), and, on real processes, the way gradients travel
+// (overlapped buckets, many small buckets, sync after backward, shared memory or Gloo, FileStore or TCPStore)
+// must not change the result.
 
 #include "worker_harness_std.h"
 
@@ -12,18 +13,25 @@ using ddpdesk::testsupport::testRow;
 
 namespace {
 
-// Trains `world` ranks and returns the final parameters (model.pt written by rank 0).
-ModelParams trainRanks(const std::string& workload, int world, int batch, const Args& extra, bool* ok) {
+// Trains `world` ranks and returns the final parameters (model.pt written by rank 0): worker processes on a
+// store, or (`as` Threads) rank threads of this process.
+ModelParams trainRanks(const std::string& workload, int world, int batch, const Args& extra, bool* ok,
+                       RanksAs as = RanksAs::Processes) {
     *ok = false;
     TempDir dir;
     WorkerSet set;
     Args args{"--workload", workload, "--batch-size", std::to_string(batch), "--seed",
               "7",          "--out",  dir.str(),      "--telemetry-ms",      "0"};
     args = args + extra;
-    if (world > 1 && !contains(extra, "--store"))
-        args = args + Args{"--store", "file:" + dir.filePath("store")};
-    set.startRanks(world, args);
-    auto results = set.waitAll(240000);
+    std::vector<RankResult> results;
+    if (as == RanksAs::Threads) {
+        results = runRanksAsThreads(world, args);
+    } else {
+        if (world > 1 && !contains(extra, "--store"))
+            args = args + Args{"--store", "file:" + dir.filePath("store")};
+        set.startRanks(world, args);
+        results = set.waitAll(240000);
+    }
     for (const RankResult& r : results) {
         if (r.exitCode != 0) {
             std::cout << r.describe() << std::endl;
@@ -63,9 +71,9 @@ TEST_CASE(ranksTimesBatchEqualsOneBigBatch) {
     for (const Row& row : rows)
         testRow(row.name, [&] {
             bool ok = false;
-            auto many = trainRanks(row.workload, row.world, row.batch, row.common, &ok);
+            auto many = trainRanks(row.workload, row.world, row.batch, row.common, &ok, RanksAs::Threads);
             TEST_REQUIRE(ok);
-            auto one = trainRanks(row.workload, 1, row.world * row.batch, row.common, &ok);
+            auto one = trainRanks(row.workload, 1, row.world * row.batch, row.common, &ok, RanksAs::Threads);
             TEST_REQUIRE(ok);
             double diff = maxRelativeDifference(many, one);
             std::cout << "max relative parameter difference: " << diff << std::endl;

@@ -3,6 +3,8 @@
 // and says where, leaving the current folder's files of those names alone; --resume finds that folder's
 // checkpoint again; a folder of the user's by that name, and an --out folder holding the user's own
 // model.pt or checkpoint.pt, are refused before anything trains (OUTPUT_UNWRITABLE, exit 2), every byte kept.
+// The worker's program runs as a thread of this process (thread_ranks.h): what it writes and refuses is its
+// own logic, not the process boundary's (launch.file_safety runs a real worker against a linked checkpoint).
 
 #include "worker_harness_std.h"
 
@@ -22,11 +24,12 @@ namespace {
 const Args kQuick = {"--workload", "autoencoder", "--limit-samples", "64",
                      "--threads",  "1",           "--telemetry-ms",  "0"};
 
-// The worker starts in `dir`, as a launcher started in that folder would start it.
+// The worker starts in `dir`, as a launcher started in that folder would start it (one rank: the only thread
+// that reads the current folder meanwhile).
 RankResult runIn(const TempDir& dir, const Args& args) {
     const fs::path before = fs::current_path();
     fs::current_path(dir.path());
-    RankResult r = runWorker(args, 120000, withoutRankVariables());
+    RankResult r = runWorkerAsThread(args);
     fs::current_path(before);
     return r;
 }
@@ -82,8 +85,7 @@ TEST_CASE(usersFilesInOutAreRefused) {
         testRow(name, [&] {
             TempDir out;
             TEST_REQUIRE(writeFileBytes(out.filePath(name), "the user's own " + name));
-            RankResult r =
-                runWorker(kQuick + Args{"--steps", "3", "--out", out.str()}, 120000, withoutRankVariables());
+            RankResult r = runWorkerAsThread(kQuick + Args{"--steps", "3", "--out", out.str()});
             TEST_REQUIRE_MSG(r.exitCode == 2, r.describe());
             TEST_CHECK_EQ(r.errorCode(), std::string("OUTPUT_UNWRITABLE"));
             TEST_CHECK_MSG(contains(r.errorMessage(), out.filePath(name)) &&
@@ -96,12 +98,10 @@ TEST_CASE(usersFilesInOutAreRefused) {
 
 TEST_CASE(itsOwnEarlierOutputIsReplaced) {
     TempDir out;
-    RankResult first =
-        runWorker(kQuick + Args{"--steps", "3", "--out", out.str()}, 120000, withoutRankVariables());
+    RankResult first = runWorkerAsThread(kQuick + Args{"--steps", "3", "--out", out.str()});
     TEST_REQUIRE_MSG(first.exitCode == 0, first.describe());
     const std::string model = fileBytes(out.filePath("model.pt"));
-    RankResult second = runWorker(kQuick + Args{"--steps", "3", "--out", out.str(), "--seed", "9"}, 120000,
-                                  withoutRankVariables());
+    RankResult second = runWorkerAsThread(kQuick + Args{"--steps", "3", "--out", out.str(), "--seed", "9"});
     TEST_REQUIRE_MSG(second.exitCode == 0, second.describe());
     TEST_CHECK(fileBytes(out.filePath("model.pt")) != model); // another seed, another model
 }

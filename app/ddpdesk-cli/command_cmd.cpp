@@ -27,7 +27,7 @@ void addCommandCommand(CLI::App& app, CliContext& ctx) {
     sub->add_option("--worker-path", flags->worker, "how the cluster nodes call ddpdesk-worker")
         ->capture_default_str();
     sub->callback([&ctx, flags, sub] {
-        if (sub->count("--nproc") == 0 && flags->run.devices != "cpu")
+        if (sub->count("--nproc") == 0 && flags->run.config.devices != QLatin1String("cpu"))
             flags->run.config.nproc = toConfig(flags->run).deviceList().size();
         const auto format = launch::parseCommandFormat(QString::fromStdString(flags->format));
         QVector<launch::ConfigProblem> problems;

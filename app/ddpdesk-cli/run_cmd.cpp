@@ -2,6 +2,7 @@
 #include "run_cmd.h"
 
 #include "commands.h"
+#include "launch/config/launcher_flags.h"
 #include "launch/process/process_control.h"
 #include "launch/record/tensorboard_log.h"
 #include "launch/run/console_view.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <type_traits>
 
 namespace ddpdesk::cli {
 
@@ -198,55 +200,27 @@ bool resolveRunSecretFlags(RunFlags& f) {
 
 void addRunFlags(CLI::App* sub, RunFlags& f, bool requireOut) {
     launch::RunConfig& c = f.config;
-    sub->add_option("--workload", f.workload, "autoencoder|fashion-mnist|torchscript")->capture_default_str();
-    sub->add_option("--model", f.model, "TorchScript module (torchscript workload)");
-    sub->add_option("--data", f.data, "IDX data folder");
-    sub->add_option("--nproc", c.nproc, "workers on this node (default 1, or one per GPU in --devices)");
-    sub->add_option("--devices", f.devices,
-                    "cpu, or GPU indices like 0,1 or UUIDs GPU-... (one worker per GPU)")
-        ->capture_default_str();
-    sub->add_option("--nnodes", c.nnodes, "number of nodes")->capture_default_str();
-    sub->add_option("--node-rank", c.nodeRank, "this node's rank, 0..nnodes-1")
-        ->capture_default_str()
-        ->check(kNonNegative);
-    sub->add_option("--store", f.store,
-                    "file:PATH or tcp://HOST:PORT (default: a fresh FileStore inside --out)");
-    sub->add_option("--iface", f.iface, "network interface for Gloo (GLOO_SOCKET_IFNAME)");
-    // The training settings, from the one table the worker reads too; RunConfig::validateValues checks them.
+    // The launcher's flags from its table (launch/config/launcher_flags.h), the training settings from the
+    // worker's (RunConfig::validateValues checks both), then what only the command line has.
+    launch::visitLauncherFlags(c, [sub](const launch::LauncherFlag& flag, auto& field) {
+        using T = std::decay_t<decltype(field)>;
+        using R = launch::LauncherRule;
+        if constexpr (std::is_same_v<T, bool>) {
+            sub->add_flag(flag.rule == R::OffSwitch ? std::string(flag.flag) + "{false}"
+                                                    : std::string(flag.flag),
+                          field, flag.help);
+        } else if constexpr (std::is_same_v<T, int>) {
+            CLI::Option* o = sub->add_option(flag.flag, field, flag.help)->capture_default_str();
+            if (flag.rule == R::Count) o->check(kCount);
+            if (flag.rule == R::ZeroOrMore) o->check(kNonNegative);
+        } else {
+            CLI::Option* o = sub->add_option_function<std::string>(
+                flag.flag, [&field](const std::string& v) { field = q(v); }, flag.help);
+            if (!field.isEmpty()) o->default_str(field.toStdString());
+        }
+    });
+    if (requireOut) sub->get_option("--out")->required();
     protocol::addSettingOptions(*sub, c.training);
-    sub->add_option("--max-restarts", c.maxRestarts,
-                    "restart all workers from the last checkpoint up to R times")
-        ->check(kNonNegative);
-    sub->add_option("--timeout", c.timeoutSec, "seconds for store connect + process group creation")
-        ->capture_default_str()
-        ->check(kCount);
-    sub->add_option("--stall-timeout", c.stallTimeoutSec,
-                    "seconds without progress before a stall report (0: off)")
-        ->capture_default_str()
-        ->check(kNonNegative);
-    sub->add_option(
-           "--straggler-after", c.stragglerAfterSec,
-           "seconds a rank's own work per step may stay 1.3x the fastest rank's before it is named a "
-           "straggler (0: off)")
-        ->capture_default_str()
-        ->check(kNonNegative);
-    auto* out = sub->add_option("--out", f.out, "output folder: metrics.jsonl, summary.json, checkpoints");
-    if (requireOut) out->required();
-    sub->add_option("--script", f.script,
-                    "run this program per rank instead of ddpdesk-worker (args after --)");
-    sub->add_option("--python", f.python, "interpreter for --script (default /usr/bin/python3 for .py)");
-    sub->add_option("--loss-regex", f.lossRegex, "regex whose group 1 is the loss in the script's output");
-    sub->add_option("--workdir", f.workdir, "folder the script's ranks run in (default: the current folder)");
-    sub->add_flag("--use-local-rank-arg", c.useLocalRankArg,
-                  "pass --local-rank=N to the script (scripts written for torch.distributed.launch)");
-    sub->add_flag(
-        "--no-instrument{false}", c.instrument,
-        "do not load DDP Desk's progress reporter into the script (steps then come from loss lines)");
-    sub->add_flag("--no-tensorboard{false}", c.tensorboard,
-                  "do not write TensorBoard event files into OUT/tensorboard");
-    sub->add_flag("--no-node-link{false}", c.nodeLink,
-                  "multi-node: do not forward this node's events to node 0 (nor, on node 0, take the other "
-                  "nodes'): no listener beside a TCPStore, no link folder beside a FileStore");
     sub->add_option("script_args", f.scriptArgs, "arguments for --script, after --");
     sub->add_flag("--json", f.json, "print summary.json to stdout at the end");
 }
@@ -261,20 +235,10 @@ void addRunSecretFlags(CLI::App* sub, RunFlags& f) {
 
 launch::RunConfig toConfig(const RunFlags& f) {
     launch::RunConfig c = f.config;
-    c.workload = q(f.workload);
-    c.modelFile = q(f.model);
-    c.dataDir = q(f.data);
-    c.devices = q(f.devices);
-    c.store = q(f.store);
-    c.iface = q(f.iface);
-    c.outDir = q(f.out);
     // A relative script path means the folder the CLI was started in, as with torchrun (not --out).
-    c.scriptFile = q(f.script);
     if (!c.scriptFile.isEmpty() && QFileInfo(c.scriptFile).isRelative() && QFileInfo::exists(c.scriptFile))
         c.scriptFile = QFileInfo(c.scriptFile).absoluteFilePath();
-    c.workDir = f.workdir.empty() ? QString() : QDir(q(f.workdir)).absolutePath();
-    c.python = q(f.python);
-    c.lossRegex = q(f.lossRegex);
+    if (!c.workDir.isEmpty()) c.workDir = QDir(c.workDir).absolutePath();
     for (const std::string& a : f.scriptArgs)
         c.scriptArgs << q(a);
     return c;
@@ -293,7 +257,7 @@ void addRunCommands(CLI::App& app, CliContext& ctx) {
         }
         // The worker's training flags given with --script are refused by RunConfig::validate().
         // With GPUs and no --nproc: one worker per listed GPU.
-        if (run->count("--nproc") == 0 && flags->devices != "cpu")
+        if (run->count("--nproc") == 0 && flags->config.devices != QLatin1String("cpu"))
             flags->config.nproc = toConfig(*flags).deviceList().size();
         ctx.exitCode = runMain(ctx, *flags);
     });

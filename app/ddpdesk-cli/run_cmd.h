@@ -1,7 +1,8 @@
 #pragma once
 
-// Shared by run_cmd.cpp, sweep_cmd.cpp and command_cmd.cpp: the run flags (one definition, so `run`, `sweep`
-// and `command` accept exactly the same configuration) and the conversion into a launch::RunConfig.
+// Shared by run_cmd.cpp, sweep_cmd.cpp and command_cmd.cpp: the run flags (from the launcher's and the
+// worker's tables, so `run`, `sweep` and `command` accept exactly the same configuration) and the conversion
+// into a launch::RunConfig.
 
 #include "commands.h"
 #include "launch/config/run_config.h"
@@ -14,9 +15,8 @@
 namespace ddpdesk::cli {
 
 struct RunFlags {
-    launch::RunConfig config;
-    std::string workload = "autoencoder", model, data, devices = "cpu", store, out, script, python, lossRegex,
-                iface, workdir;
+    launch::RunConfig
+        config; // the launcher's flags (launch/config/launcher_flags.h) and the training settings
     std::vector<std::string> scriptArgs;
     bool json = false;
     std::string runSecret, runSecretFile; // resolved into config.runSecret by resolveRunSecretFlags

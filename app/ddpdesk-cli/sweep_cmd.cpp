@@ -69,10 +69,8 @@ int sweepMain(CliContext& ctx, const SweepFlags& f) {
     std::cout << launch::sweepTable(sweep.rows()).toStdString() << "csv: " << sweep.csvPath().toStdString()
               << "\nplot: " << sweep.pngPath().toStdString() << "\n";
     if (f.run.config.tensorboard) // each size's run folder has its own tensorboard/: side by side in one view
-        std::cout
-            << "tensorboard: tensorboard --logdir "
-            << QDir::toNativeSeparators(QDir::cleanPath(QString::fromStdString(f.run.out))).toStdString()
-            << "\n";
+        std::cout << "tensorboard: tensorboard --logdir "
+                  << QDir::toNativeSeparators(QDir::cleanPath(f.run.config.outDir)).toStdString() << "\n";
     return interrupted ? 130 : allOk ? 0 : 1;
 }
 

@@ -2,6 +2,7 @@
 // JSON profiles, the script loss parser, the cluster command formats and the RunModel fed with recorded
 // events.
 #include "launch/config/command_format.h"
+#include "launch/config/launcher_flags.h"
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
 #include "launch/run/script_output.h"
@@ -10,6 +11,8 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <type_traits>
 
 using namespace ddpdesk::launch;
 
@@ -20,6 +23,21 @@ QStringList fields(const QVector<ConfigProblem>& problems) {
     for (const ConfigProblem& p : problems)
         f << p.field;
     return f;
+}
+
+// Each launcher flag's value as text, by flag: what a configuration says through the table.
+QMap<QString, QString> launcherValues(const RunConfig& c) {
+    QMap<QString, QString> values;
+    visitLauncherFlags(c, [&values](const LauncherFlag& f, const auto& field) {
+        using T = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, bool>)
+            values[f.flag] = field ? "true" : "false";
+        else if constexpr (std::is_same_v<T, int>)
+            values[f.flag] = QString::number(field);
+        else
+            values[f.flag] = field;
+    });
+    return values;
 }
 
 QString messageFor(const QVector<ConfigProblem>& problems, const QString& field) {
@@ -186,6 +204,90 @@ private slots:
         QCOMPARE(back.toJson(), c.toJson());
         QVERIFY(!RunConfig::loadProfile(m_dir.filePath("missing.json"), &back, &error));
         QVERIFY(error.contains("missing.json"));
+    }
+
+    // The launcher's table (launch/config/launcher_flags.h): one row per flag and per profile key, each key
+    // the flag's name (a switch that turns something off keeps the positive sense: --no-tensorboard ->
+    // "tensorboard"), and every row's help says something.
+    void launcherFlagTableIsWellFormed() {
+        QSet<QString> flags, keys;
+        visitLauncherFlags(valid(), [&](const LauncherFlag& f, const auto&) {
+            const QString flag = QLatin1String(f.flag), key = QLatin1String(f.key);
+            QVERIFY2(flag.startsWith("--") && !flags.contains(flag), f.flag);
+            QVERIFY2(!keys.contains(key), f.key);
+            flags << flag;
+            keys << key;
+            QString name = flag.mid(2);
+            if (f.rule == LauncherRule::OffSwitch) {
+                QVERIFY2(name.startsWith("no-"), f.flag);
+                name = name.mid(3);
+            }
+            QCOMPARE(key, name.replace('-', '_'));
+            QVERIFY2(QString::fromUtf8(f.help).size() > 10, f.flag);
+        });
+        // No launcher flag is also a training setting: each flag has one owner.
+        ddpdesk::protocol::WorkerSettings settings;
+        ddpdesk::protocol::visitSettings(settings,
+                                         [&flags](const ddpdesk::protocol::SettingInfo& info, const auto&) {
+                                             QVERIFY2(!flags.contains(QLatin1String(info.flag)), info.flag);
+                                         });
+    }
+
+    // Every row of the launcher's table reaches a profile and comes back, each field set to another value
+    // than its default.
+    void everyLauncherFlagRoundTripsThroughAProfile() {
+        RunConfig c = valid();
+        const QMap<QString, QString> defaults = launcherValues(c);
+        visitLauncherFlags(c, [](const LauncherFlag& f, auto& field) {
+            using T = std::decay_t<decltype(field)>;
+            if constexpr (std::is_same_v<T, bool>)
+                field = !field;
+            else if constexpr (std::is_same_v<T, int>)
+                field += 3;
+            else
+                field = QStringLiteral("value of ") + QLatin1String(f.flag);
+        });
+        const QMap<QString, QString> changed = launcherValues(c);
+        for (auto it = changed.begin(); it != changed.end(); ++it)
+            QVERIFY2(it.value() != defaults.value(it.key()), qPrintable(it.key()));
+        const QString path = m_dir.filePath("every-flag.json");
+        QString error;
+        QVERIFY2(c.saveProfile(path, &error), qPrintable(error));
+        RunConfig back;
+        QVERIFY2(RunConfig::loadProfile(path, &back, &error), qPrintable(error));
+        QCOMPARE(launcherValues(back), changed);
+    }
+
+    // The command node 0 prints for the other nodes carries what every node must share, with this node's
+    // values: the run's shape always, the rest when it is not the default, the training settings; never what
+    // is this machine's own (folders, interface, devices).
+    void otherNodesJoinWithWhatEveryNodeShares() {
+        RunConfig c = valid();
+        c.nnodes = 2;
+        c.store = "tcp://10.0.0.5:29500";
+        c.maxRestarts = 2;
+        c.timeoutSec = 90;
+        c.nodeLink = false;
+        c.dataDir = "/data/here";
+        c.iface = "eth1";
+        c.tensorboard = false;
+        c.training.lr = 0.05;
+        const QStringList args = everyNodeArguments(c);
+        const QString line = args.join(' ');
+        for (const QString& part :
+             {QString("--workload autoencoder"), QString("--nproc 2"), QString("--nnodes 2"),
+              QString("--store tcp://10.0.0.5:29500"), QString("--max-restarts 2"), QString("--timeout 90"),
+              QString("--no-node-link"), QString("--lr 0.05"), QString("--steps 10")})
+            QVERIFY2(line.contains(part), qPrintable(part + " is not in: " + line));
+        for (const char* mine : {"--data", "--iface", "--devices", "--node-rank", "--out", "--no-tensorboard",
+                                 "--stall-timeout", "--model", "--script"})
+            QVERIFY2(!args.contains(QLatin1String(mine)), qPrintable(mine + (" is in: " + line)));
+        // A FileStore this node made up inside its --out is the one the others must reach.
+        RunConfig d = valid();
+        d.nnodes = 2;
+        const QStringList dArgs = everyNodeArguments(d);
+        QCOMPARE(dArgs.value(dArgs.indexOf("--store") + 1), d.effectiveStore());
+        QVERIFY(!d.effectiveStore().isEmpty());
     }
 
     void scriptLossParsing_data() {

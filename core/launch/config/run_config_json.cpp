@@ -1,5 +1,6 @@
-// RunConfig as a JSON profile: the GUI saves/loads these, the CLI could too. Keys are the command-line flag
-// names.
+// RunConfig as a JSON profile: the GUI saves/loads these. Keys are the launcher's table's
+// (launcher_flags.h) and the worker settings' (protocol/worker_settings.h).
+#include "launch/config/launcher_flags.h"
 #include "launch/config/run_config.h"
 
 #include <QCoreApplication>
@@ -8,33 +9,15 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <type_traits>
+
 namespace ddpdesk::launch {
 
 QJsonObject RunConfig::toJson() const {
     QJsonObject o;
-    o["workload"] = workload;
-    o["model"] = modelFile;
-    o["data"] = dataDir;
-    o["script"] = scriptFile;
+    visitLauncherFlags(*this,
+                       [&o](const LauncherFlag& f, const auto& field) { o[QLatin1String(f.key)] = field; });
     o["script_args"] = QJsonArray::fromStringList(scriptArgs);
-    o["python"] = python;
-    o["loss_regex"] = lossRegex;
-    o["workdir"] = workDir;
-    o["use_local_rank_arg"] = useLocalRankArg;
-    o["instrument"] = instrument;
-    o["tensorboard"] = tensorboard;
-    o["nproc"] = nproc;
-    o["devices"] = devices;
-    o["nnodes"] = nnodes;
-    o["node_rank"] = nodeRank;
-    o["store"] = store;
-    o["iface"] = iface;
-    o["node_link"] = nodeLink;
-    o["max_restarts"] = maxRestarts;
-    o["timeout"] = timeoutSec;
-    o["stall_timeout"] = stallTimeoutSec;
-    o["straggler_after"] = stragglerAfterSec;
-    o["out"] = outDir;
     // The training settings under their own keys, flat beside the rest as profiles always had them.
     const QJsonObject settings =
         QJsonDocument::fromJson(QByteArray::fromStdString(protocol::settingsToJson(training).dump()))
@@ -46,42 +29,23 @@ QJsonObject RunConfig::toJson() const {
 
 RunConfig RunConfig::fromJson(const QJsonObject& o) {
     RunConfig c;
-    auto str = [&o](const char* k, QString& v) {
-        if (o.contains(k)) v = o[k].toString(v);
-    };
-    auto num = [&o](const char* k, int& v) {
-        if (o.contains(k)) v = o[k].toInt(v);
-    };
-    auto flag = [&o](const char* k, bool& v) {
-        if (o.contains(k)) v = o[k].toBool(v);
-    };
-    str("workload", c.workload);
-    str("model", c.modelFile);
-    str("data", c.dataDir);
-    str("script", c.scriptFile);
+    // A key that is absent (a profile from before its flag) or of another type keeps the default.
+    visitLauncherFlags(c, [&o](const LauncherFlag& f, auto& field) {
+        const QString key = QLatin1String(f.key);
+        if (!o.contains(key)) return;
+        using T = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, bool>)
+            field = o[key].toBool(field);
+        else if constexpr (std::is_same_v<T, int>)
+            field = o[key].toInt(field);
+        else
+            field = o[key].toString(field);
+    });
     if (o.contains("script_args")) {
         c.scriptArgs.clear();
         for (const QJsonValue& v : o["script_args"].toArray())
             c.scriptArgs << v.toString();
     }
-    str("python", c.python);
-    str("loss_regex", c.lossRegex);
-    str("workdir", c.workDir);
-    flag("use_local_rank_arg", c.useLocalRankArg);
-    flag("instrument", c.instrument);
-    flag("tensorboard", c.tensorboard); // absent in profiles from before it: on
-    num("nproc", c.nproc);
-    str("devices", c.devices);
-    num("nnodes", c.nnodes);
-    num("node_rank", c.nodeRank);
-    str("store", c.store);
-    str("iface", c.iface);
-    flag("node_link", c.nodeLink); // absent in profiles from before it: on
-    num("max_restarts", c.maxRestarts);
-    num("timeout", c.timeoutSec);
-    num("stall_timeout", c.stallTimeoutSec);
-    num("straggler_after", c.stragglerAfterSec);
-    str("out", c.outDir);
     // Qt's reader takes a lone surrogate escape ("\ud800") that nlohmann's refuses: never the throwing parse
     // on a file someone else may have written (loadProfile names such a profile; here the settings stay
     // default).

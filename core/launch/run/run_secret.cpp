@@ -1,6 +1,7 @@
 // The run secret: which one a run uses, and how node 0 hands it to the other nodes.
 #include "launch/run/run_secret.h"
 
+#include "launch/config/launcher_flags.h"
 #include "net/net_socket.h"
 #include "protocol/run_auth.h"
 #include "protocol/sha256.h"
@@ -60,15 +61,10 @@ void RunSecret::announce(const RunConfig& config, const QString& outDir, const Q
                "ports only from the other nodes (README, Security model).")
                 .arg(store, where));
     if (config.nodeRank != 0 || config.isScript()) return;
-    QStringList cmd{QStringLiteral("ddpdesk-cli"), QStringLiteral("run"), QStringLiteral("--workload"),
-                    config.workload};
-    if (!config.modelFile.isEmpty()) cmd << QStringLiteral("--model") << config.modelFile;
-    cmd << QStringLiteral("--nproc") << QString::number(config.nproc) << QStringLiteral("--nnodes")
-        << QString::number(config.nnodes) << QStringLiteral("--node-rank") << QStringLiteral("N")
-        << QStringLiteral("--store") << store;
-    if (!config.nodeLink) cmd << QStringLiteral("--no-node-link");
-    for (const std::string& arg : protocol::settingArgs(config.training))
-        cmd << QString::fromStdString(arg);
+    // What every node must share, from the launcher's and the worker's tables
+    // (launch/config/launcher_flags.h).
+    QStringList cmd{QStringLiteral("ddpdesk-cli"), QStringLiteral("run")};
+    cmd << everyNodeArguments(config) << QStringLiteral("--node-rank") << QStringLiteral("N");
     // The secret goes to the other nodes in a file only its owner can read, never on a command line: there
     // every user of that machine would see it in the process list.
     QString why;

@@ -2,6 +2,7 @@
 
 #include "launch/model/monitor_readings.h"
 #include "protocol/finding_codes.h"
+#include "protocol/json_fields.h"
 #include "protocol/telemetry.h"
 #include "protocol/worker_codes.h"
 
@@ -17,12 +18,10 @@ namespace ddpdesk::launch {
 
 namespace {
 
-// A rank's (or a script's) number: finite and within +-2^53, so the casts to qint64 and int below are defined
-// whatever a script prints (1e300 is a JSON number too).
+// A rank's (or a script's) number, read through protocol::JsonFields: finite and within +-2^53, so the casts
+// to qint64 and int below are defined whatever a script prints (1e300 is a JSON number too).
 double num(const nlohmann::json& j, const char* key, double fallback = qQNaN()) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number()) return fallback;
-    const double v = it->get<double>();
+    const double v = protocol::JsonFields(j).number(key, fallback);
     return std::isfinite(v) ? std::clamp(v, -9.0e15, 9.0e15) : fallback;
 }
 
@@ -31,8 +30,7 @@ int toInt(double v) {
 }
 
 QString str(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    return (it != j.end() && it->is_string()) ? QString::fromStdString(it->get<std::string>()) : QString();
+    return QString::fromStdString(protocol::JsonFields(j).text(key));
 }
 
 // The expected total of optimizer steps when an event announces it.
@@ -319,9 +317,9 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     }
     // Validation and saves between these steps (a script's eval_ms and save_ms, means per step): not training
     // time.
-    const double evalS =
-        qBound(0.0, num(b, protocol::field::EvalMs, 0) + num(b, protocol::field::SaveMs, 0), 1.0e9) / 1000.0 *
-        double(qMax<qint64>(1, r.step - before));
+    const double asideMs =
+        qBound(0.0, num(b, protocol::field::EvalMs, 0) + num(b, protocol::field::SaveMs, 0), 1.0e9);
+    const double evalS = asideMs / 1000.0 * double(qMax<qint64>(1, r.step - before));
     const double rate = m_throughput.onStep(index, e.t, s >= 0 ? r.samples : -1, evalS);
     if (rate > 0) r.samplesPerSec = rate;
     const double direct = num(b, protocol::field::SamplesPerS, -1);
@@ -331,10 +329,8 @@ void RunModel::applyStep(int index, const protocol::Event& e) {
     const double stepMs = num(b, protocol::field::StepMs, 0), commMs = num(b, protocol::field::CommWaitMs, 0);
     // Validation and checkpoint saves between the steps are neither the rank's training work nor its data
     // loading.
-    const double evalMs = qBound(0.0, num(b, protocol::field::EvalMs, 0) + num(b, protocol::field::SaveMs, 0),
-                                 qMax(0.0, stepMs));
-    const auto noDdp = b.find(protocol::field::NoDdp);
-    r.noDdp = noDdp != b.end() && noDdp->is_boolean() && noDdp->get<bool>();
+    const double evalMs = qMin(asideMs, qMax(0.0, stepMs));
+    r.noDdp = protocol::JsonFields(b).flag(protocol::field::NoDdp, false);
     if (stepMs > 0) {
         r.commReported = r.commReported || b.contains(protocol::field::CommWaitMs);
         r.stepMs = stepMs;

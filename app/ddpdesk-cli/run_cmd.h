@@ -15,8 +15,8 @@
 namespace ddpdesk::cli {
 
 struct RunFlags {
-    launch::RunConfig
-        config; // the launcher's flags (launch/config/launcher_flags.h) and the training settings
+    // The launcher's flags (launch/config/launcher_flags.h) and the training settings.
+    launch::RunConfig config;
     std::vector<std::string> scriptArgs;
     bool json = false;
     std::string runSecret, runSecretFile; // resolved into config.runSecret by resolveRunSecretFlags

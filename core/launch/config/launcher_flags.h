@@ -27,7 +27,7 @@ enum class LauncherRule {
 
 // Whether the other nodes of a multi-node run must be given it too (the join command node 0 prints).
 enum class Spread {
-    ThisNode,       // this machine's own: folders, interpreters, interfaces, devices, watches
+    ThisNode,       // this machine's own: rank, folders, interpreter, interface, devices, TensorBoard files
     EveryNode,      // the same on every node: passed on when it is not the default
     EveryNodeShown, // the same on every node, always passed on (the run's shape)
 };

@@ -282,6 +282,30 @@ private slots:
         for (const char* mine : {"--data", "--iface", "--devices", "--node-rank", "--out", "--no-tensorboard",
                                  "--stall-timeout", "--model", "--script"})
             QVERIFY2(!args.contains(QLatin1String(mine)), qPrintable(mine + (" is in: " + line)));
+        // The rest of what every node shares, once it is not the default; a script run's own rows too.
+        c.stallTimeoutSec = 300;
+        c.stragglerAfterSec = 0;
+        c.workload = "torchscript";
+        c.modelFile = "/models/net.pt";
+        const QString more = everyNodeArguments(c).join(' ');
+        for (const char* part : {"--stall-timeout 300", "--straggler-after 0", "--workload torchscript",
+                                 "--model /models/net.pt"})
+            QVERIFY2(more.contains(QLatin1String(part)), qPrintable(part + (" is not in: " + more)));
+        RunConfig script = valid();
+        script.scriptFile = "/work/train.py";
+        script.lossRegex = "loss=([0-9.]+)";
+        script.useLocalRankArg = true;
+        script.instrument = false;
+        script.python = "/opt/py/bin/python";
+        script.workDir = "/work";
+        const QStringList scriptArgs = everyNodeArguments(script);
+        const QString scriptLine = scriptArgs.join(' ');
+        for (const char* part : {"--script /work/train.py", "--loss-regex loss=([0-9.]+)",
+                                 "--use-local-rank-arg", "--no-instrument"})
+            QVERIFY2(scriptLine.contains(QLatin1String(part)),
+                     qPrintable(part + (" is not in: " + scriptLine)));
+        QVERIFY2(!scriptArgs.contains("--python") && !scriptArgs.contains("--workdir"),
+                 qPrintable(scriptLine));
         // A FileStore this node made up inside its --out is the one the others must reach.
         RunConfig d = valid();
         d.nnodes = 2;

@@ -99,6 +99,11 @@ TEST_CASE(transportDoesNotChangeTheResult) {
     TEST_REQUIRE(maxRelativeDifference(overlapped, afterBackward) < 1e-6);
     TEST_REQUIRE(maxRelativeDifference(overlapped, tinyBuckets) < 1e-6);
     TEST_REQUIRE(maxRelativeDifference(overlapped, tcp) < 1e-6);
+    // The same ranks as threads of one process (what ranksTimesBatchEqualsOneBigBatch compares with one big
+    // batch) end where these processes end.
+    auto threads = trainRanks("fashion-mnist", 2, 16, common, &ok, RanksAs::Threads);
+    TEST_REQUIRE(ok);
+    TEST_REQUIRE(maxRelativeDifference(overlapped, threads) < 1e-5);
     // And training did move the parameters (a comparison of two untouched models would prove nothing).
     bool ok2 = false;
     auto shorter = trainRanks("fashion-mnist", 2, 16, Args{"--limit-samples", "512", "--steps", "1"}, &ok2);

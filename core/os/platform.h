@@ -34,6 +34,9 @@ namespace ddpdesk::os {
 std::string executableName(const std::string& base); // "ddpdesk-worker" -> "ddpdesk-worker.exe" on Windows
 std::string defaultPythonCommand();                  // "python" (on PATH) on Windows, else /usr/bin/python3
 bool windowSystemAlwaysPresent();                    // Windows: yes; X11/Wayland: only when DISPLAY says so
+// A command line DDP Desk prints for the user to paste (node 0's join command) is for cmd.exe on Windows and
+// for a POSIX shell elsewhere: it is quoted for that one.
+bool printedCommandsAreForCmd();
 // Whether a line of at most 4 KiB written to stdout now goes through without waiting for its reader: false
 // when it is a pipe the reader has let fill up. True when that cannot be known (Windows' anonymous pipes tell
 // no free space) and for a file or a terminal.

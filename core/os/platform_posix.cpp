@@ -104,6 +104,10 @@ bool windowSystemAlwaysPresent() {
     return false;
 }
 
+bool printedCommandsAreForCmd() {
+    return false;
+}
+
 bool standardOutputHasRoom() {
     // A pipe polls writable while one of its buffers is free, which holds a line of up to a page.
     pollfd p{STDOUT_FILENO, POLLOUT, 0};

@@ -116,6 +116,10 @@ bool windowSystemAlwaysPresent() {
     return true;
 }
 
+bool printedCommandsAreForCmd() {
+    return true;
+}
+
 bool standardOutputHasRoom() {
     return true; // an anonymous pipe does not tell its free space
 }

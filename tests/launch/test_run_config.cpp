@@ -6,6 +6,7 @@
 #include "launch/config/run_config.h"
 #include "launch/model/run_model.h"
 #include "launch/run/script_output.h"
+#include "os/platform.h"
 #include "protocol/telemetry.h"
 
 #include <QJsonArray>
@@ -312,6 +313,26 @@ private slots:
         const QStringList dArgs = everyNodeArguments(d);
         QCOMPARE(dArgs.value(dArgs.indexOf("--store") + 1), d.effectiveStore());
         QVERIFY(!d.effectiveStore().isEmpty());
+    }
+
+    // The line node 0 prints for the other nodes: each argument quoted for this system's shell (the quoting
+    // launch.command_quoting runs through real shells), so a store on a share whose name has a space stays
+    // one argument when pasted.
+    void theJoinLineQuotesAPathWithASpace() {
+        RunConfig c = valid();
+        c.nnodes = 2;
+        c.store = "file:/mnt/shared folder/store";
+        const QString secret = "/home/me/run one/run-secret";
+        const QString line = joinCommandLine(c, secret);
+        const bool cmd = ddpdesk::os::printedCommandsAreForCmd();
+        QVERIFY2(line.startsWith("ddpdesk-cli run --workload autoencoder "), qPrintable(line));
+        QVERIFY2(line.contains("--store " + (cmd ? cmdQuote(c.store) : shellQuote(c.store))),
+                 qPrintable(line));
+        QVERIFY2(line.contains(cmd ? "\"file:/mnt/shared folder/store\"" : "'file:/mnt/shared folder/store'"),
+                 qPrintable(line));
+        QVERIFY2(line.endsWith("--node-rank N --run-secret-file " +
+                               (cmd ? cmdQuote(secret) : shellQuote(secret)) + " --out DIR"),
+                 qPrintable(line));
     }
 
     void scriptLossParsing_data() {

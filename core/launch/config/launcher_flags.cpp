@@ -1,5 +1,9 @@
 #include "launch/config/launcher_flags.h"
 
+#include "launch/config/command_format.h"
+#include "os/platform.h"
+#include "protocol/run_auth.h"
+
 #include <QMap>
 
 #include <type_traits>
@@ -41,6 +45,18 @@ QStringList everyNodeArguments(const RunConfig& c) {
     for (const std::string& arg : protocol::settingArgs(c.training))
         args << QString::fromStdString(arg);
     return args;
+}
+
+QString joinCommandLine(const RunConfig& c, const QString& secretFile) {
+    QStringList args{QStringLiteral("ddpdesk-cli"), QStringLiteral("run")};
+    args << everyNodeArguments(c) << QStringLiteral("--node-rank") << QStringLiteral("N")
+         << QLatin1String(protocol::kRunSecretFileFlag) << secretFile << QStringLiteral("--out")
+         << QStringLiteral("DIR");
+    const bool cmd = os::printedCommandsAreForCmd();
+    QStringList quoted;
+    for (const QString& a : args)
+        quoted << (cmd ? cmdQuote(a) : shellQuote(a));
+    return quoted.join(QLatin1Char(' '));
 }
 
 } // namespace ddpdesk::launch

@@ -61,10 +61,6 @@ void RunSecret::announce(const RunConfig& config, const QString& outDir, const Q
                "ports only from the other nodes (README, Security model).")
                 .arg(store, where));
     if (config.nodeRank != 0 || config.isScript()) return;
-    // What every node must share, from the launcher's and the worker's tables
-    // (launch/config/launcher_flags.h).
-    QStringList cmd{QStringLiteral("ddpdesk-cli"), QStringLiteral("run")};
-    cmd << everyNodeArguments(config) << QStringLiteral("--node-rank") << QStringLiteral("N");
     // The secret goes to the other nodes in a file only its owner can read, never on a command line: there
     // every user of that machine would see it in the process list.
     QString why;
@@ -74,12 +70,10 @@ void RunSecret::announce(const RunConfig& config, const QString& outDir, const Q
                     .arg(why, QLatin1String(protocol::kRunSecretFileFlag)));
         return;
     }
-    cmd << QLatin1String(protocol::kRunSecretFileFlag) << m_file.path() << QStringLiteral("--out")
-        << QStringLiteral("DIR");
     message(tr("other nodes join with (N = 1..%1; first copy %2 to each node, readable only by you "
                "there too: chmod 600):\n  %3")
                 .arg(config.nnodes - 1)
-                .arg(QDir::toNativeSeparators(m_file.path()), cmd.join(QLatin1Char(' '))));
+                .arg(QDir::toNativeSeparators(m_file.path()), joinCommandLine(config, m_file.path())));
 }
 
 } // namespace ddpdesk::launch

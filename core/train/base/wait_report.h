@@ -19,7 +19,7 @@ struct WaitPoint {
     int bucket = -1;        // 0-based gradient bucket, -1 when not one
     int buckets = 0;
     std::int64_t bytes = 0; // the collective's payload on this rank, when known
-    std::string dtype;      // its element type ("float32"), when known
+    std::string dtype = {}; // its element type ("float32"), when known
 };
 
 // Marks the wait for its lifetime; nests (the innermost one is reported). One thread at a time: the

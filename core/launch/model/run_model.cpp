@@ -44,33 +44,6 @@ qint64 announcedSteps(const nlohmann::json& j) {
 
 } // namespace
 
-std::optional<RankState> rankStateFromName(const QString& name) {
-    for (RankState s : {RankState::Pending, RankState::Starting, RankState::Rendezvous, RankState::Training,
-                        RankState::Done, RankState::Failed, RankState::Stopped})
-        if (rankStateName(s) == name) return s;
-    return std::nullopt;
-}
-
-QString rankStateName(RankState s) {
-    switch (s) {
-    case RankState::Pending:
-        return QStringLiteral("pending");
-    case RankState::Starting:
-        return QStringLiteral("starting");
-    case RankState::Rendezvous:
-        return QStringLiteral("rendezvous");
-    case RankState::Training:
-        return QStringLiteral("training");
-    case RankState::Done:
-        return QStringLiteral("done");
-    case RankState::Failed:
-        return QStringLiteral("failed");
-    case RankState::Stopped:
-        return QStringLiteral("stopped");
-    }
-    return QStringLiteral("unknown");
-}
-
 RunModel::RunModel(QObject* parent) : QObject(parent) {}
 
 void RunModel::reset(const QVector<int>& globalRanks, int worldSize, const QString& workload,

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 
 namespace ddpdesk::train {
@@ -90,6 +91,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_flag("--version", o.version, "Print versions and exit");
 
     try {
+        // One parse at a time in a process. CLI11 2.6 (Debian unstable, the LibTorch 2.14 build) reads a
+        // switch's value through function-local statics and then trusts errno: a thread that waits for
+        // another to finish initializing them comes back from the futex with errno EAGAIN, and `--resume` is
+        // then refused as "Could not convert: --resume = true". Ranks as threads parse together; a worker
+        // process parses once.
+        static std::mutex parsing;
+        const std::lock_guard<std::mutex> oneAtATime(parsing);
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         // Help is the one thing written to stdout that is not telemetry: asked for explicitly.

@@ -3,6 +3,7 @@
 // Helpers shared by the launcher tests: running ddpdesk-cli as a real process, reading its output files, and
 // checking that no worker outlived its run.
 
+#include "launch/config/run_config.h"
 #include "launch/process/process_control.h"
 #include "os/process.h"
 
@@ -109,6 +110,20 @@ inline QStringList rankOutput(const QString& metricsPath) {
                          .arg(e["rank"].toInt())
                          .arg(e["stream"].toString(), e["text"].toString());
     return lines;
+}
+
+// The smallest real training a launcher test starts: two autoencoder ranks of one thread each, batch 16 on
+// 256 samples, `steps` steps, into `out`.
+inline ddpdesk::launch::RunConfig smallRun(const QString& out, int steps) {
+    ddpdesk::launch::RunConfig c;
+    c.workload = QStringLiteral("autoencoder");
+    c.nproc = 2;
+    c.training.steps = steps;
+    c.training.threads = 1;
+    c.training.batchSize = 16;
+    c.training.limitSamples = 256;
+    c.outDir = out;
+    return c;
 }
 
 inline int countEvents(const QVector<QJsonObject>& events, const QString& type, int rank = -2) {

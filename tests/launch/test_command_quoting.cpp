@@ -79,10 +79,13 @@ ShellRun runInSh(const QString& script, const QTemporaryDir& dir, const QString&
     return r;
 }
 
-// cmd.exe reading a batch-file line: %% -> %, ^x -> x outside quotes, quotes toggle a region where & | < > ^
-// are plain. Fails (returns false) where cmd.exe would do something else: a lone % (expansion), an unescaped
-// & | < > outside quotes (a second command or a redirection), a line break.
-bool cmdBatchLine(const QString& line, QString* out, QString* why) {
+// cmd.exe reading a line, from a batch file or typed at its prompt: ^x -> x outside quotes, quotes toggle a
+// region where & | < > ^ are plain. Fails (returns false) where cmd.exe would do something else: an unescaped
+// & | < > outside quotes (a second command or a redirection), a line break, and a % that may expand a
+// variable. A batch file reads %% as %, and any other % may expand. A prompt leaves %% as it is and expands
+// %NAME% when NAME is defined, so there a % is safe only right after an unquoted ^ (the name looked up then
+// ends in ^, which nothing defines, and the ^ is dropped afterwards).
+bool cmdLine(const QString& line, bool prompt, QString* out, QString* why) {
     bool quoted = false;
     for (int i = 0; i < line.size(); ++i) {
         const QChar c = line[i];
@@ -91,12 +94,13 @@ bool cmdBatchLine(const QString& line, QString* out, QString* why) {
             return false;
         }
         if (c == '%') {
-            if (i + 1 < line.size() && line[i + 1] == '%') {
+            if (!prompt && i + 1 < line.size() && line[i + 1] == '%') {
                 *out += '%';
                 ++i;
                 continue;
             }
-            *why = QStringLiteral("lone %% at %1 would expand a variable").arg(i);
+            *why =
+                QStringLiteral("%1 %% at %2 may expand a variable").arg(prompt ? "unescaped" : "lone").arg(i);
             return false;
         }
         if (c == '"') quoted = !quoted;
@@ -119,6 +123,14 @@ bool cmdBatchLine(const QString& line, QString* out, QString* why) {
         return false;
     }
     return true;
+}
+
+bool cmdBatchLine(const QString& line, QString* out, QString* why) {
+    return cmdLine(line, false, out, why);
+}
+
+bool cmdPromptLine(const QString& line, QString* out, QString* why) {
+    return cmdLine(line, true, out, why);
 }
 
 // The Microsoft C runtime's (2008 and later) argument splitting.
@@ -271,6 +283,35 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("[%1] -> [%2]: %3").arg(v, cmdQuote(v), why)));
             const QStringList argv = msvcrtArgv(decoded);
             QCOMPARE(argv, (QStringList{"prog", v}));
+        }
+    }
+
+    // Node 0's join command is pasted at a prompt, where %% stays %%: a % goes outside quotes behind a ^.
+    void cmdPromptQuotingRoundTripsThroughBothParsers() {
+        QCOMPARE(cmdPromptQuote("plain-arg.exe"), QStringLiteral("plain-arg.exe"));
+        QCOMPARE(cmdPromptQuote("%PATH%"), QStringLiteral("^%PATH^%"));
+        QCOMPARE(cmdPromptQuote("50% off"), QStringLiteral("\"50\"^%\" off\""));
+        QCOMPARE(cmdPromptQuote("% x"), QStringLiteral("^%\" x\"")); // no "" before the %: that is a quote
+        QCOMPARE(cmdPromptQuote("a&b"), QStringLiteral("a^&b"));
+        QStringList values = kHostile;
+        values.removeAll("line1\nline2");
+        values << "C:\\Program Files\\x\\"
+               << "\\\\server\\share\\a b"
+               << "a\\\"b"
+               << "\""
+               << "\\\""
+               << "&"
+               << "% %"
+               << "%%"
+               << " %"
+               << "C:\\a b\\%\\"
+               << "\\%\" \\"
+               << "%\"%";
+        for (const QString& v : values) {
+            QString decoded, why;
+            QVERIFY2(cmdPromptLine(QStringLiteral("prog ") + cmdPromptQuote(v), &decoded, &why),
+                     qPrintable(QStringLiteral("[%1] -> [%2]: %3").arg(v, cmdPromptQuote(v), why)));
+            QCOMPARE(msvcrtArgv(decoded), (QStringList{"prog", v}));
         }
     }
 

@@ -56,16 +56,9 @@ QMap<QString, QByteArray> snapshot(const QString& dir) {
 
 // What `ddpdesk-cli run --steps 2 --out OUT` + kSmall asks for.
 RunConfig smallRun(const QString& out) {
-    RunConfig c;
-    c.workload = QStringLiteral("autoencoder");
-    c.nproc = 2;
-    c.training.steps = 2;
-    c.training.threads = 1;
-    c.training.batchSize = 16;
-    c.training.limitSamples = 256;
+    RunConfig c = launchtest::smallRun(out, 2);
     c.training.telemetryMs = 0;
     c.timeoutSec = 60;
-    c.outDir = out;
     return c;
 }
 

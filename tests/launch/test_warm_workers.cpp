@@ -20,17 +20,7 @@ class WarmWorkersTest : public QObject {
 
     QString m_worker;
 
-    RunConfig config(const QString& out) {
-        RunConfig c;
-        c.workload = QStringLiteral("autoencoder");
-        c.nproc = 2;
-        c.training.steps = 12;
-        c.training.threads = 1;
-        c.training.batchSize = 16;
-        c.training.limitSamples = 256;
-        c.outDir = out;
-        return c;
-    }
+    RunConfig config(const QString& out) { return launchtest::smallRun(out, 12); }
 
     // Runs `c` to its end; the ranks' rank_start and done events.
     bool run(const RunConfig& c, WarmWorkers* pool, QVector<QJsonObject>* starts, QSet<QString>* digests) {

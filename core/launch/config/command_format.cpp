@@ -259,20 +259,23 @@ QString shellQuote(const QString& arg) {
            QLatin1Char('\'');
 }
 
-QString cmdQuote(const QString& arg) {
-    // Two parsers read the line: cmd.exe (batch-file rules: % expands even inside quotes, so it is doubled;
-    // & | < > ^ act outside quotes, so they are ^-escaped there) and then the program's argument splitter
-    // (Microsoft C runtime rules: "" is a quote inside a quoted argument, backslashes only matter before a
-    // quote).
-    // \" would end cmd.exe's quoted region while the program still reads one argument, so it is never
-    // written.
+namespace {
+
+// Two parsers read the line: cmd.exe and then the program's argument splitter (Microsoft C runtime rules: ""
+// is a quote inside a quoted argument, backslashes only matter before a quote). & | < > ^ act outside quotes
+// in both of cmd.exe's modes, so they are ^-escaped there. % differs: a batch file reads %% as %, even inside
+// quotes; a prompt leaves %% as it is and only ^% stops an expansion, which works outside quotes alone, so
+// inside them the quote closes around ^% and reopens (the program still reads one argument).
+// \" would end cmd.exe's quoted region while the program still reads one argument, so it is never written.
+QString quoteForCmd(const QString& arg, bool prompt) {
+    const QString percentOutside = prompt ? QStringLiteral("^%") : QStringLiteral("%%");
     const bool needsQuotes = arg.isEmpty() || arg.contains(QLatin1Char(' ')) ||
                              arg.contains(QLatin1Char('\t')) || arg.contains(QLatin1Char('"'));
     QString out;
     if (!needsQuotes) {
         for (const QChar ch : arg) {
             if (ch == QLatin1Char('%'))
-                out += QLatin1String("%%");
+                out += percentOutside;
             else if (QStringLiteral("&|<>^").contains(ch))
                 out += QLatin1Char('^') + ch;
             else
@@ -280,23 +283,53 @@ QString cmdQuote(const QString& arg) {
         }
         return out;
     }
+    // A prompt's % sits outside quotes: the region closes before it and opens again after it. A region that
+    // would close with nothing in it is taken back instead, since "" inside quotes is a quote to the program.
     out += QLatin1Char('"');
+    bool inQuotes = true, emptyRegion = true;
     int backslashes = 0;
     for (const QChar ch : arg) {
         if (ch == QLatin1Char('\\')) {
             ++backslashes;
             continue;
         }
-        if (ch == QLatin1Char('"')) {
-            out += QString(backslashes * 2, QLatin1Char('\\')) + QLatin1String("\"\"");
+        if (prompt && ch == QLatin1Char('%')) {
+            if (!inQuotes)
+                out += QString(backslashes, QLatin1Char('\\'));
+            else if (emptyRegion && backslashes == 0)
+                out.chop(1);
+            else
+                out += QString(backslashes * 2, QLatin1Char('\\')) + QLatin1Char('"');
+            out += QLatin1String("^%");
+            inQuotes = false;
         } else {
-            out += QString(backslashes, QLatin1Char('\\'));
-            out += ch == QLatin1Char('%') ? QStringLiteral("%%") : QString(ch);
+            if (!inQuotes) out += QLatin1Char('"');
+            inQuotes = true;
+            emptyRegion = false;
+            if (ch == QLatin1Char('"'))
+                out += QString(backslashes * 2, QLatin1Char('\\')) + QLatin1String("\"\"");
+            else
+                out += QString(backslashes, QLatin1Char('\\')) +
+                       (ch == QLatin1Char('%') ? QStringLiteral("%%") : QString(ch));
         }
         backslashes = 0;
     }
-    out += QString(backslashes * 2, QLatin1Char('\\')) + QLatin1Char('"'); // the closing quote stays a quote
+    if (inQuotes)
+        out +=
+            QString(backslashes * 2, QLatin1Char('\\')) + QLatin1Char('"'); // the closing quote stays a quote
+    else
+        out += QString(backslashes, QLatin1Char('\\'));
     return out;
+}
+
+} // namespace
+
+QString cmdQuote(const QString& arg) {
+    return quoteForCmd(arg, false);
+}
+
+QString cmdPromptQuote(const QString& arg) {
+    return quoteForCmd(arg, true);
 }
 
 } // namespace ddpdesk::launch

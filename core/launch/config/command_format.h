@@ -34,5 +34,8 @@ QVector<ConfigProblem> commandProblems(const RunConfig& config, CommandFormat fo
 // formatCommand.
 QString shellQuote(const QString& arg);
 QString cmdQuote(const QString& arg);
+// The same for a line pasted at a cmd.exe prompt (node 0's join command), where %% is not read as %: a % is
+// ^-escaped, and inside quotes written as "^%" (the quote closes around it and reopens).
+QString cmdPromptQuote(const QString& arg);
 
 } // namespace ddpdesk::launch

@@ -55,7 +55,7 @@ QString joinCommandLine(const RunConfig& c, const QString& secretFile) {
     const bool cmd = os::printedCommandsAreForCmd();
     QStringList quoted;
     for (const QString& a : args)
-        quoted << (cmd ? cmdQuote(a) : shellQuote(a));
+        quoted << (cmd ? cmdPromptQuote(a) : shellQuote(a));
     return quoted.join(QLatin1Char(' '));
 }
 

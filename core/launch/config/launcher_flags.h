@@ -122,8 +122,8 @@ template <class Config, class Visit> void visitLauncherFlags(Config&& c, Visit&&
 QStringList everyNodeArguments(const RunConfig& c);
 // Node 0's command for the other nodes, as one line to paste: `ddpdesk-cli run`, everyNodeArguments, then
 // `--node-rank N`, the secret's file and `--out DIR` (N and DIR the user's to fill in). Each argument is
-// quoted for this system's shell (os::printedCommandsAreForCmd: command_format.h's cmdQuote or shellQuote),
-// so a store on a share whose name has a space stays one argument.
+// quoted for this system's shell (os::printedCommandsAreForCmd: command_format.h's cmdPromptQuote or
+// shellQuote), so a store on a share whose name has a space stays one argument.
 QString joinCommandLine(const RunConfig& c, const QString& secretFile);
 
 } // namespace ddpdesk::launch

@@ -2,6 +2,7 @@
 
 #include "icons.h"
 #include "launch/config/command_format.h"
+#include "launch/config/launcher_flags.h"
 #include "protocol/store_spec.h"
 
 #include <QApplication>
@@ -408,30 +409,44 @@ void SetupPanel::revalidate() {
     m_ui.start->setToolTip(canStart() ? tr("Start the run (F5)") : m_ui.reason->text());
 }
 
+// The form's widget for each flag a problem may name. The names come from the flag tables (launcher_flags.h,
+// protocol/worker_settings.h) through the field each widget edits, so a renamed flag keeps its tint; the TCP
+// port and the run secret have no row of their own.
+QHash<QString, QWidget*> SetupPanel::problemFieldWidgets() const {
+    const launch::RunConfig probe;
+    const protocol::WorkerSettings& t = probe.training;
+    const QHash<const void*, QWidget*> editors = {{&probe.nproc, m_ui.nproc},
+                                                  {&probe.devices, m_ui.gpuList},
+                                                  {&probe.nnodes, m_ui.nnodes},
+                                                  {&probe.nodeRank, m_ui.nodeRank},
+                                                  {&probe.store, m_ui.storePath},
+                                                  {&probe.modelFile, m_ui.modelFile},
+                                                  {&probe.scriptFile, m_ui.scriptFile},
+                                                  {&probe.dataDir, m_ui.dataDir},
+                                                  {&probe.outDir, m_ui.runsFolder},
+                                                  {&probe.maxRestarts, m_ui.maxRestarts},
+                                                  {&probe.workDir, m_ui.workDir},
+                                                  {&t.steps, m_ui.length},
+                                                  {&t.epochs, m_ui.length},
+                                                  {&t.batchSize, m_ui.batch},
+                                                  {&t.accumulate, m_ui.accumulate},
+                                                  {&t.precision, m_ui.precision},
+                                                  {&t.gradCompression, m_ui.compression},
+                                                  {&t.lr, m_ui.lr},
+                                                  {&t.checkpointEvery, m_ui.checkpointEvery}};
+    QHash<QString, QWidget*> widgets{{QStringLiteral("port"), m_ui.tcpPort},
+                                     {QStringLiteral("run-secret"), m_ui.runSecret}};
+    launch::visitLauncherFlags(probe, [&](const launch::LauncherFlag& f, const auto& field) {
+        if (QWidget* w = editors.value(&field)) widgets.insert(QString::fromLatin1(f.flag + 2), w);
+    });
+    protocol::visitSettings(t, [&](const protocol::SettingInfo& info, const auto& field) {
+        if (QWidget* w = editors.value(&field)) widgets.insert(QString::fromStdString(info.field()), w);
+    });
+    return widgets;
+}
+
 void SetupPanel::markProblemFields() {
-    if (m_fieldWidgets.isEmpty()) {
-        m_fieldWidgets = {{QStringLiteral("nproc"), m_ui.nproc},
-                          {QStringLiteral("devices"), m_ui.gpuList},
-                          {QStringLiteral("nnodes"), m_ui.nnodes},
-                          {QStringLiteral("node-rank"), m_ui.nodeRank},
-                          {QStringLiteral("store"), m_ui.storePath},
-                          {QStringLiteral("port"), m_ui.tcpPort},
-                          {QStringLiteral("model"), m_ui.modelFile},
-                          {QStringLiteral("script"), m_ui.scriptFile},
-                          {QStringLiteral("data"), m_ui.dataDir},
-                          {QStringLiteral("out"), m_ui.runsFolder},
-                          {QStringLiteral("steps"), m_ui.length},
-                          {QStringLiteral("epochs"), m_ui.length},
-                          {QStringLiteral("batch-size"), m_ui.batch},
-                          {QStringLiteral("accumulate"), m_ui.accumulate},
-                          {QStringLiteral("precision"), m_ui.precision},
-                          {QStringLiteral("grad-compression"), m_ui.compression},
-                          {QStringLiteral("lr"), m_ui.lr},
-                          {QStringLiteral("max-restarts"), m_ui.maxRestarts},
-                          {QStringLiteral("checkpoint-every"), m_ui.checkpointEvery},
-                          {QStringLiteral("workdir"), m_ui.workDir},
-                          {QStringLiteral("run-secret"), m_ui.runSecret}};
-    }
+    if (m_fieldWidgets.isEmpty()) m_fieldWidgets = problemFieldWidgets();
     QSet<QWidget*> bad;
     // A TCPStore problem names the whole store; tint what is actually wrong (the message may be translated).
     const bool badPort = m_ui.tcpPort->value() < 1 || m_ui.tcpPort->value() > 65535;

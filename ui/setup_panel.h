@@ -41,6 +41,8 @@ public:
 
     QVector<launch::ConfigProblem> problems() const { return m_problems; }
     QString problemText() const; // what the reason label shows
+    // The widget a problem naming each flag tints ("nproc", "batch-size", "port"...).
+    QHash<QString, QWidget*> problemFieldWidgets() const;
     bool canStart() const { return m_problems.isEmpty() && !m_running; }
     void setRunning(bool running);
 
@@ -72,7 +74,7 @@ private:
     QTimer* m_validateTimer;
 
     QVector<launch::ConfigProblem> m_problems;
-    QHash<QString, QWidget*> m_fieldWidgets; // RunConfig field name -> widget to highlight
+    QHash<QString, QWidget*> m_fieldWidgets; // a problem's field (a flag's name) -> widget to highlight
     bool m_running = false;
     // The GPUs of a configuration set before NVML's list came (a restored profile): ticked when it comes.
     QVector<int> m_wantedGpus;

@@ -158,6 +158,40 @@ private slots:
         for (const auto& pr : p.problems())
             named = named || pr.field == field;
         QVERIFY(named);
+        // and the form tints the field's widget (a TCPStore's port, which is what is wrong there).
+        QWidget* tinted =
+            p.problemFieldWidgets().value(store.startsWith("tcp://") ? QStringLiteral("port") : field);
+        QVERIFY2(tinted && tinted->property("problem").toBool(), qPrintable(field));
+    }
+
+    // Every flag the form edits has its widget, named as the flag tables name it.
+    void everyEditedFlagHasItsWidget() {
+        SetupPanel p;
+        const QHash<QString, QWidget*> widgets = p.problemFieldWidgets();
+        const QStringList flags = {"nproc",
+                                   "devices",
+                                   "nnodes",
+                                   "node-rank",
+                                   "store",
+                                   "port",
+                                   "model",
+                                   "script",
+                                   "data",
+                                   "out",
+                                   "steps",
+                                   "epochs",
+                                   "batch-size",
+                                   "accumulate",
+                                   "precision",
+                                   "lr",
+                                   "workdir",
+                                   "run-secret",
+                                   "grad-compression",
+                                   "max-restarts",
+                                   "checkpoint-every"};
+        for (const QString& flag : flags)
+            QVERIFY2(widgets.value(flag), qPrintable(flag));
+        QCOMPARE(widgets.size(), flags.size());
     }
 
     void editingRevalidates() {

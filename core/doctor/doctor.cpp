@@ -3,6 +3,7 @@
 #include "doctor/checks.h"
 #include "doctor/finding_texts.h"
 #include "os/bounded_call.h"
+#include "os/utf8_path.h"
 #include "protocol/finding_codes.h"
 #include "protocol/store_spec.h"
 #include "protocol/utf8.h"
@@ -161,18 +162,18 @@ bool storePathAnswers(const fs::path& path, net::Millis timeout) {
 void checkFileStoreBounded(const DoctorRequest& request, const fs::path& path, std::vector<Finding>& out) {
     const auto& deadline = detail::diagnosisDeadline();
     const auto timeout = deadline.bound(net::Millis(static_cast<long long>(request.probeTimeoutSec * 1000)));
-    detail::setActivity("checking whether the store path " + path.u8string() + " answers");
+    detail::setActivity("checking whether the store path " + ddpdesk::os::utf8(path) + " answers");
     if (!storePathAnswers(path, timeout)) {
         if (deadline.expired()) {
             detail::deadlineReached(out);
             return;
         }
         out.push_back(textFinding(protocol::finding::FileStoreNotAnswering, Severity::Error,
-                                  {path.u8string(), std::to_string(timeout.count())},
-                                  {{"path", path.u8string()}, {"timeout_ms", timeout.count()}}));
+                                  {ddpdesk::os::utf8(path), std::to_string(timeout.count())},
+                                  {{"path", ddpdesk::os::utf8(path)}, {"timeout_ms", timeout.count()}}));
         return;
     }
-    detail::setActivity("checking the store file " + path.u8string());
+    detail::setActivity("checking the store file " + ddpdesk::os::utf8(path));
     detail::checkFileStore(request, path, out);
 }
 

@@ -3,6 +3,7 @@
 
 #include "doctor/checks.h"
 #include "doctor/file_store_liveness.h"
+#include "os/utf8_path.h"
 #include "protocol/file_store_reader.h"
 #include "protocol/finding_codes.h"
 
@@ -23,7 +24,7 @@ bool canCreateIn(const fs::path& dir, std::string& error) {
     {
         std::ofstream f(probe, std::ios::binary);
         if (!f) {
-            error = "cannot create a file in " + dir.u8string();
+            error = "cannot create a file in " + ddpdesk::os::utf8(dir);
             return false;
         }
     }
@@ -46,16 +47,16 @@ nlohmann::json keyList(const protocol::FileStoreContents& c) {
 void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vector<Finding>& out) {
     std::error_code ec;
     fs::path dir = path.parent_path().empty() ? fs::current_path(ec) : path.parent_path();
-    const nlohmann::json where = {{"path", path.u8string()}, {"folder", dir.u8string()}};
+    const nlohmann::json where = {{"path", ddpdesk::os::utf8(path)}, {"folder", ddpdesk::os::utf8(dir)}};
 
     if (!fs::is_directory(dir, ec)) {
-        out.push_back(
-            textFinding(protocol::finding::FileStoreDirMissing, Severity::Error, {dir.u8string()}, where));
+        out.push_back(textFinding(protocol::finding::FileStoreDirMissing, Severity::Error,
+                                  {ddpdesk::os::utf8(dir)}, where));
         return;
     }
     if (fs::is_directory(path, ec)) {
         out.push_back(textFinding(protocol::finding::FileStoreNotAFile, Severity::Error,
-                                  {path.u8string(), (path / "ddp-store").u8string()}, where));
+                                  {ddpdesk::os::utf8(path), ddpdesk::os::utf8(path / "ddp-store")}, where));
         return;
     }
     std::string writeError;
@@ -63,11 +64,11 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
     bool writable = canCreateIn(dir, writeError);
     if (writable && exists && !fs::is_regular_file(fs::status(path, ec))) { // a FIFO: opening it would block
         writable = false;
-        writeError = path.u8string() + " is not a regular file (a FIFO or a device)";
+        writeError = ddpdesk::os::utf8(path) + " is not a regular file (a FIFO or a device)";
     } else if (writable && exists) {
         std::ofstream probe(path, std::ios::binary | std::ios::app); // opens without changing a byte
         writable = static_cast<bool>(probe);
-        if (!writable) writeError = "cannot open " + path.u8string() + " for writing";
+        if (!writable) writeError = "cannot open " + ddpdesk::os::utf8(path) + " for writing";
     }
     if (!writable) {
         auto e = where;
@@ -127,7 +128,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
         if (!verdict.stale) {
             e["why_not_stale"] = verdict.variant;
             std::vector<std::string> args = verdict.args;
-            args.push_back(path.u8string());
+            args.push_back(ddpdesk::os::utf8(path));
             // For a new launch on node 0 the file is in the way whether or not a rank waits on it; a joining
             // node or a diagnosis of the running job expects it.
             const Severity severity =
@@ -145,7 +146,7 @@ void checkFileStore(const DoctorRequest& request, const fs::path& path, std::vec
         }
         std::vector<std::string> args = {std::to_string(contents.keys.size()),
                                          std::to_string(static_cast<long long>(live.ageSeconds)),
-                                         path.u8string()};
+                                         ddpdesk::os::utf8(path)};
         args.insert(args.end(), verdict.args.begin(), verdict.args.end());
         out.push_back(
             textFinding(protocol::finding::FileStoreStale, verdict.variant, Severity::Error, args, e));

@@ -2,6 +2,7 @@
 #include "protocol/json_fields.h"
 
 #include "net/net_socket.h"
+#include "os/utf8_path.h"
 
 #include <chrono>
 #include <thread>
@@ -62,9 +63,10 @@ StoreLiveness fileStoreLiveness(const fs::path& path, const RankCensus& census) 
     }
     std::error_code ec;
     // Absolute spellings only: a bare relative name such as "store" would match unrelated command lines.
-    std::vector<std::string> spellings = {fs::absolute(path, ec).u8string()};
+    std::vector<std::string> spellings = {ddpdesk::os::utf8(fs::absolute(path, ec))};
     auto canonical = fs::weakly_canonical(path, ec);
-    if (!ec && canonical.u8string() != spellings.front()) spellings.push_back(canonical.u8string());
+    if (!ec && ddpdesk::os::utf8(canonical) != spellings.front())
+        spellings.push_back(ddpdesk::os::utf8(canonical));
     for (const auto& text : spellings)
         for (auto& p : os::processesMentioning(text))
             if (!contains(l.holders, p.pid) && !contains(l.users, p.pid)) l.users.push_back(p);

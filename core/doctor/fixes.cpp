@@ -8,6 +8,7 @@
 #include "doctor/os_probes.h"
 #include "net/net_socket.h"
 #include "os/rename_aside.h"
+#include "os/utf8_path.h"
 #include "protocol/file_store_reader.h"
 #include "protocol/finding_codes.h"
 #include "protocol/store_spec.h"
@@ -25,7 +26,7 @@ constexpr int kMaxSuffix = 1000;
 
 fs::path storePath(const std::string& pathOrStore) {
     if (pathOrStore.rfind("file:", 0) == 0) return protocol::parseStoreSpec(pathOrStore).path;
-    return fs::u8path(pathOrStore);
+    return ddpdesk::os::pathFromUtf8(pathOrStore);
 }
 
 std::string stampNow() {
@@ -38,9 +39,9 @@ std::string stampNow() {
 }
 
 fs::path candidate(const fs::path& path, const std::string& stamp, int n) {
-    std::string name = path.filename().u8string() + ".stale-" + stamp;
+    std::string name = ddpdesk::os::utf8(path.filename()) + ".stale-" + stamp;
     if (n > 1) name += "-" + std::to_string(n);
-    return path.parent_path() / fs::u8path(name);
+    return path.parent_path() / ddpdesk::os::pathFromUtf8(name);
 }
 
 bool taken(const fs::path& p) {
@@ -69,13 +70,13 @@ std::string staleAsidePath(const std::string& pathOrStore) {
     if (path.filename().empty()) return {};
     const std::string stamp = stampNow();
     for (int n = 1; n <= kMaxSuffix; ++n)
-        if (!taken(candidate(path, stamp, n))) return candidate(path, stamp, n).u8string();
+        if (!taken(candidate(path, stamp, n))) return ddpdesk::os::utf8(candidate(path, stamp, n));
     return {};
 }
 
 FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& context) {
     const fs::path path = storePath(pathOrStore);
-    const std::string name = path.u8string();
+    const std::string name = ddpdesk::os::utf8(path);
     std::error_code ec;
     const auto status = fs::symlink_status(path, ec);
     if (fs::is_symlink(status)) return outcome(protocol::fix_outcome::Symlink, {name});
@@ -102,9 +103,9 @@ FixResult renameStaleStore(const std::string& pathOrStore, const DoctorRequest& 
         case os::RenameStatus::Failed:
             return outcome(protocol::fix_outcome::RenameFailed, {name, error});
         case os::RenameStatus::Done: {
-            FixResult r = outcome(protocol::fix_outcome::Renamed, {name, to.u8string()});
+            FixResult r = outcome(protocol::fix_outcome::Renamed, {name, ddpdesk::os::utf8(to)});
             r.ok = true;
-            r.newPath = to.u8string();
+            r.newPath = ddpdesk::os::utf8(to);
             return r;
         }
         }

@@ -3,6 +3,7 @@
 // node a missing rank is on and why it is missing.
 
 #include "doctor/checks.h"
+#include "os/utf8_path.h"
 #include "protocol/finding_codes.h"
 #include "protocol/node_link.h"
 
@@ -42,7 +43,7 @@ void reportNodes(const DoctorRequest& request, const std::set<int>* arrived, std
         storePort > 0 ? std::to_string(storePort + protocol::node_link::kPortOffset) : std::string("?");
     // With a FileStore the launchers meet in a folder beside the store file (the share), not on a port.
     const bool overFolder = spec.kind == protocol::StoreSpec::Kind::File;
-    const std::string storeFolder = overFolder ? spec.path.parent_path().u8string() : std::string();
+    const std::string storeFolder = overFolder ? ddpdesk::os::utf8(spec.path.parent_path()) : std::string();
     for (const NodeReport& n : request.nodes) {
         if (n.node == request.nodeRank) continue; // this node: the store's own facts speak for its ranks
         const std::string node = std::to_string(n.node);

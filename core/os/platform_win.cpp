@@ -1,4 +1,5 @@
 #include "os/platform.h"
+#include "os/utf8_path.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -57,26 +58,26 @@ std::string replaceFileDurably(const std::filesystem::path& tmp, const std::file
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = GetLastError();
         if (tmpTaken) *tmpTaken = err == ERROR_FILE_EXISTS || err == ERROR_ALREADY_EXISTS;
-        return "cannot create " + tmp.u8string() + " (Windows error " + std::to_string(err) + ")";
+        return "cannot create " + os::utf8(tmp) + " (Windows error " + std::to_string(err) + ")";
     }
     std::string why;
     for (std::size_t done = 0; done < size && why.empty();) {
         const DWORD chunk = static_cast<DWORD>(std::min<std::size_t>(size - done, 1u << 30));
         DWORD written = 0;
         if (!WriteFile(h, data + done, chunk, &written, nullptr) || written == 0)
-            why = "writing " + tmp.u8string() + " failed (Windows error " + std::to_string(GetLastError()) +
-                  ")";
+            why =
+                "writing " + os::utf8(tmp) + " failed (Windows error " + std::to_string(GetLastError()) + ")";
         done += written;
     }
     if (why.empty() && !FlushFileBuffers(h))
-        why = "flushing " + tmp.u8string() + " to the disk failed (Windows error " +
+        why = "flushing " + os::utf8(tmp) + " to the disk failed (Windows error " +
               std::to_string(GetLastError()) + ")";
     CloseHandle(h);
     // WRITE_THROUGH: returns once the rename itself is on the disk (the folder flush of POSIX).
     if (why.empty() &&
         !MoveFileExW(tmp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         why =
-            "cannot replace " + target.u8string() + " (Windows error " + std::to_string(GetLastError()) + ")";
+            "cannot replace " + os::utf8(target) + " (Windows error " + std::to_string(GetLastError()) + ")";
     if (!why.empty()) DeleteFileW(tmp.c_str());
     return why;
 }

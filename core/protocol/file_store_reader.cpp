@@ -1,4 +1,5 @@
 #include "protocol/file_store_reader.h"
+#include "os/utf8_path.h"
 
 #include <fstream>
 #include <iterator>
@@ -31,7 +32,7 @@ bool c10dKey(const std::string& key) {
 }
 
 std::string whyNotProven(const FileStoreContents& c, const std::filesystem::path& path) {
-    const std::string name = path.u8string();
+    const std::string name = os::utf8(path);
     if (!c.ok) return c.error;
     // c10d writes its first record as soon as a rank uses the store, so an empty file proves nothing.
     if (c.records.empty() && !c.truncated)
@@ -52,20 +53,20 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-        c.error = path.u8string() + " is not a regular file (a folder, a FIFO or a device)";
+        c.error = os::utf8(path) + " is not a regular file (a folder, a FIFO or a device)";
         return c;
     }
     constexpr std::uintmax_t kMaxStoreFileBytes = 1ull << 30;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (!ec && size > kMaxStoreFileBytes) {
-        c.error = path.u8string() + " is " + std::to_string(size >> 20) +
+        c.error = os::utf8(path) + " is " + std::to_string(size >> 20) +
                   " MiB, more than a FileStore holds (" + std::to_string(kMaxStoreFileBytes >> 20) +
                   " MiB read at most)";
         return c;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        c.error = "cannot open " + path.u8string() + " for reading";
+        c.error = "cannot open " + os::utf8(path) + " for reading";
         return c;
     }
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -89,7 +90,7 @@ FileStoreContents readFileStore(const std::filesystem::path& path) {
     }
     // A file whose very first record does not parse is not a FileStore at all.
     c.ok = !(c.truncated && c.records.empty() && !data.empty());
-    if (!c.ok) c.error = path.u8string() + " is not a c10d FileStore file (its first record does not parse)";
+    if (!c.ok) c.error = os::utf8(path) + " is not a c10d FileStore file (its first record does not parse)";
     c.notProven = whyNotProven(c, path);
     return c;
 }

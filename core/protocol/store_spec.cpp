@@ -1,4 +1,5 @@
 #include "protocol/store_spec.h"
+#include "os/utf8_path.h"
 
 #include <algorithm>
 #include <cctype>
@@ -74,7 +75,7 @@ StoreSpec parseStoreSpec(const std::string& store) {
             return a;
         }
         a.kind = StoreSpec::Kind::File;
-        a.path = std::filesystem::u8path(p);
+        a.path = os::pathFromUtf8(p);
         return a;
     }
     a.error = "'" + store + "' is neither file:PATH nor tcp://HOST:PORT";
@@ -145,7 +146,7 @@ std::string tcpStoreSpec(const std::string& host, int port) {
 std::string storeSpecText(const StoreSpec& spec) {
     switch (spec.kind) {
     case StoreSpec::Kind::File:
-        return "file:" + spec.path.u8string();
+        return "file:" + os::utf8(spec.path);
     case StoreSpec::Kind::Tcp:
         return tcpStoreSpec(spec.host, spec.port);
     case StoreSpec::Kind::Invalid:

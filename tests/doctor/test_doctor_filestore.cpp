@@ -4,6 +4,7 @@
 // checked against a file torch itself wrote.
 
 #include "doctor_test_support.h"
+#include "os/utf8_path.h"
 
 #include "protocol/file_store_reader.h"
 
@@ -45,7 +46,7 @@ bool writeStore(const QString& path, const std::vector<std::pair<std::string, st
 
 // Backdates the last write: a store older than the rendezvous timeout can no longer be waited on.
 void age(const QString& path, int seconds) {
-    fs::last_write_time(fs::u8path(path.toStdString()),
+    fs::last_write_time(ddpdesk::os::pathFromUtf8(path.toStdString()),
                         fs::file_time_type::clock::now() - std::chrono::seconds(seconds));
 }
 

@@ -3,6 +3,7 @@
 #include "protocol/store_spec.h"
 
 #include "mini_test.h"
+#include "os/utf8_path.h"
 
 using namespace ddpdesk::protocol;
 using ddpdesk::testsupport::testRow;
@@ -28,7 +29,7 @@ TEST_CASE(filePaths) {
         testRow(row.name, [&] {
             StoreSpec s = parseStoreSpec(row.spec);
             TEST_REQUIRE_EQ(int(s.kind), int(StoreSpec::Kind::File));
-            TEST_REQUIRE_EQ(s.path.u8string(), std::string(row.path));
+            TEST_REQUIRE_EQ(ddpdesk::os::utf8(s.path), std::string(row.path));
             TEST_REQUIRE(s.error.empty());
         });
 }

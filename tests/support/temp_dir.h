@@ -4,6 +4,8 @@
 // Qt-free tests' QTemporaryDir. Portable C++17 (std::filesystem); the name is random so parallel ctest runs
 // and concurrent test binaries never share one.
 
+#include "os/utf8_path.h"
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -41,10 +43,8 @@ public:
 
     const std::filesystem::path& path() const { return m_path; }
     // The folder as a string (UTF-8 on every platform), for command lines.
-    std::string str() const { return m_path.u8string(); }
-    std::string filePath(const std::string& name) const {
-        return (m_path / std::filesystem::u8path(name)).u8string();
-    }
+    std::string str() const { return os::utf8(m_path); }
+    std::string filePath(const std::string& name) const { return os::utf8(m_path / os::pathFromUtf8(name)); }
 
 private:
     std::filesystem::path m_path;

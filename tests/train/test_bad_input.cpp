@@ -1,6 +1,7 @@
 // Bad input never crashes or hangs the worker: each case ends quickly with one specific `error` event and the
 // documented exit code.
 
+#include "os/utf8_path.h"
 #include "worker_harness_std.h"
 
 #include <filesystem>
@@ -16,7 +17,7 @@ namespace {
 // A small IDX pair whose image file declares 50 images but holds 20.
 std::string makeTruncatedIdx(const TempDir& dir) {
     const std::string folder = dir.filePath("truncated");
-    std::filesystem::create_directories(std::filesystem::u8path(folder));
+    std::filesystem::create_directories(ddpdesk::os::pathFromUtf8(folder));
     const std::string imagesHeader("\x00\x00\x08\x03\x00\x00\x00\x32\x00\x00\x00\x1c\x00\x00\x00\x1c", 16);
     const std::string labelsHeader("\x00\x00\x08\x01\x00\x00\x00\x32", 8);
     writeFileBytes(folder + "/train-images-idx3-ubyte", imagesHeader + std::string(20 * 784, '\x01'));
@@ -127,7 +128,7 @@ TEST_CASE(helpAndVersion) {
     const size_t open = gloo.find(" (");
     TEST_REQUIRE(open != std::string::npos && gloo.back() == ')');
     TEST_REQUIRE_MSG(
-        std::filesystem::exists(std::filesystem::u8path(gloo.substr(0, open) + "/gloo/algorithm.h")), gloo);
+        std::filesystem::exists(ddpdesk::os::pathFromUtf8(gloo.substr(0, open) + "/gloo/algorithm.h")), gloo);
 }
 
 DDPDESK_TEST_MAIN()

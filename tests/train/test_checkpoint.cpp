@@ -4,6 +4,7 @@
 // refused. The ranks are threads running the worker's own program (thread_ranks.h); the model a real worker
 // writes is checked against PyTorch's reference CNN by a real worker process.
 
+#include "os/utf8_path.h"
 #include "worker_harness_std.h"
 
 #include <filesystem>
@@ -81,7 +82,7 @@ TEST_CASE(checkpointEveryIsAtomic) {
     TEST_REQUIRE(r[1].ofType("checkpoint").empty()); // only rank 0 writes
     std::vector<std::string> left;
     for (const auto& entry : std::filesystem::directory_iterator(out.path()))
-        if (entry.is_regular_file()) left.push_back(entry.path().filename().u8string());
+        if (entry.is_regular_file()) left.push_back(ddpdesk::os::utf8(entry.path().filename()));
     std::sort(left.begin(), left.end());
     // The mark lists what DDP Desk wrote, so the next run may replace it (protocol/output_mark.h).
     TEST_REQUIRE_EQ(left, (std::vector<std::string>{".ddpdesk-output", "checkpoint.pt", "model.pt"}));

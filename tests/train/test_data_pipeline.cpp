@@ -7,6 +7,7 @@
 #include "train/data/idx_reader.h"
 #include "train/data/sampler.h"
 
+#include "os/utf8_path.h"
 #include "worker_harness_std.h"
 
 #include <nlohmann/json.hpp>
@@ -150,7 +151,7 @@ TEST_CASE(damagedIdxFiles) {
     writeIdx(images, {20, 28, 28}, 20 * 28 * 28);
     writeIdx(labels, {19}, 19); // count mismatch
     TEST_REQUIRE_EQ(errorCodeOf([&] { train::loadIdxDataset(dir.str()); }), std::string("DATA_CORRUPT"));
-    std::filesystem::remove(std::filesystem::u8path(labels));
+    std::filesystem::remove(ddpdesk::os::pathFromUtf8(labels));
     TEST_REQUIRE_EQ(errorCodeOf([&] { train::loadIdxDataset(dir.str()); }), std::string("DATA_MISSING"));
     TEST_REQUIRE_EQ(errorCodeOf([&] { train::loadIdxDataset(dir.filePath("nope")); }),
                     std::string("DATA_MISSING"));

@@ -2,6 +2,7 @@
 // from OMPI_COMM_WORLD_* and the two ranks train together over a FileStore and over a TCPStore. Plain C++
 // (the Qt-free harness), so it also runs where only LibTorch exists; skipped where mpirun is not installed.
 
+#include "os/utf8_path.h"
 #include "worker_harness_std.h"
 
 #include <filesystem>
@@ -56,7 +57,7 @@ TEST_CASE(fileStore) {
     RankResult r = runMpi({"--workload", "autoencoder", "--steps", "3", "--limit-samples", "400", "--store",
                            "file:" + dir.filePath("store"), "--out", dir.str()});
     verifyBothRanks(r);
-    TEST_CHECK(std::filesystem::exists(std::filesystem::u8path(dir.filePath("model.pt"))));
+    TEST_CHECK(std::filesystem::exists(ddpdesk::os::pathFromUtf8(dir.filePath("model.pt"))));
 }
 
 TEST_CASE(tcpStore) {

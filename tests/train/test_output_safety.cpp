@@ -8,6 +8,7 @@
 
 #include "worker_harness_std.h"
 
+#include "os/utf8_path.h"
 #include "protocol/output_mark.h"
 
 #include <filesystem>
@@ -46,15 +47,16 @@ TEST_CASE(withoutOutWritesIntoItsOwnFolder) {
     TEST_CHECK_EQ(fileBytes(cwd.filePath("model.pt")), std::string("the user's model"));
     TEST_CHECK_EQ(fileBytes(cwd.filePath("checkpoint.pt")), std::string("the user's checkpoint"));
     const std::string own = cwd.filePath(protocol::kDefaultWorkerOutDir);
-    TEST_CHECK(fs::is_regular_file(fs::u8path(own + "/model.pt")));
-    TEST_CHECK(fs::is_regular_file(fs::u8path(own + "/checkpoint.pt")));
-    const auto marked = protocol::markedOutputs(fs::u8path(own));
+    TEST_CHECK(fs::is_regular_file(ddpdesk::os::pathFromUtf8(own + "/model.pt")));
+    TEST_CHECK(fs::is_regular_file(ddpdesk::os::pathFromUtf8(own + "/checkpoint.pt")));
+    const auto marked = protocol::markedOutputs(ddpdesk::os::pathFromUtf8(own));
     TEST_CHECK_MSG(std::count(marked.begin(), marked.end(), "model.pt") == 1, "model.pt is not in the mark");
     TEST_CHECK_MSG(contains(first.stderrText, "no --out given") && contains(first.stderrText, own),
                    first.describe()); // says where
     const protocol::Event* done = first.last("done");
     TEST_REQUIRE(done);
-    TEST_CHECK_EQ(done->body["model"].get<std::string>(), (fs::u8path(own) / "model.pt").string());
+    TEST_CHECK_EQ(done->body["model"].get<std::string>(),
+                  (ddpdesk::os::pathFromUtf8(own) / "model.pt").string());
 
     // The next run knows the folder as its own: --resume continues from its checkpoint.
     RankResult again = runIn(cwd, kQuick + Args{"--resume", "--steps", "5"});
@@ -69,7 +71,7 @@ TEST_CASE(withoutOutWritesIntoItsOwnFolder) {
 TEST_CASE(aFolderOfTheUsersByThatNameIsRefused) {
     TempDir cwd;
     const std::string folder = cwd.filePath(protocol::kDefaultWorkerOutDir);
-    fs::create_directories(fs::u8path(folder));
+    fs::create_directories(ddpdesk::os::pathFromUtf8(folder));
     TEST_REQUIRE(writeFileBytes(folder + "/model.pt", "the user's model"));
     RankResult r = runIn(cwd, kQuick + Args{"--steps", "3"});
     TEST_REQUIRE_MSG(r.exitCode == 2, r.describe());

@@ -4,6 +4,7 @@
 
 #include "doctor_panel.h"
 #include "main_window.h"
+#include "os/utf8_path.h"
 #include "screenshot_tour.h"
 #include "setup_panel.h"
 #include "ui_test_util.h"
@@ -129,7 +130,7 @@ private slots:
         DoctorPanel p;
         const int i = diagnoseStale(p, store);
         QVERIFY2(i >= 0, qPrintable(codes(p)));
-        std::filesystem::last_write_time(std::filesystem::u8path(store.toStdString()),
+        std::filesystem::last_write_time(ddpdesk::os::pathFromUtf8(store.toStdString()),
                                          std::filesystem::file_time_type::clock::now() -
                                              std::chrono::seconds(5));
         const QByteArray before = bytes(store);

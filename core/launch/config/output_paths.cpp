@@ -1,5 +1,6 @@
 #include "launch/config/output_paths.h"
 
+#include "os/utf8_path.h"
 #include "protocol/output_mark.h"
 
 #include <QCoreApplication>
@@ -20,7 +21,7 @@ namespace {
 
 // UTF-8 in, the OS's own encoding out (wide on Windows), so no name is mangled on the way.
 std::filesystem::path nativePath(const QString& path) {
-    return std::filesystem::u8path(path.toStdString());
+    return os::pathFromUtf8(path.toStdString());
 }
 
 } // namespace

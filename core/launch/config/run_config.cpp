@@ -3,6 +3,7 @@
 #include "launch/config/output_paths.h"
 #include "os/platform.h"
 #include "os/private_file.h"
+#include "os/utf8_path.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_spec.h"
 
@@ -222,7 +223,7 @@ int RunConfig::storePort() const {
 
 QString RunConfig::storeFilePath() const {
     const protocol::StoreSpec spec = protocol::parseStoreSpec(effectiveStore().toStdString());
-    return spec.kind == protocol::StoreSpec::Kind::File ? QString::fromStdString(spec.path.u8string())
+    return spec.kind == protocol::StoreSpec::Kind::File ? QString::fromStdString(os::utf8(spec.path))
                                                         : QString();
 }
 

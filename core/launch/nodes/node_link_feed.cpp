@@ -1,6 +1,7 @@
 #include "launch/nodes/node_link_feed.h"
 
 #include "net/net_socket.h"
+#include "os/utf8_path.h"
 #include "protocol/json_fields.h"
 #include "protocol/node_link.h"
 #include "protocol/run_auth.h"
@@ -109,7 +110,7 @@ bool NodeLinkFeed::startFolder(const RunConfig& config, const protocol::StoreSpe
     c.nodeRank = config.nodeRank;
     c.run = {config.nnodes, config.worldSize(), config.nproc};
     c.hostName = net::localHostName();
-    const QString folder = QDir::toNativeSeparators(QString::fromStdString(c.folder.u8string()));
+    const QString folder = QDir::toNativeSeparators(QString::fromStdString(os::utf8(c.folder)));
     m_folder = std::make_unique<link::FolderLink>(c, hubHooks(), nodeHooks());
     if (config.nodeRank == 0)
         m_hooks.message(

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "os/utf8_path.h"
 #include "protocol/telemetry.h"
 
 namespace ddpdesk::launch {
@@ -22,7 +23,7 @@ bool isSample(const std::string& type) {
 bool MetricsLog::open(const QString& path, bool append, QString* error) {
     close();
     namespace fs = std::filesystem;
-    const fs::path file = fs::u8path(path.toStdString());
+    const fs::path file = os::pathFromUtf8(path.toStdString());
     std::error_code ec;
     // A fresh log replaces an earlier run's (listed in the folder's mark as the launcher's): the entry is
     // removed, a link itself and never what it points to, and the file created anew.

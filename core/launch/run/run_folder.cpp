@@ -3,6 +3,7 @@
 #include "launch/config/output_paths.h"
 
 #include "os/private_file.h"
+#include "os/utf8_path.h"
 #include "protocol/output_mark.h"
 
 #include <QCoreApplication>
@@ -26,7 +27,7 @@ bool RunFolder::mark(const QString& dir, const QStringList& names, QString* erro
     std::vector<std::string> list;
     for (const QString& n : names)
         list.push_back(n.toStdString());
-    const std::string why = protocol::markOutputs(std::filesystem::u8path(dir.toStdString()), list);
+    const std::string why = protocol::markOutputs(os::pathFromUtf8(dir.toStdString()), list);
     if (why.empty()) return true;
     if (error) *error = QString::fromStdString(why);
     return false;

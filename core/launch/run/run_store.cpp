@@ -1,4 +1,5 @@
 #include "launch/run/run_store.h"
+#include "os/utf8_path.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -9,7 +10,7 @@ namespace ddpdesk::launch {
 namespace {
 // UTF-8 in, the OS's own encoding out (wide on Windows), so no name is mangled on the way.
 std::filesystem::path nativePath(const QString& path) {
-    return std::filesystem::u8path(path.toStdString());
+    return os::pathFromUtf8(path.toStdString());
 }
 } // namespace
 

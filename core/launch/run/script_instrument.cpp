@@ -3,6 +3,7 @@
 #include "ddpdesk/instrument_source.h"
 #include "launch/run/run_folder.h"
 #include "os/plain_file.h"
+#include "os/utf8_path.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -66,7 +67,7 @@ QString writeInstrumentModule(const QString& outDir, QString* why) {
     }
     // Written into a file of its own, then renamed over the module: nothing at that name is written through.
     std::string error;
-    if (!os::replaceFileContent(std::filesystem::u8path(path.toStdString()), source.toStdString(), &error)) {
+    if (!os::replaceFileContent(os::pathFromUtf8(path.toStdString()), source.toStdString(), &error)) {
         *why = QCoreApplication::translate("ddpdesk::launch::ScriptInstrument", "cannot write %1: %2")
                    .arg(QDir::toNativeSeparators(path), QString::fromStdString(error));
         return QString();

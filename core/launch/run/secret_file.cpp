@@ -1,6 +1,7 @@
 #include "launch/run/secret_file.h"
 
 #include "launch/run/run_folder.h"
+#include "os/utf8_path.h"
 #include "protocol/output_mark.h"
 
 #include <QCoreApplication>
@@ -16,14 +17,13 @@ constexpr const char* kName = "run-secret";
 bool SecretFile::write(const QString& outDir, const QString& hex, QString* error) {
     release();
     const QString path = QDir(outDir).filePath(QLatin1String(kName));
-    const std::filesystem::path dir = std::filesystem::u8path(outDir.toStdString());
+    const std::filesystem::path dir = os::pathFromUtf8(outDir.toStdString());
     // An earlier run's file (its launcher was killed before removing it) is DDP Desk's own: replaced.
     if (protocol::outputState(dir, kName) == protocol::OutputState::Own) QFile::remove(path);
     if (!RunFolder::mark(outDir, {QLatin1String(kName)}, error)) return false;
     const std::string content = hex.toStdString() + "\n";
     std::string why;
-    const CreateResult r =
-        createOwnedFile(std::filesystem::u8path(path.toStdString()), &m_id, &why, &content);
+    const CreateResult r = createOwnedFile(os::pathFromUtf8(path.toStdString()), &m_id, &why, &content);
     if (r == CreateResult::Created) {
         m_path = path;
         return true;
@@ -39,7 +39,7 @@ bool SecretFile::write(const QString& outDir, const QString& hex, QString* error
 }
 
 void SecretFile::release() {
-    if (m_id.valid) removeOwnedFile(std::filesystem::u8path(m_path.toStdString()), m_id);
+    if (m_id.valid) removeOwnedFile(os::pathFromUtf8(m_path.toStdString()), m_id);
     m_path.clear();
 }
 

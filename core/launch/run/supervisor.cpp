@@ -7,6 +7,7 @@
 
 #include "launch/run/supervisor_impl.h"
 #include "os/plain_file.h"
+#include "os/utf8_path.h"
 
 #include <filesystem>
 
@@ -441,7 +442,7 @@ void Supervisor::finishRun(const QString& status) {
     // Into a file this launcher creates, renamed over summary.json: a link planted at that name while the run
     // went is replaced itself, never written through (QSaveFile would follow it into another folder).
     std::string why;
-    if (!os::replaceFileContent(std::filesystem::u8path(summaryPath().toStdString()),
+    if (!os::replaceFileContent(os::pathFromUtf8(summaryPath().toStdString()),
                                 QJsonDocument(summary).toJson(QJsonDocument::Indented).toStdString(), &why))
         emit message(tr("could not write %1: %2").arg(summaryPath(), QString::fromStdString(why)));
     m_running = false;

@@ -9,6 +9,7 @@
 #include "launch/run/run_folder.h"
 #include "launch/run/supervisor.h"
 #include "launch/run/sweep_trust.h"
+#include "os/utf8_path.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -299,7 +300,7 @@ void SweepRunner::runNext() {
             QDir().mkpath(m_base.outDir) &&
             RunFolder::mark(m_base.outDir, {QStringLiteral("sweep.csv"), QStringLiteral("sweep.png")}, &why);
         std::string csvWhy; // a file of its own renamed over sweep.csv: a link there is never written through
-        if (!marked || !os::replaceFileContent(std::filesystem::u8path(csvPath().toStdString()),
+        if (!marked || !os::replaceFileContent(os::pathFromUtf8(csvPath().toStdString()),
                                                sweepCsv(m_rows).toUtf8().toStdString(), &csvWhy))
             allOk = false;
         if (marked && m_plotter && !m_plotter(m_rows, pngPath(), &why)) allOk = false;

@@ -1,6 +1,7 @@
 #include "train/base/wait_report.h"
 #include "os/caught.h"
 
+#include "os/utf8_path.h"
 #include "protocol/collective_history.h"
 #include "protocol/stacks_request.h"
 
@@ -160,7 +161,7 @@ void startWaitReporter(int rank, std::int64_t pid) {
     if (const char* path = std::getenv(protocol::kCollectivesFileEnv); path && *path) {
         State& s = state();
         std::lock_guard<std::mutex> lock(s.mutex);
-        s.collectives = std::make_unique<std::ofstream>(std::filesystem::u8path(path),
+        s.collectives = std::make_unique<std::ofstream>(os::pathFromUtf8(path),
                                                         std::ios::out | std::ios::binary | std::ios::trunc);
         if (!*s.collectives) s.collectives.reset();
         s.record.pid = pid;
@@ -169,8 +170,8 @@ void startWaitReporter(int rank, std::int64_t pid) {
     const char* file = std::getenv(protocol::kStacksFileEnv);
     const char* request = std::getenv(protocol::kStacksRequestEnv);
     if (!file || !*file || !request || !*request) return;
-    const std::filesystem::path filePath = std::filesystem::u8path(file);
-    const std::filesystem::path requestPath = std::filesystem::u8path(request);
+    const std::filesystem::path filePath = os::pathFromUtf8(file);
+    const std::filesystem::path requestPath = os::pathFromUtf8(request);
     // Appended to, never truncated: a restarted attempt adds its announcement after the last one.
     auto out = std::make_shared<std::ofstream>(filePath, std::ios::app | std::ios::binary);
     if (!*out) return;

@@ -5,6 +5,7 @@
 #include "train/base/identity.h"
 
 #include "os/process.h"
+#include "os/utf8_path.h"
 #include "protocol/sha256.h"
 
 #include <torch/torch.h>
@@ -100,9 +101,9 @@ std::string NodeDataShare::tokenFor(const fs::path& file) const {
     // A restart of the same run (the launcher's TORCHELASTIC_RESTART_COUNT) names fresh blocks: a first rank
     // killed in the last attempt may have left its block behind.
     const std::string attempt = envValue("TORCHELASTIC_RESTART_COUNT").value_or("0");
-    const protocol::Sha256Digest d = protocol::sha256(
-        "ddpdesk-node-data|" + m_plan.runSecret + "|" + attempt + "|" + (ec ? file : canonical).u8string() +
-        "|" + std::to_string(size) + "|" + std::to_string(mtime));
+    const protocol::Sha256Digest d = protocol::sha256("ddpdesk-node-data|" + m_plan.runSecret + "|" +
+                                                      attempt + "|" + os::utf8(ec ? file : canonical) + "|" +
+                                                      std::to_string(size) + "|" + std::to_string(mtime));
     return "d" + protocol::toHex(d).substr(0, 16);
 }
 
@@ -213,7 +214,7 @@ void NodeDataShare::noteShared(const std::string& text) {
 // Kept whatever the later files do: the log line is written once, after every file is loaded.
 void NodeDataShare::noteNotShared(const fs::path& file, const std::string& why) {
     m_notShared.push_back("images not shared between this machine's ranks: " + why + " (" +
-                          file.filename().u8string() + ")");
+                          os::utf8(file.filename()) + ")");
     m_note.clear();
     for (const std::string& n : m_notShared)
         m_note += (m_note.empty() ? "" : "; ") + n;

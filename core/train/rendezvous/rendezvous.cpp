@@ -6,6 +6,7 @@
 #include "train/base/telemetry_emitter.h"
 #include "train/base/wait_report.h"
 
+#include "os/utf8_path.h"
 #include "protocol/run_auth.h"
 #include "protocol/store_keys.h"
 #include "protocol/telemetry.h"
@@ -100,7 +101,7 @@ void checkFileStorePath(const std::string& path) {
 std::shared_ptr<KvStore> openStore(const RendezvousConfig& c, Clock::time_point deadline) {
     KvStoreOptions spec;
     spec.isFile = c.address.kind == protocol::StoreSpec::Kind::File;
-    spec.path = c.address.path.u8string();
+    spec.path = os::utf8(c.address.path);
     spec.host = c.address.host;
     spec.port = static_cast<std::uint16_t>(c.address.port);
     spec.hostServer = !spec.isFile && c.identity.rank == 0 && !c.externalStore;

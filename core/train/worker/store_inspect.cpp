@@ -3,6 +3,7 @@
 #include "protocol/file_store_reader.h"
 
 #include "os/bounded_call.h"
+#include "os/utf8_path.h"
 #include "protocol/telemetry.h"
 #include "train/base/errors.h"
 #include "train/base/telemetry_emitter.h"
@@ -32,7 +33,7 @@ InspectResult inspectFile(const protocol::StoreSpec& a, const std::vector<std::s
     InspectResult r;
     std::error_code ec;
     if (!fs::exists(a.path, ec)) {
-        r.error = "store file " + a.path.u8string() +
+        r.error = "store file " + os::utf8(a.path) +
                   " does not exist (no rank has opened it yet, or the last rank of a "
                   "finished run removed it)";
         return r;

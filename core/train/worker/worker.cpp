@@ -15,6 +15,7 @@
 #include "train/worker/resolve_identity.h"
 #include "train/worker/store_inspect.h"
 
+#include "os/utf8_path.h"
 #include "protocol/telemetry.h"
 #include "protocol/warm_start.h"
 
@@ -294,7 +295,7 @@ int runWarm(const char* program) {
         setEnvironmentVariable(name, nullptr);
     if (!request.cwd.empty()) {
         std::error_code ec;
-        fs::current_path(fs::u8path(request.cwd), ec);
+        fs::current_path(os::pathFromUtf8(request.cwd), ec);
         if (ec)
             throw badInput(std::string(protocol::kWaitForConfigFlag) + ": cannot enter the folder " +
                            request.cwd + ": " + ec.message());
